@@ -1,0 +1,1 @@
+# analysis/local.mk: build rules of this part (see Makefile.am)

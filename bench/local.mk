@@ -1,0 +1,1 @@
+# bench/local.mk: build rules of this part (see Makefile.am)

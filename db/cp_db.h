@@ -1,0 +1,107 @@
+/*
+ * cp_db.h - all SQLite I/O of commprof.  Nothing outside db/ includes
+ * sqlite3.h or writes SQL (../style.md).  The schema is db/schema.sql,
+ * versioned by CP_DB_SCHEMA_VERSION.
+ *
+ * Two kinds of file live in an output directory:
+ *  - rank-NNNNN.db, written by the library inside rank NNNNN (writer API);
+ *  - commprof.db, the merge of all rank files, made by the CLI on demand
+ *    (reader API), on which summary, export and report run.
+ *
+ * Every action returns 0 or a negative CP_DB_E* code; cp_db_errmsg() tells
+ * what failed.  Nothing here prints.
+ */
+#ifndef CP_DB_H
+#define CP_DB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CP_DB_SCHEMA_VERSION 1
+
+#define CP_DB_EIO	1	/* open, write or commit failed */
+#define CP_DB_ESCHEMA	2	/* a file of another schema version */
+#define CP_DB_ENOENT	3	/* no rank files in the directory */
+#define CP_DB_ENOMEM	4
+
+/* One finished call, as stored.  Fields that do not apply hold the
+ * sentinel given; the writer stores those as SQL NULL. */
+struct cp_db_call {
+	int64_t seq;		/* per-rank order of recording, from 0 */
+	int32_t op;		/* call id; names in the ops table */
+	int32_t thread;		/* per-rank thread index, main thread 0 */
+	int32_t peer;		/* world rank; -1 none (NULL), -2 PROC_NULL,
+				 * -3 ANY_SOURCE unresolved */
+	int32_t root;		/* world rank; -1 none (NULL) */
+	int32_t tag;		/* INT32_MIN none (NULL) */
+	int32_t comm_size;	/* -1 none (NULL) */
+	uint32_t comm_id;	/* job-wide communicator id */
+	int32_t layout;		/* index into layouts; -1 none (NULL) */
+	uint32_t flags;		/* CP_F_* of src/cp_record.h */
+	uint64_t bytes;		/* transferred bytes */
+	uint64_t count;		/* elements */
+	uint64_t site;		/* callsite address; sites table resolves it */
+	int64_t t_start_ns;	/* job clock: ns since the job's first MPI_Init */
+	int64_t t_measured_ns;	/* call duration, or post..completion */
+	int64_t t_incall_ns;	/* ns inside the completing call, -1 none */
+};
+
+/* A datatype layout (index = position in the rank's layout table). */
+struct cp_db_layout {
+	int32_t index;
+	int32_t contiguous;	/* 1 contiguous, 0 strided/irregular */
+	int32_t irregular;	/* 1: no single block size and stride */
+	int64_t size_bytes;	/* MPI_Type_size */
+	int64_t extent_bytes;	/* MPI_Type_get_extent */
+	int64_t block_bytes;	/* bytes per contiguous block, -1 unknown */
+	int64_t stride_bytes;	/* distance between block starts, -1 n/a */
+	int64_t nblocks;	/* blocks per element of the type */
+	const char *desc;	/* e.g. "vector(16,1,128) of MPI_DOUBLE" */
+};
+
+/* Aggregate per (site, op, peer, size class, layout): complete even when
+ * per-call rows are limited, sampled or dropped. */
+struct cp_db_agg {
+	uint64_t site;
+	int32_t op;
+	int32_t peer;
+	int32_t size_class;	/* floor(log2(bytes)) + 1, 0 for 0 bytes */
+	int32_t layout;
+	uint64_t count;		/* calls */
+	uint64_t bytes;		/* bytes summed */
+	int64_t time_ns;	/* t_measured summed */
+	int64_t min_ns, max_ns;
+	uint64_t rows;		/* how many of these calls have a calls row */
+};
+
+/* A code module mapped in the rank (for resolving callsites later). */
+struct cp_db_module {
+	uint64_t base;		/* load address (dlpi_addr) */
+	uint64_t start, end;	/* address range of its mapped segments */
+	const char *path;
+	const char *build_id;	/* hex, or NULL */
+};
+
+struct cp_db;
+
+/* Writer (library side).  Open or create rank file `path` and its schema;
+ * an existing file of the same job is overwritten. */
+int cp_db_rank_open(const char *path, struct cp_db **out);
+/* Key/value facts: rank, size, host, pid, mpi_library, start time... */
+int cp_db_put_meta(struct cp_db *db, const char *key, const char *value);
+/* One transaction per batch; all or nothing. */
+int cp_db_put_calls(struct cp_db *db, const struct cp_db_call *c, size_t n);
+int cp_db_put_layouts(struct cp_db *db, const struct cp_db_layout *l,
+		      size_t n);
+/* Replaces the rank's aggregates with these (all of them, each flush). */
+int cp_db_put_aggs(struct cp_db *db, const struct cp_db_agg *a, size_t n);
+int cp_db_put_modules(struct cp_db *db, const struct cp_db_module *m,
+		      size_t n);
+/* The ops table: id -> MPI function name. */
+int cp_db_put_ops(struct cp_db *db, const char *const *names, size_t n);
+/* Closes; db may be NULL.  Cannot fail. */
+void cp_db_close(struct cp_db *db);
+/* Last error text of db (or of the last failed open when db is NULL). */
+const char *cp_db_errmsg(struct cp_db *db);
+
+#endif

@@ -1,0 +1,1 @@
+# db/local.mk: build rules of this part (see Makefile.am)

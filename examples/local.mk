@@ -1,0 +1,1 @@
+# examples/local.mk: build rules of this part (see Makefile.am)

@@ -1,0 +1,1 @@
+# pmpi/local.mk: build rules of this part (see Makefile.am)

@@ -1,0 +1,1 @@
+# src/cli.mk: build rules of this part (see Makefile.am)

@@ -1,0 +1,1 @@
+# src/layout.mk: build rules of this part (see Makefile.am)

@@ -1,0 +1,1 @@
+# src/local.mk: build rules of this part (see Makefile.am)

@@ -1,0 +1,1 @@
+# tests/analysis.mk: build rules of this part (see Makefile.am)

@@ -1,0 +1,1 @@
+# tests/db.mk: build rules of this part (see Makefile.am)

@@ -1,0 +1,1 @@
+# tests/layout.mk: build rules of this part (see Makefile.am)

@@ -1,0 +1,46 @@
+# tests/lib.sh - shared helpers for the shell tests; source it.
+# Environment (from Makefile.am): top_srcdir, top_builddir, MPIRUN, MPICC,
+# MPIFC, PYTHON3.  Each test gets its own scratch directory $T, removed at
+# exit.  A test exits 0 (pass), 77 (skip) or anything else (fail).
+
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+: "${MPIRUN:=mpirun.openmpi}"
+: "${MPICC:=mpicc.openmpi}"
+: "${MPIFC:=mpifort.openmpi}"
+: "${PYTHON3:=python3}"
+
+LIBCP="$top_builddir/.libs/libcommprof.so"
+COMMPROF="$top_builddir/commprof"
+T=$(mktemp -d "${TMPDIR:-/tmp}/cptest.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+
+# Open MPI refuses root and more ranks than cores unless told.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1
+# keep the tests on shared memory, no network probing
+export OMPI_MCA_btl=self,vader OMPI_MCA_pml=ob1
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "SKIP: $*" >&2; exit 77; }
+note() { echo "# $*"; }
+
+# cp_mpirun SECONDS NP PROG ARGS... : bounded mpirun, no preload
+cp_mpirun() {
+	local secs=$1 np=$2; shift 2
+	timeout -k 5 "$secs" "$MPIRUN" -np "$np" "$@"
+}
+
+# cp_run_preload SECONDS NP DIR PROG ARGS... : bounded mpirun with the
+# library preloaded and its output directory set to DIR
+cp_run_preload() {
+	local secs=$1 np=$2 dir=$3; shift 3
+	timeout -k 5 "$secs" "$MPIRUN" -np "$np" \
+		-x LD_PRELOAD="$LIBCP" -x COMMPROF_DIR="$dir" "$@"
+}
+
+# expect_eq WHAT GOT WANT
+expect_eq() {
+	[ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"
+}

@@ -1,0 +1,1 @@
+# tests/local.mk: build rules of this part (see Makefile.am)

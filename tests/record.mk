@@ -1,0 +1,1 @@
+# tests/record.mk: build rules of this part (see Makefile.am)

@@ -104,4 +104,87 @@ void cp_db_close(struct cp_db *db);
 /* Last error text of db (or of the last failed open when db is NULL). */
 const char *cp_db_errmsg(struct cp_db *db);
 
+/*
+ * Reader (CLI side).  The CLI never sees SQL: it opens an output
+ * directory and walks rows through callbacks.
+ */
+
+/*
+ * cp_db_open_dir - open the merged database of output directory `dir`,
+ * (re)building dir/commprof.db from the rank-*.db files when it is
+ * missing, older than one of them, or of another schema.  The merge is
+ * written to a temporary name and renamed; when dir is not writable it is
+ * built in a temporary file that disappears at cp_db_close().  A rank file
+ * that SQLite can only partly read contributes the rows it could read and
+ * one call of warn (may be NULL) with a line of text naming the file (no
+ * "commprof: " prefix, no newline).  Returns 0 and *out, or -CP_DB_ENOENT
+ * (no such directory, or no readable rank file in it), -CP_DB_EIO,
+ * -CP_DB_ENOMEM; cp_db_errmsg(NULL) then tells what failed.
+ */
+int cp_db_open_dir(const char *dir,
+		   void (*warn)(void *arg, const char *msg), void *arg,
+		   struct cp_db **out);
+
+/* One call row of the merged database, joined with its op name, layout
+ * and module.  Strings live until the callback returns. */
+struct cp_db_row {
+	int32_t rank;		/* world rank that made the call */
+	const char *op_name;	/* MPI function name, NULL if unknown */
+	struct cp_db_call call;	/* NULL columns back to their sentinels */
+	int32_t contiguous;	/* of the layout: 1, 0, or -1 no layout */
+	int64_t block_bytes;	/* -1 unknown */
+	int64_t stride_bytes;	/* -1 n/a */
+	int64_t nblocks;	/* -1 no layout */
+	const char *mod_path;	/* module that holds call.site, or NULL */
+	uint64_t mod_base;	/* its load bias */
+};
+
+/*
+ * cp_db_each_call - call fn for every call row in (rank, seq) order; fn
+ * returns 0 to go on, anything else stops the walk and is returned.
+ * Returns 0, fn's nonzero value, or -CP_DB_EIO.
+ */
+int cp_db_each_call(struct cp_db *db,
+		    int (*fn)(void *arg, const struct cp_db_row *r),
+		    void *arg);
+
+/* Aggregates of one (rank, site, op), summed over peer, size class and
+ * layout. */
+struct cp_db_site_total {
+	int32_t rank;
+	int32_t op;
+	const char *op_name;	/* NULL if unknown */
+	uint64_t site;		/* return address in that rank */
+	const char *mod_path;	/* module that holds site, or NULL */
+	uint64_t mod_base;
+	uint64_t count;		/* calls */
+	uint64_t bytes;		/* bytes summed */
+	int64_t time_ns;	/* t_measured summed */
+	int64_t min_ns, max_ns;
+	uint64_t rows;		/* calls that have a call row */
+};
+
+/* cp_db_each_site - call fn for every (rank, site, op) of the aggregates,
+ * in (rank, site, op) order, as cp_db_each_call does for rows.  Returns 0,
+ * fn's nonzero value, or -CP_DB_EIO. */
+int cp_db_each_site(struct cp_db *db,
+		    int (*fn)(void *arg, const struct cp_db_site_total *s),
+		    void *arg);
+
+/* Whole-run totals, from the aggregates and the meta rows. */
+struct cp_db_totals {
+	int32_t ranks;		/* rank files merged */
+	int64_t app_time_ns;	/* app_time_ns summed over ranks, -1 unless
+				 * every rank has it */
+	int64_t mpi_time_ns;	/* t_measured summed over all calls */
+	uint64_t calls;		/* calls recorded in the aggregates */
+	uint64_t bytes;		/* bytes summed */
+	uint64_t rows_kept;	/* calls that got a row (aggs.rows summed) */
+	uint64_t rows_stored;	/* rows present in calls (after damage) */
+	uint64_t rows_dropped;	/* meta rows_dropped summed (ring full) */
+};
+
+/* cp_db_get_totals - fill *t.  Returns 0 or -CP_DB_EIO. */
+int cp_db_get_totals(struct cp_db *db, struct cp_db_totals *t);
+
 #endif

@@ -88,7 +88,8 @@ void cp_record(const struct cp_event *ev);
 /* Peer and communicator translation (src/cp_comm.c). */
 struct cp_comm_info {
 	uint32_t id;		/* job-wide id, equal on every member */
-	int32_t size;		/* local group size (remote size if inter) */
+	int32_t size;		/* group size (remote group if inter) */
+	int32_t me;		/* own rank in the (local) group */
 	int32_t inter;		/* 1 for an intercommunicator */
 	const int32_t *world;	/* group rank -> world rank, NULL = identity */
 };
@@ -120,29 +121,143 @@ uint32_t cp_layout_get(MPI_Datatype t, uint64_t *size_out);
 /* Forget a datatype before it is freed. */
 void cp_layout_drop(MPI_Datatype t);
 
-/* Pending nonblocking and persistent requests (src/cp_req.c). */
-/* A request was posted: keep ev until it completes. */
-void cp_req_post(MPI_Request req, const struct cp_event *ev);
-/* A persistent request was created: keep ev as its template. */
-void cp_req_persist(MPI_Request req, const struct cp_event *ev);
-/* MPI_Start on a persistent request. */
+/* What a wrapper knows about one finished call; filled on the stack and
+ * handed to one cp_rec_* or cp_post_* function. */
+struct cp_call {
+	uint64_t t0, t1;	/* ticks around the real call */
+	uintptr_t site;		/* return address into the application */
+	MPI_Comm comm;
+	MPI_Datatype type;
+	int call;		/* CP_CALL_* */
+	int flags;		/* CP_F_FORTRAN or 0 */
+	int count;
+	int peer;		/* rank in comm, MPI_PROC_NULL, MPI_ANY_SOURCE */
+	int root;		/* rank in comm, or CP_PEER_NONE */
+	int tag;		/* CP_TAG_NONE when the call has none */
+};
+#define CP_TAG_NONE INT32_MIN
+/* INTEGERs in a Fortran status (MPI_STATUS_SIZE); MPI-4 names it. */
+#ifdef MPI_F_STATUS_SIZE
+#define CP_F_STATUS_SIZE MPI_F_STATUS_SIZE
+#else
+#define CP_F_STATUS_SIZE ((int)(sizeof(MPI_Status) / sizeof(MPI_Fint)))
+#endif
+#define CP_LAYOUT_NONE UINT32_MAX	/* the call has no datatype */
+
+/* Per-process block of a collective (src/cp_coll.c). */
+struct cp_blk {
+	uint64_t bytes;
+	uint64_t count;
+	uint32_t layout;
+	uint16_t flags;		/* CP_F_INPLACE, CP_F_VARBLOCK, CP_F_ZERO */
+};
+
+/* Record a finished blocking call.  None can fail. */
+void cp_rec_send(const struct cp_call *c);
+void cp_rec_recv(const struct cp_call *c, const MPI_Status *st);
+void cp_rec_probe(const struct cp_call *c, int found, const MPI_Status *st);
+void cp_rec_coll(const struct cp_call *c, const struct cp_blk *b);
+/* A nonblocking or persistent call posted request req; its row is
+ * recorded when the request completes (cp_wait_post). */
+void cp_post_send(const struct cp_call *c, MPI_Request req, int persist);
+void cp_post_recv(const struct cp_call *c, MPI_Request req, int persist);
+void cp_post_coll(const struct cp_call *c, const struct cp_blk *b,
+		  MPI_Request req);
+
+/* Collective blocks: one function per @block kind of mpi_calls.def. */
+void cp_blk_none(struct cp_blk *b);
+void cp_blk_bytes(struct cp_blk *b, int count, MPI_Datatype t);
+void cp_blk_send(struct cp_blk *b, const void *sbuf, int scount,
+		 MPI_Datatype st, int rcount, MPI_Datatype rt);
+void cp_blk_reduce(struct cp_blk *b, const void *sbuf, int count,
+		   MPI_Datatype t);
+void cp_blk_scatter(struct cp_blk *b, int scount, MPI_Datatype st,
+		    const void *rbuf, int rcount, MPI_Datatype rt, int root,
+		    MPI_Comm comm);
+void cp_blk_scatterv(struct cp_blk *b, const int *scounts, MPI_Datatype st,
+		     const void *rbuf, int rcount, MPI_Datatype rt, int root,
+		     MPI_Comm comm);
+void cp_blk_sendv(struct cp_blk *b, const void *sbuf, int scount,
+		  MPI_Datatype st, const int *rcounts, MPI_Datatype rt,
+		  MPI_Comm comm);
+void cp_blk_alltoallv(struct cp_blk *b, const void *sbuf, const int *scounts,
+		      MPI_Datatype st, const int *rcounts, MPI_Datatype rt,
+		      MPI_Comm comm);
+void cp_blk_alltoallw(struct cp_blk *b, const void *sbuf, const int *scounts,
+		      const MPI_Datatype *sts, const int *rcounts,
+		      const MPI_Datatype *rts, MPI_Comm comm);
+void cp_blk_redscat(struct cp_blk *b, const void *sbuf, const int *rcounts,
+		    MPI_Datatype t, MPI_Comm comm);
+void cp_blk_nbrv(struct cp_blk *b, const int *scounts, MPI_Datatype st,
+		 MPI_Comm comm);
+void cp_blk_nbrw(struct cp_blk *b, const int *scounts,
+		 const MPI_Datatype *sts, MPI_Comm comm);
+
+/* Matched probes: remember which communicator a message came from. */
+void cp_msg_note(MPI_Message m, MPI_Comm comm);
+MPI_Comm cp_msg_comm(MPI_Message m);
+
+/* Requests (src/cp_req.c). */
 void cp_req_start(MPI_Request req, uint64_t now);
-/* Request old_req completed inside a call that started at t_call with
- * status st (may be NULL); records its row. */
-void cp_req_done(MPI_Request old_req, const MPI_Status *st, uint64_t t_call,
-		 uint64_t now);
-/* MPI_Request_free or completion of a persistent request's life. */
-void cp_req_free(MPI_Request req);
-/* True when req is one we track (cheap). */
-bool cp_req_tracked(MPI_Request req);
+void cp_req_free(MPI_Request req, uint64_t now);
+void cp_req_cancel(MPI_Request req, uint64_t now);
+
+/* Completion calls: cp_wait_pre snapshots the request handles (which MPI
+ * overwrites) and substitutes a status array when the caller ignores
+ * statuses; cp_wait_post records the rows of what completed. */
+enum cp_done {
+	CP_DONE_ONE, CP_DONE_ALL, CP_DONE_ANY, CP_DONE_SOME,
+	CP_DONE_TEST, CP_DONE_TESTALL, CP_DONE_TESTANY, CP_DONE_TESTSOME,
+	CP_DONE_NONE,
+};
+struct cp_wait {
+	int call;		/* CP_CALL_* of the completion call */
+	int flags;		/* CP_F_FORTRAN or 0 */
+	MPI_Status st;		/* substituted single status */
+	MPI_Request *reqs;	/* snapshot (per-thread scratch or one) */
+	MPI_Request one;
+	int n;			/* snapshot length, 0: nothing tracked */
+	int subst;		/* statuses were substituted by ours */
+};
+void cp_wait_pre(struct cp_wait *w, const MPI_Request *reqs, int n,
+		 MPI_Status **st, int many);
+void cp_wait_post(struct cp_wait *w, enum cp_done kind, const int *index,
+		  const int *flag, const int *outcount, const int *indices,
+		  const MPI_Status *st, uint64_t t0, uint64_t t1,
+		  uintptr_t site);
+void cp_wait_pre_f(struct cp_wait *w, const MPI_Fint *reqs, int n,
+		   MPI_Fint **st, int many);
+void cp_wait_post_f(struct cp_wait *w, enum cp_done kind,
+		    const MPI_Fint *index, const MPI_Fint *flag,
+		    const MPI_Fint *outcount, const MPI_Fint *indices,
+		    const MPI_Fint *st, uint64_t t0, uint64_t t1,
+		    uintptr_t site);
+
+/* Fortran support (src/cp_fortran.c). */
+/* Address of the real Fortran routine `name` (or `alt`), resolved once
+ * behind us in the link order; never NULL (a stub that fails the call
+ * with MPI_ERR_INTERN and warns, should the MPI library lack it). */
+void *cp_f_real(const char *name, const char *alt);
+/* MPI_IN_PLACE / MPI_BOTTOM for a Fortran sentinel, else buf. */
+const void *cp_f_buf(const void *buf);
+bool cp_f_status_ignored(const MPI_Fint *st);
+bool cp_f_statuses_ignored(const MPI_Fint *st);
+/* Fortran datatype array as C handles (per-thread scratch), NULL if the
+ * communicator is too large for it. */
+const MPI_Datatype *cp_f_types(const MPI_Fint *t, MPI_Comm comm);
+
+/* Layout cache kept true across MPI_Type_commit. */
+static inline void cp_layout_note(MPI_Datatype t)
+{
+	uint64_t size;
+
+	(void)cp_layout_get(t, &size);
+}
 
 /* Start and end of profiling: called from pmpi/special.c. */
 void cp_rt_init(int fortran);
 void cp_rt_finalize(void);
 /* Flush synchronously before MPI_Abort. */
 void cp_rt_abort(int errorcode);
-/* Receive completion: bytes and source from a status. */
-void cp_status_fill(struct cp_event *ev, const MPI_Status *st,
-		    MPI_Datatype t, const struct cp_comm_info *ci);
 
 #endif

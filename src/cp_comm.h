@@ -1,0 +1,13 @@
+/*
+ * cp_comm.h - communicator cache, the part not used by pmpi/ (the hot
+ * path lookups are declared in src/cp_record.h).
+ */
+#ifndef CP_COMM_H
+#define CP_COMM_H
+
+/* After PMPI_Init: world and self.  Returns 0; cannot fail. */
+int cp_comm_init(void);
+/* The world communicator's info (valid after cp_comm_init). */
+const struct cp_comm_info *cp_comm_world(void);
+
+#endif

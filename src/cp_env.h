@@ -1,0 +1,28 @@
+/*
+ * cp_env.h - the COMMPROF_* settings of the library.  Every setting has a
+ * documented default (README, commprof(1), commprof-env(7)); a value that
+ * does not parse gives one warning line and the default.
+ */
+#ifndef CP_ENV_H
+#define CP_ENV_H
+
+#include <stdint.h>
+
+struct cp_env {
+	char dir[4096];		/* COMMPROF_DIR, default "commprof-out" */
+	uint64_t max_rows;	/* COMMPROF_MAX_ROWS per rank, default 1e6 */
+	uint64_t sample;	/* COMMPROF_SAMPLE: keep 1 row in N, def. 1 */
+	uint64_t flush_ms;	/* COMMPROF_FLUSH_MS, default 1000 */
+	uint64_t ring;		/* COMMPROF_RING events per thread, 65536 */
+	int disable;		/* COMMPROF_DISABLE=1: record nothing */
+	char params[4096];	/* COMMPROF_PARAMS, "" when unset */
+};
+
+/*
+ * cp_env_read - fill e from the environment.  For each bad value one line
+ * naming the variable is written into warn (cleared first, at most len
+ * bytes) and the default is used.  Cannot fail.
+ */
+void cp_env_read(struct cp_env *e, char *warn, size_t len);
+
+#endif

@@ -1,0 +1,416 @@
+/*
+ * cp_flush.c - per-thread rings and the flusher thread.
+ *
+ * Producers (the application's threads, inside wrappers) write events into
+ * their own single-producer ring and never wait; the flusher drains every
+ * ring, turns events into rows on the job clock, keeps the aggregates,
+ * and writes one transaction per flush.  A full ring drops the event but
+ * counts it per call, so totals stay complete.
+ *
+ * A flush is requested through an eventfd, which a signal handler may
+ * write; a requester sees its flush done when the generation counter
+ * passes the one it asked for.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "db/cp_db.h"
+#include "pmpi/cp_calls_gen.h"
+#include "src/cp_layout.h"
+#include "src/cp_record.h"
+#include "src/cp_rt.h"
+
+#define BATCH 4096
+
+struct cp_ring {
+	_Atomic uint64_t head;		/* written by the producer */
+	_Atomic uint64_t tail;		/* written by the flusher */
+	uint64_t cap;			/* power of two */
+	uint32_t seq;
+	int thread;
+	struct cp_ring *next;
+	_Atomic uint64_t drop_n[CP_CALL_COUNT];	/* owner writes only */
+	_Atomic uint64_t drop_bytes[CP_CALL_COUNT];
+	_Atomic uint64_t drop_ticks[CP_CALL_COUNT];
+	struct cp_event slot[];
+};
+
+static __thread struct cp_ring *my_ring
+	__attribute__((tls_model("initial-exec")));
+static _Atomic(struct cp_ring *) rings;
+static _Atomic int nthreads;
+static pthread_mutex_t ring_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static struct cp_db *db;
+static pthread_t thr;
+static int efd = -1;
+static _Atomic uint64_t gen_asked, gen_done;
+static _Atomic int stopping, running;
+
+/* flusher-only state */
+static struct cp_db_call batch[BATCH];
+static size_t nbatch;
+static int64_t seq, rows_kept, rows_seen;
+static uint32_t layouts_done;
+static struct cp_db_agg *aggs;
+static size_t aggs_cap, aggs_n;
+
+static CP_COLD struct cp_ring *ring_attach(void)
+{
+	size_t cap = cp_env.ring;
+	struct cp_ring *r = calloc(1, sizeof(*r) + cap * sizeof(r->slot[0]));
+
+	if (!r)
+		return NULL;
+	r->cap = cap;
+	r->thread = atomic_fetch_add(&nthreads, 1);
+	pthread_mutex_lock(&ring_lock);
+	r->next = atomic_load(&rings);
+	atomic_store(&rings, r);
+	pthread_mutex_unlock(&ring_lock);
+	my_ring = r;
+	return r;
+}
+
+static inline void count_drop(struct cp_ring *r, const struct cp_event *ev)
+{
+	unsigned c = ev->call < CP_CALL_COUNT ? ev->call : 0;
+
+#define BUMP(f, v) atomic_store_explicit(&r->f[c], atomic_load_explicit( \
+	&r->f[c], memory_order_relaxed) + (v), memory_order_relaxed)
+	BUMP(drop_n, 1);
+	BUMP(drop_bytes, ev->bytes);
+	BUMP(drop_ticks, ev->dur);
+#undef BUMP
+}
+
+void cp_record(const struct cp_event *ev)
+{
+	struct cp_ring *r = my_ring;
+	uint64_t h;
+
+	if (cp_unlikely(!r) && !(r = ring_attach()))
+		return;
+	h = atomic_load_explicit(&r->head, memory_order_relaxed);
+	if (cp_unlikely(h - atomic_load_explicit(&r->tail,
+						 memory_order_acquire) ==
+			r->cap)) {
+		count_drop(r, ev);
+		return;
+	}
+	r->slot[h & (r->cap - 1)] = *ev;
+	r->slot[h & (r->cap - 1)].seq = r->seq++;
+	atomic_store_explicit(&r->head, h + 1, memory_order_release);
+}
+
+/* ---- flusher side ---------------------------------------------------- */
+
+static int size_class(uint64_t bytes)
+{
+	return bytes ? 64 - __builtin_clzll(bytes) : 0;
+}
+
+static uint64_t agg_hash(const struct cp_db_agg *a)
+{
+	uint64_t h = a->site * 0x9E3779B97F4A7C15ull;
+
+	h ^= ((uint64_t)(uint32_t)a->op << 32 | (uint32_t)a->peer) *
+	     0xC2B2AE3D27D4EB4Full;
+	h ^= ((uint64_t)(uint32_t)a->size_class << 32 |
+	      (uint32_t)a->layout) * 0x165667B19E3779F9ull;
+	return h ^ (h >> 29);
+}
+
+static bool agg_same(const struct cp_db_agg *a, const struct cp_db_agg *b)
+{
+	return a->site == b->site && a->op == b->op && a->peer == b->peer &&
+	       a->size_class == b->size_class && a->layout == b->layout;
+}
+
+static int agg_grow(void)
+{
+	size_t cap = aggs_cap ? aggs_cap * 2 : 1024;
+	struct cp_db_agg *t = calloc(cap, sizeof(*t)), *old = aggs;
+
+	if (!t)
+		return -ENOMEM;
+	for (size_t i = 0; i < aggs_cap; i++) {
+		size_t j;
+
+		if (!old[i].count)
+			continue;
+		for (j = agg_hash(&old[i]) & (cap - 1); t[j].count;
+		     j = (j + 1) & (cap - 1))
+			;
+		t[j] = old[i];
+	}
+	free(old);
+	aggs = t;
+	aggs_cap = cap;
+	return 0;
+}
+
+static void agg_add(const struct cp_db_call *c, int kept)
+{
+	struct cp_db_agg k = {
+		.site = c->site, .op = c->op, .peer = c->peer,
+		.size_class = size_class(c->bytes), .layout = c->layout,
+	};
+	size_t j;
+
+	if ((aggs_n + 1) * 2 > aggs_cap && agg_grow())
+		return;
+	for (j = agg_hash(&k) & (aggs_cap - 1); aggs[j].count &&
+	     !agg_same(&aggs[j], &k); j = (j + 1) & (aggs_cap - 1))
+		;
+	if (!aggs[j].count) {
+		aggs[j] = k;
+		aggs[j].min_ns = c->t_measured_ns;
+		aggs_n++;
+	}
+	aggs[j].count++;
+	aggs[j].bytes += c->bytes;
+	aggs[j].time_ns += c->t_measured_ns;
+	if (c->t_measured_ns < aggs[j].min_ns)
+		aggs[j].min_ns = c->t_measured_ns;
+	if (c->t_measured_ns > aggs[j].max_ns)
+		aggs[j].max_ns = c->t_measured_ns;
+	aggs[j].rows += kept;
+}
+
+static void to_row(struct cp_db_call *c, const struct cp_event *ev,
+		   int thread)
+{
+	c->seq = seq++;
+	c->op = ev->call;
+	c->thread = thread;
+	c->peer = ev->peer;
+	c->root = ev->root;
+	c->tag = ev->tag;
+	c->comm_size = ev->comm_size;
+	c->comm_id = ev->comm;
+	c->layout = ev->layout == CP_LAYOUT_NONE ? -1 : (int32_t)ev->layout;
+	c->flags = ev->flags;
+	c->bytes = ev->bytes;
+	c->count = ev->count;
+	c->site = ev->site;
+	c->t_start_ns = cp_job_ns(ev->t0);
+	c->t_measured_ns = (int64_t)cp_time_dur_ns(ev->dur);
+	c->t_incall_ns = ev->flags & (CP_F_NONBLOCK | CP_F_PERSIST) ?
+			 (int64_t)cp_time_dur_ns(ev->incall) : -1;
+}
+
+static int write_batch(void)
+{
+	int rc = nbatch ? cp_db_put_calls(db, batch, nbatch) : 0;
+
+	nbatch = 0;
+	return rc;
+}
+
+static int drain(struct cp_ring *r)
+{
+	uint64_t t = atomic_load_explicit(&r->tail, memory_order_relaxed);
+	uint64_t h = atomic_load_explicit(&r->head, memory_order_acquire);
+	struct cp_db_call c;
+	int rc = 0;
+
+	for (; t != h; t++) {
+		int keep;
+
+		to_row(&c, &r->slot[t & (r->cap - 1)], r->thread);
+		keep = rows_kept < (int64_t)cp_env.max_rows &&
+		       rows_seen++ % (int64_t)cp_env.sample == 0;
+		agg_add(&c, keep);
+		if (!keep)
+			continue;
+		rows_kept++;
+		batch[nbatch++] = c;
+		if (nbatch == BATCH && (rc = write_batch()))
+			break;
+	}
+	atomic_store_explicit(&r->tail, t, memory_order_release);
+	return rc;
+}
+
+static int write_layouts(void)
+{
+	uint32_t n = cp_layout_count();
+	struct cp_db_layout l;
+	int rc = 0;
+
+	for (; layouts_done < n && !rc; layouts_done++)
+		if (!cp_layout_describe(layouts_done, &l))
+			rc = cp_db_put_layouts(db, &l, 1);
+	return rc;
+}
+
+/* Aggregates plus, per call, what full rings dropped (site 0, no peer). */
+static int write_aggs(void)
+{
+	struct cp_db_agg *out = malloc((aggs_n + CP_CALL_COUNT) *
+				       sizeof(*out));
+	size_t n = 0;
+	int rc;
+
+	if (!out)
+		return -CP_DB_ENOMEM;
+	for (size_t i = 0; i < aggs_cap; i++)
+		if (aggs[i].count)
+			out[n++] = aggs[i];
+	for (int c = 0; c < CP_CALL_COUNT; c++) {
+		struct cp_db_agg d = { .op = c, .peer = -1, .size_class = -1,
+				       .layout = -1 };
+
+		for (struct cp_ring *r = atomic_load(&rings); r; r = r->next) {
+			d.count += atomic_load(&r->drop_n[c]);
+			d.bytes += atomic_load(&r->drop_bytes[c]);
+			d.time_ns += (int64_t)cp_time_dur_ns(
+				atomic_load(&r->drop_ticks[c]));
+		}
+		if (d.count)
+			out[n++] = d;
+	}
+	rc = cp_db_put_aggs(db, out, n);
+	free(out);
+	return rc;
+}
+
+uint64_t cp_flush_dropped(void)
+{
+	uint64_t n = 0;
+
+	for (struct cp_ring *r = atomic_load(&rings); r; r = r->next)
+		for (int c = 0; c < CP_CALL_COUNT; c++)
+			n += atomic_load(&r->drop_n[c]);
+	return n;
+}
+
+static int flush_once(void)
+{
+	char v[32];
+	int rc = 0;
+
+	cp_time_refine();
+	for (struct cp_ring *r = atomic_load(&rings); r && !rc; r = r->next)
+		rc = drain(r);
+	if (!rc)
+		rc = write_batch();
+	if (!rc)
+		rc = write_layouts();
+	if (!rc)
+		rc = write_aggs();
+	if (!rc) {
+		snprintf(v, sizeof(v), "%llu",
+			 (unsigned long long)cp_flush_dropped());
+		rc = cp_db_put_meta(db, "rows_dropped", v);
+	}
+	if (!rc) {
+		snprintf(v, sizeof(v), "%lld", (long long)(rows_seen -
+							    rows_kept));
+		rc = cp_db_put_meta(db, "rows_not_kept", v);
+	}
+	return rc;
+}
+
+static void *flusher(void *arg)
+{
+	struct pollfd p = { .fd = efd, .events = POLLIN };
+	sigset_t all;
+	uint64_t x;
+
+	(void)arg;
+	sigfillset(&all);		/* signals go to the app's threads */
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	for (;;) {
+		uint64_t asked;
+		int stop;
+
+		if (poll(&p, 1, (int)cp_env.flush_ms) > 0 &&
+		    read(efd, &x, sizeof(x)) < 0)
+			(void)0;
+		/* read after waking: this flush covers every request and
+		 * every event made before this point */
+		stop = atomic_load(&stopping);
+		asked = atomic_load(&gen_asked);
+		if (atomic_load(&running) && flush_once()) {
+			char what[sizeof(cp_env.dir) + 256];
+
+			snprintf(what, sizeof(what),
+				 "cannot write %s/rank-%05d.db: %s",
+				 cp_env.dir, cp_rank, cp_db_errmsg(db));
+			atomic_store(&running, 0);
+			cp_warn_once(what);
+		}
+		atomic_store(&gen_done, asked);
+		if (stop)
+			return NULL;
+	}
+}
+
+int cp_flush_start(struct cp_db *d)
+{
+	db = d;
+	efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (efd < 0)
+		return -errno;
+	if (!ring_attach())
+		return -ENOMEM;
+	atomic_store(&running, 1);
+	if (pthread_create(&thr, NULL, flusher, NULL)) {
+		atomic_store(&running, 0);
+		return -EAGAIN;
+	}
+	return 0;
+}
+
+/* Ask for a flush and wait until one that started later is done.  Only
+ * async-signal-safe calls: atomics, write, nanosleep. */
+static void flush_wait(unsigned timeout_ms)
+{
+	uint64_t one = 1, g = atomic_fetch_add(&gen_asked, 1) + 1;
+	struct timespec ms = { 0, 1000000 };
+
+	if (efd < 0 || !atomic_load(&running))
+		return;
+	if (write(efd, &one, sizeof(one)) < 0)
+		return;
+	for (unsigned i = 0; i < timeout_ms && atomic_load(&gen_done) < g;
+	     i++)
+		nanosleep(&ms, NULL);
+}
+
+void cp_flush_sync(unsigned timeout_ms)
+{
+	flush_wait(timeout_ms);
+}
+
+void cp_flush_from_signal(unsigned timeout_ms)
+{
+	flush_wait(timeout_ms);
+}
+
+void cp_flush_stop(void)
+{
+	uint64_t one = 1;
+
+	if (efd < 0)
+		return;
+	atomic_fetch_add(&gen_asked, 1);
+	atomic_store(&stopping, 1);
+	if (write(efd, &one, sizeof(one)) < 0)
+		(void)0;
+	pthread_join(thr, NULL);
+	close(efd);
+	efd = -1;
+}

@@ -154,6 +154,7 @@ static void put_meta(void)
 {
 	char host[256] = "", lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
 	const char *names[] = CP_CALL_NAMES;
+	struct timespec now;
 	int len = 0;
 
 	gethostname(host, sizeof(host) - 1);
@@ -164,6 +165,9 @@ static void put_meta(void)
 	put_meta_int("rank", cp_rank);
 	put_meta_int("size", cp_size);
 	put_meta_int("pid", getpid());
+	clock_gettime(CLOCK_REALTIME, &now);
+	put_meta_int("start_unix_ns", (long long)now.tv_sec * 1000000000 +
+				      now.tv_nsec);
 	cp_db_put_meta(db, "host", host);
 	cp_db_put_meta(db, "mpi_library", lib);
 	cp_db_put_meta(db, "clock", cp_time_tsc ? "tsc" : "monotonic");
@@ -305,7 +309,8 @@ void cp_rt_finalize(void)
 	cp_flush_stop();
 	/* the flusher is gone: this thread owns the database now */
 	put_modules();
-	put_meta_int("app_ns", (long long)(cp_mono_ns() - cp_init_entry_ns));
+	put_meta_int("app_time_ns",
+		     (long long)(cp_mono_ns() - cp_init_entry_ns));
 	if (!atomic_load(&warned))
 		put_meta_int("finished", 1);
 	cp_db_close(db);

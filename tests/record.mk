@@ -1,1 +1,8 @@
-# tests/record.mk: build rules of this part (see Makefile.am)
+# tests/record.mk - tests of the interposition layer itself: the table
+# against mpi.h, the exported symbols, and the module layering.
+RECORD_TESTS = \
+	tests/test_protos.sh \
+	tests/test_exports.sh \
+	tests/test_layering.sh
+TESTS += $(RECORD_TESTS)
+dist_check_SCRIPTS += $(RECORD_TESTS)

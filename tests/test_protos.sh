@@ -1,0 +1,24 @@
+#!/bin/sh
+# The wrapper table must match the MPI library's header exactly: every
+# prototype of pmpi/mpi_calls.def, normalised, appears in `mpicc -E` of
+# mpi.h.  A typo in a type or a missing const fails here, not in a user's
+# build.
+. "$top_srcdir/tests/lib.sh"
+
+norm() {	# one prototype per line, single spaces, no attributes
+	tr '\n' ' ' | sed 's/;/;\n/g' |
+	sed -e 's/__attribute__ *((.*))//' -e 's/  */ /g' \
+	    -e 's/ *\([(),]\) */\1/g' -e 's/\* */*/g' -e 's/ \*/*/g' |
+	grep -o 'int MPI_[A-Za-z_]*([^)]*)' | sort -u
+}
+echo '#include <mpi.h>' > "$T/h.c"
+"$MPICC" -E "$T/h.c" | norm > "$T/header" || fail "mpicc -E failed"
+"$PYTHON3" "$top_srcdir/pmpi/gen_wrappers.py" \
+	"$top_srcdir/pmpi/mpi_calls.def" protos "$T/table.raw" ||
+	fail "generator failed"
+norm < "$T/table.raw" > "$T/table"
+n=$(wc -l < "$T/table")
+[ "$n" -ge 90 ] || fail "only $n prototypes in the table"
+missing=$(comm -23 "$T/table" "$T/header")
+[ -z "$missing" ] || fail "not in mpi.h as written: $missing"
+note "$n prototypes match mpi.h"

@@ -1,0 +1,705 @@
+/*
+ * cp_lmo.c - LMO estimation from roundtrip, one-to-one and one-to-two
+ * series; thresholds and linear scatter/gather predictions
+ * (analysis/cp_lmo.h, models.md "LMO").
+ *
+ * Confidence intervals.  As 002 prescribes, each experiment's repetitions
+ * are averaged first and the averaged times enter the equations; every
+ * parameter is then averaged over all the equations (triplets) that give
+ * it.  Each estimate is thus a fixed linear combination of experiment
+ * means (once the partner of larger T_ij(M) is chosen), and experiments
+ * are independent: its variance is sum coef_e^2 * s_e^2 / k_e, with s_e
+ * the spread of experiment e over its k_e repetitions, and the interval
+ * is Student-t with Welch-Satterthwaite degrees of freedom.  We rejected
+ * the spread of the per-triplet values: the triplets share measurements,
+ * so that spread is not that of independent samples, and it would mix
+ * model misfit with noise.  A CI therefore needs k >= 2 in every series.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/cp_breaks.h"
+#include "analysis/cp_err.h"
+#include "analysis/cp_lmo.h"
+
+static const char cause_unset[] = "not estimated";
+static const char cause_nonfinite[] = "non-finite estimate";
+static const char cause_neg_c[] = "negative fixed delay C_i";
+static const char cause_neg_t[] = "negative per-byte delay t_i";
+static const char cause_neg_ib[] = "non-positive 1/beta_ij";
+static const char cause_dep_c[] = "depends on a failed C_i";
+static const char cause_dep_ct[] = "depends on a failed C_i or t_i";
+static const char cause_dep_lmo[] = "depends on a failed LMO estimate";
+static const char cause_few[] = "fewer than 3 sizes in the fitted range";
+
+/* Experiment means of one series and their standard errors. */
+struct series {
+	double *mean;		/* [nexp] mean over repetitions */
+	double *se;		/* [nexp] standard error of that mean */
+	double df;		/* repetitions - 1 */
+	int reps;		/* repetitions */
+};
+
+static int c2(int n)
+{
+	return n < 2 ? 0 : n * (n - 1) / 2;
+}
+
+static int c3(int n)
+{
+	return n < 3 ? 0 : n * (n - 1) * (n - 2) / 6;
+}
+
+int cp_lmo_npairs(int n)
+{
+	return c2(n);
+}
+
+int cp_lmo_no2t(int n)
+{
+	return 3 * c3(n);
+}
+
+/* i < j: pairs with a smaller first rank come first. */
+static int pair_of(int n, int i, int j)
+{
+	return c2(n) - c2(n - i) + j - i - 1;
+}
+
+/* i < j < k, lexicographic. */
+static int triplet_of(int n, int i, int j, int k)
+{
+	return c3(n) - c3(n - i) + c2(n - i - 1) - c2(n - j) + k - j - 1;
+}
+
+int cp_lmo_pair_idx(int n, int i, int j)
+{
+	if (i < 0 || j < 0 || i >= n || j >= n || i == j)
+		return -CP_EINVAL;
+	return i < j ? pair_of(n, i, j) : pair_of(n, j, i);
+}
+
+int cp_lmo_o2t_idx(int n, int root, int a, int b)
+{
+	int v[3] = { root, a, b }, t, i, j, pos = 0;
+
+	for (i = 0; i < 3; i++)
+		if (v[i] < 0 || v[i] >= n)
+			return -CP_EINVAL;
+	if (root == a || root == b || a == b)
+		return -CP_EINVAL;
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < 2 - i; j++)
+			if (v[j] > v[j + 1]) {
+				t = v[j];
+				v[j] = v[j + 1];
+				v[j + 1] = t;
+			}
+	while (v[pos] != root)
+		pos++;
+	return 3 * triplet_of(n, v[0], v[1], v[2]) + pos;
+}
+
+static void est_unset(struct cp_est *e, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		memset(&e[i], 0, sizeof(e[i]));
+		e[i].fail = cause_unset;
+	}
+}
+
+int cp_lmo_alloc(struct cp_lmo *m, int n)
+{
+	int np = c2(n);
+
+	memset(m, 0, sizeof(*m));
+	if (n < 2)
+		return -CP_EINVAL;
+	m->n = n;
+	m->level = CP_STATS_LEVEL;
+	m->c_s = malloc(n * sizeof(*m->c_s));
+	m->t_spb = malloc(n * sizeof(*m->t_spb));
+	m->ib_spb = malloc(np * sizeof(*m->ib_spb));
+	m->beta_Bps = malloc(np * sizeof(*m->beta_Bps));
+	if (!m->c_s || !m->t_spb || !m->ib_spb || !m->beta_Bps) {
+		cp_lmo_free(m);
+		return -CP_ENOMEM;
+	}
+	est_unset(m->c_s, n);
+	est_unset(m->t_spb, n);
+	est_unset(m->ib_spb, np);
+	est_unset(m->beta_Bps, np);
+	m->nfail = 2 * n + np;
+	return 0;
+}
+
+void cp_lmo_free(struct cp_lmo *m)
+{
+	free(m->c_s);
+	free(m->t_spb);
+	free(m->ib_spb);
+	free(m->beta_Bps);
+	m->c_s = m->t_spb = m->ib_spb = m->beta_Bps = NULL;
+}
+
+static void series_free(struct series *s)
+{
+	free(s->mean);
+	free(s->se);
+	s->mean = s->se = NULL;
+}
+
+static int series_init(struct series *s, const double *t, int nexp,
+		       int reps)
+{
+	struct cp_est e;
+	int i, rc;
+
+	s->reps = reps;
+	s->df = reps - 1;
+	s->mean = malloc(nexp * sizeof(*s->mean));
+	s->se = malloc(nexp * sizeof(*s->se));
+	if (!s->mean || !s->se) {
+		series_free(s);
+		return -CP_ENOMEM;
+	}
+	for (i = 0; i < nexp; i++) {
+		rc = cp_stats_mean_ci(t + (size_t)i * reps, reps,
+				      CP_STATS_LEVEL, &e);
+		if (rc) {
+			series_free(s);
+			return rc;
+		}
+		s->mean[i] = e.val;
+		s->se[i] = e.se;
+	}
+	return 0;
+}
+
+/* C_i = mean over triplets {i,j,k} of (T_ij + T_ik - T_jk)/4, which sums
+ * to ((n-1)*S_i - Tot) / (4*C(n-1,2)), S_i the sum of T over pairs with i:
+ * coefficient (n-2)/(4*C(n-1,2)) on those pairs, -1/(4*C(n-1,2)) on the
+ * others. */
+static void estimate_c(int n, const struct series *s0, double level,
+		       struct cp_est *c)
+{
+	double tot = 0, si, den = 4.0 * c2(n - 1);
+	int i, a, b, p, np = c2(n);
+	struct cp_ws w;
+	bool in;
+
+	for (p = 0; p < np; p++)
+		tot += s0->mean[p];
+	for (i = 0; i < n; i++) {
+		memset(&w, 0, sizeof(w));
+		si = 0;
+		for (a = 0, p = 0; a < n; a++)
+			for (b = a + 1; b < n; b++, p++) {
+				in = a == i || b == i;
+				if (in)
+					si += s0->mean[p];
+				cp_stats_ws_add(&w, (in ? n - 2 : -1) / den,
+						s0->se[p], s0->df);
+			}
+		c[i].val = ((n - 1) * si - tot) / den;
+		c[i].n = np * s0->reps;
+		c[i].fail = NULL;
+		cp_stats_ws_est(&w, level, &c[i]);
+	}
+}
+
+/* t_i = mean over the triplets rooted at i of (T_i - T_ip - 2C_i)/M, p
+ * the partner of larger T_ij(M); cnt[i*n + p] counts how often p was
+ * chosen, which gives the coefficients of T_ip here and in 1/beta. */
+static void estimate_t(int n, double mb, const struct series *s1,
+		       const struct series *s2, const struct cp_est *c,
+		       int *cnt, double level, struct cp_est *t)
+{
+	double sum, den = c2(n - 1) * mb;
+	int i, a, b, p, q, pa, pb, used;
+	struct cp_ws w;
+
+	for (i = 0; i < n; i++) {
+		memset(&w, 0, sizeof(w));
+		sum = 0;
+		for (a = 0; a < n; a++)
+			for (b = a + 1; b < n; b++) {
+				if (a == i || b == i)
+					continue;
+				q = cp_lmo_o2t_idx(n, i, a, b);
+				pa = cp_lmo_pair_idx(n, i, a);
+				pb = cp_lmo_pair_idx(n, i, b);
+				p = s1->mean[pa] >= s1->mean[pb] ? a : b;
+				cnt[i * n + p]++;
+				sum += s2->mean[q] -
+				       s1->mean[p == a ? pa : pb];
+				cp_stats_ws_add(&w, 1 / den, s2->se[q], s2->df);
+			}
+		used = 0;
+		for (p = 0; p < n; p++) {
+			if (!cnt[i * n + p])
+				continue;
+			used++;
+			cp_stats_ws_add(&w, -cnt[i * n + p] / den,
+					s1->se[cp_lmo_pair_idx(n, i, p)],
+					s1->df);
+		}
+		cp_stats_ws_add(&w, -2 / mb, c[i].se, c[i].df);
+		t[i].val = sum / den - 2 * c[i].val / mb;
+		t[i].n = c2(n - 1) * s2->reps + used * s1->reps + c[i].n;
+		t[i].fail = NULL;
+		cp_stats_ws_est(&w, level, &t[i]);
+	}
+}
+
+/* Coefficients of the T(M) means in 1/beta_ij once t_i and t_j are
+ * substituted (the C terms cancel exactly: -2C_i/M directly, +2C_i/M
+ * through -t_i): T_ij gets (1 + (cnt_ij + cnt_ji)/N3)/M, T_ik cnt_ik/(N3 M),
+ * T_jk cnt_jk/(N3 M), every one-to-two rooted at i or j -1/(N3 M). */
+static void ib_variance(int n, int i, int j, double mb, const struct series *s1,
+			const struct series *s2, const int *cnt,
+			struct cp_ws *w, int *nsamp)
+{
+	double n3 = c2(n - 1);
+	int k, a, b, r, root;
+
+	memset(w, 0, sizeof(*w));
+	cp_stats_ws_add(w, (1 + (cnt[i * n + j] + cnt[j * n + i]) / n3) / mb,
+			s1->se[cp_lmo_pair_idx(n, i, j)], s1->df);
+	*nsamp = s1->reps + 2 * c2(n - 1) * s2->reps;
+	for (k = 0; k < n; k++) {
+		if (k == i || k == j)
+			continue;
+		for (r = 0; r < 2; r++) {
+			root = r ? j : i;
+			if (!cnt[root * n + k])
+				continue;
+			*nsamp += s1->reps;
+			cp_stats_ws_add(w, cnt[root * n + k] / (n3 * mb),
+					s1->se[cp_lmo_pair_idx(n, root, k)],
+					s1->df);
+		}
+	}
+	for (r = 0; r < 2; r++) {
+		root = r ? j : i;
+		for (a = 0; a < n; a++)
+			for (b = a + 1; b < n; b++) {
+				if (a == root || b == root)
+					continue;
+				cp_stats_ws_add(w, -1 / (n3 * mb),
+					s2->se[cp_lmo_o2t_idx(n, root, a, b)],
+					s2->df);
+			}
+	}
+}
+
+static void estimate_ib(int n, double mb, const struct series *s1,
+			const struct series *s2, const struct cp_est *c,
+			const struct cp_est *t, const int *cnt, double level,
+			struct cp_est *ib)
+{
+	struct cp_ws w;
+	int i, j, p, ns;
+
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++) {
+			p = pair_of(n, i, j);
+			ib[p].val = (s1->mean[p] - 2 * c[i].val -
+				     2 * c[j].val) / mb - t[i].val - t[j].val;
+			ib_variance(n, i, j, mb, s1, s2, cnt, &w, &ns);
+			ib[p].n = ns;
+			ib[p].fail = NULL;
+			cp_stats_ws_est(&w, level, &ib[p]);
+		}
+}
+
+/* n == 2: one empty roundtrip and one one-to-one, three unknowns too
+ * many.  We assume C_0 = C_1 = T_01(0)/4 and t_0 = t_1 = 0, so that
+ * 1/beta_01 = (T_01(M) - T_01(0))/M carries the whole per-byte cost: the
+ * point-to-point prediction is then exact for this pair; flagged. */
+static void estimate_n2(double mb, const struct series *s0,
+			const struct series *s1, double level,
+			struct cp_lmo *m)
+{
+	struct cp_ws w = { 0 };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		memset(&m->c_s[i], 0, sizeof(m->c_s[i]));
+		m->c_s[i].val = s0->mean[0] / 4;
+		m->c_s[i].se = s0->se[0] / 4;
+		m->c_s[i].df = s0->df;
+		m->c_s[i].n = s0->reps;
+		cp_stats_est_ci(&m->c_s[i], level);
+		memset(&m->t_spb[i], 0, sizeof(m->t_spb[i]));
+	}
+	memset(&m->ib_spb[0], 0, sizeof(m->ib_spb[0]));
+	m->ib_spb[0].val = (s1->mean[0] - s0->mean[0]) / mb;
+	m->ib_spb[0].n = s0->reps + s1->reps;
+	cp_stats_ws_add(&w, 1 / mb, s1->se[0], s1->df);
+	cp_stats_ws_add(&w, -1 / mb, s0->se[0], s0->df);
+	cp_stats_ws_est(&w, level, &m->ib_spb[0]);
+	m->flags |= CP_LMO_F_EQUAL_C | CP_LMO_F_ZERO_T;
+}
+
+static int check(struct cp_est *e, const char *neg, bool strict)
+{
+	if (e->fail)
+		return 1;
+	if (!isfinite(e->val) || !isfinite(e->se))
+		e->fail = cause_nonfinite;
+	else if (e->val < 0 || (strict && e->val == 0))
+		e->fail = neg;
+	return e->fail != NULL;
+}
+
+/* Flag what is negative or not finite, and what was computed from a
+ * flagged value; mirror 1/beta into beta. */
+static void check_all(struct cp_lmo *m)
+{
+	struct cp_est *ib, *be;
+	int i, j, p;
+
+	m->nfail = 0;
+	for (i = 0; i < m->n; i++)
+		m->nfail += check(&m->c_s[i], cause_neg_c, false);
+	for (i = 0; i < m->n; i++) {
+		if (m->c_s[i].fail && !m->t_spb[i].fail)
+			m->t_spb[i].fail = cause_dep_c;
+		m->nfail += check(&m->t_spb[i], cause_neg_t, false);
+	}
+	for (i = 0; i < m->n; i++)
+		for (j = i + 1; j < m->n; j++) {
+			p = pair_of(m->n, i, j);
+			ib = &m->ib_spb[p];
+			be = &m->beta_Bps[p];
+			if (m->t_spb[i].fail || m->t_spb[j].fail ||
+			    m->c_s[i].fail || m->c_s[j].fail)
+				ib->fail = cause_dep_ct;
+			m->nfail += check(ib, cause_neg_ib, true);
+			*be = *ib;
+			be->val = 1 / ib->val;
+			be->se = ib->se / (ib->val * ib->val);
+			be->lo = ib->hi > 0 ? 1 / ib->hi : 0;
+			be->hi = ib->lo > 0 ? 1 / ib->lo : INFINITY;
+		}
+}
+
+static int validate(const struct cp_lmo_meas *in)
+{
+	if (!in || in->n < 2 || !(in->msg_bytes > 0) ||
+	    !isfinite(in->msg_bytes) || in->reps0 < 2 || in->reps1 < 2 ||
+	    !in->rt0_s || !in->o2o_s)
+		return -CP_EINVAL;
+	if (in->n > 2 && (in->reps2 < 2 || !in->o2t_s))
+		return -CP_EINVAL;
+	return 0;
+}
+
+int cp_lmo_estimate(const struct cp_lmo_meas *in, double level,
+		    struct cp_lmo *m)
+{
+	struct series s0 = { 0 }, s1 = { 0 }, s2 = { 0 };
+	int n, np, *cnt = NULL, rc;
+
+	rc = validate(in);
+	if (rc)
+		return rc;
+	if (!(level > 0 && level < 1))
+		return -CP_EINVAL;
+	n = in->n;
+	np = c2(n);
+	rc = cp_lmo_alloc(m, n);
+	if (rc)
+		return rc;
+	m->msg_bytes = in->msg_bytes;
+	m->level = level;
+	rc = series_init(&s0, in->rt0_s, np, in->reps0);
+	if (!rc)
+		rc = series_init(&s1, in->o2o_s, np, in->reps1);
+	if (!rc && n > 2)
+		rc = series_init(&s2, in->o2t_s, cp_lmo_no2t(n), in->reps2);
+	if (rc)
+		goto out_free;
+	if (n == 2) {
+		estimate_n2(in->msg_bytes, &s0, &s1, level, m);
+	} else {
+		cnt = calloc((size_t)n * n, sizeof(*cnt));
+		if (!cnt) {
+			rc = -CP_ENOMEM;
+			goto out_free;
+		}
+		estimate_c(n, &s0, level, m->c_s);
+		estimate_t(n, in->msg_bytes, &s1, &s2, m->c_s, cnt, level,
+			   m->t_spb);
+		estimate_ib(n, in->msg_bytes, &s1, &s2, m->c_s, m->t_spb, cnt,
+			    level, m->ib_spb);
+	}
+	check_all(m);
+	rc = m->nfail ? -CP_ENUM : 0;
+out_free:
+	free(cnt);
+	series_free(&s0);
+	series_free(&s1);
+	series_free(&s2);
+	if (rc && rc != -CP_ENUM)
+		cp_lmo_free(m);
+	return rc;
+}
+
+int cp_lmo_predict_p2p(const struct cp_lmo *m, int i, int j, double bytes,
+		       double *t_s)
+{
+	int p = cp_lmo_pair_idx(m->n, i, j);
+
+	if (p < 0 || !(bytes >= 0))
+		return -CP_EINVAL;
+	if (m->c_s[i].fail || m->c_s[j].fail || m->t_spb[i].fail ||
+	    m->t_spb[j].fail || m->ib_spb[p].fail)
+		return -CP_ENUM;
+	*t_s = m->c_s[i].val + m->t_spb[i].val * bytes + m->c_s[j].val +
+	       m->t_spb[j].val * bytes + bytes * m->ib_spb[p].val;
+	return 0;
+}
+
+void cp_lmo_thresh_init(struct cp_lmo_thresh *th)
+{
+	memset(th, 0, sizeof(*th));
+	th->s_bytes = th->m1_bytes = th->m2_bytes = NAN;
+	th->s_idx = th->m1_idx = th->m2_idx = -1;
+	est_unset(th->kappa1_spb, 2);
+	est_unset(th->kappa2_spb, 2);
+}
+
+int cp_lmo_scatter_thresh(const double *bytes, const double *t_s, int n,
+			  int h, double level, struct cp_lmo_thresh *th)
+{
+	struct cp_breaks b;
+	int rc;
+
+	rc = cp_breaks_fit(bytes, t_s, n, h, 1, level, &b);
+	if (rc)
+		return rc;
+	th->s_idx = b.brk[0];
+	th->s_bytes = bytes[b.brk[0]];
+	th->scat_lo = b.seg[0].fit;
+	th->scat_hi = b.seg[1].fit;
+	cp_breaks_free(&b);
+	return 0;
+}
+
+int cp_lmo_gather_thresh(const double *bytes, const double *t_s, int n,
+			 int h, double level, struct cp_lmo_thresh *th)
+{
+	struct cp_breaks b;
+	int i, k, rc;
+
+	if (!bytes || !t_s || n < 2)
+		return -CP_EINVAL;
+	for (i = 0; i < n; i++)
+		if (!(t_s[i] > 0))
+			return -CP_EINVAL;
+	rc = cp_breaks_fit(bytes, t_s, n, h, -1, level, &b);
+	if (rc)
+		return rc;
+	th->flags &= ~(CP_LMO_T_NO_M1 | CP_LMO_T_NO_M2);
+	/* 002: k = min{i : T^(i+1)/T^1 > 10}, M1 = M_k, fit i = 1..k */
+	for (k = 0; k < n - 1; k++)
+		if (t_s[k + 1] / t_s[0] > 10)
+			break;
+	if (k == n - 1)
+		th->flags |= CP_LMO_T_NO_M1;
+	th->m1_idx = k;
+	th->m1_bytes = bytes[k];
+	memset(&th->small, 0, sizeof(th->small));
+	if (k + 1 >= 3 && cp_stats_linfit(bytes, t_s, k + 1, level, &th->small))
+		memset(&th->small, 0, sizeof(th->small));
+	/* M2: the first size of the last segment (ours: the paper's "M >
+	 * M2" with M2 the break would leave that size unpredicted) */
+	th->gather_breaks = b.m;
+	if (!b.m)
+		th->flags |= CP_LMO_T_NO_M2;
+	th->m2_idx = b.seg[b.m].first;
+	th->m2_bytes = bytes[th->m2_idx];
+	th->large = b.seg[b.m].fit;
+	cp_breaks_free(&b);
+	return 0;
+}
+
+static bool ranks_ok(const struct cp_lmo *m, int root, const int *peers,
+		     int npeers)
+{
+	int i;
+
+	if (root < 0 || root >= m->n || !peers || npeers < 1)
+		return false;
+	for (i = 0; i < npeers; i++)
+		if (peers[i] < 0 || peers[i] >= m->n || peers[i] == root)
+			return false;
+	return true;
+}
+
+/* Per-peer terms C_i + t_i*M + M/beta_0i: their max and sum, and the
+ * root's n*(C_0 + t_0*M). */
+static int coll_terms(const struct cp_lmo *m, int root, const int *peers,
+		      int npeers, double mb, double *root_s, double *max_s,
+		      double *sum_s)
+{
+	int i, q, p;
+	double x;
+
+	if (!ranks_ok(m, root, peers, npeers) || !(mb >= 0))
+		return -CP_EINVAL;
+	if (m->c_s[root].fail || m->t_spb[root].fail)
+		return -CP_ENUM;
+	*root_s = npeers * (m->c_s[root].val + m->t_spb[root].val * mb);
+	*max_s = -INFINITY;
+	*sum_s = 0;
+	for (i = 0; i < npeers; i++) {
+		q = peers[i];
+		p = cp_lmo_pair_idx(m->n, root, q);
+		if (m->c_s[q].fail || m->t_spb[q].fail || m->ib_spb[p].fail)
+			return -CP_ENUM;
+		x = m->c_s[q].val + m->t_spb[q].val * mb +
+		    mb * m->ib_spb[p].val;
+		*sum_s += x;
+		if (x > *max_s)
+			*max_s = x;
+	}
+	return 0;
+}
+
+/* The slope term max_i or sum_i of (t_i + 1/beta_0i), with a bound on its
+ * standard error (sum of the parts') and the smallest df of the parts. */
+static int slope_term(const struct cp_lmo *m, int root, const int *peers,
+		      int npeers, bool sum, double *x, double *se, double *df)
+{
+	const struct cp_est *t, *ib;
+	double v, s, d;
+	int i;
+
+	*x = sum ? 0 : -INFINITY;
+	*se = 0;
+	*df = INFINITY;
+	for (i = 0; i < npeers; i++) {
+		t = &m->t_spb[peers[i]];
+		ib = &m->ib_spb[cp_lmo_pair_idx(m->n, root, peers[i])];
+		if (t->fail || ib->fail)
+			return -CP_ENUM;
+		v = t->val + ib->val;
+		s = t->se + ib->se;
+		d = t->df > 0 && t->df < ib->df ? t->df : ib->df;
+		if (sum) {
+			*x += v;
+			*se += s;
+		} else if (v > *x) {
+			*x = v;
+			*se = s;
+		}
+		if (d < *df)
+			*df = d;
+	}
+	return 0;
+}
+
+static int one_kappa(const struct cp_lmo *m, int root, const int *peers,
+		     int npeers, const struct cp_linfit *fit, bool sum,
+		     double level, struct cp_est *k)
+{
+	const struct cp_est *t0 = &m->t_spb[root];
+	double x, se, df;
+	struct cp_ws w;
+	int v, rc;
+
+	rc = slope_term(m, root, peers, npeers, sum, &x, &se, &df);
+	for (v = 0; v < 2; v++) {
+		memset(&k[v], 0, sizeof(k[v]));
+		if (!fit->n) {
+			k[v].fail = cause_few;
+			continue;
+		}
+		if (rc || t0->fail) {
+			k[v].fail = cause_dep_lmo;
+			continue;
+		}
+		memset(&w, 0, sizeof(w));
+		k[v].val = fit->c1.val - x;
+		if (v == CP_LMO_KAPPA_NT0) {
+			k[v].val -= npeers * t0->val;
+			se += npeers * t0->se;
+		}
+		cp_stats_ws_add(&w, 1, fit->c1.se, fit->c1.df);
+		cp_stats_ws_add(&w, 1, se, df);
+		k[v].n = fit->n;
+		cp_stats_ws_est(&w, level, &k[v]);
+		if (!isfinite(k[v].val) || !isfinite(k[v].se))
+			k[v].fail = cause_nonfinite;
+	}
+	return k[0].fail || k[1].fail ? -CP_ENUM : 0;
+}
+
+int cp_lmo_kappa(const struct cp_lmo *m, int root, const int *peers,
+		 int npeers, double level, struct cp_lmo_thresh *th)
+{
+	int r1, r2;
+
+	if (!ranks_ok(m, root, peers, npeers) || isnan(th->m1_bytes))
+		return -CP_EINVAL;
+	r1 = one_kappa(m, root, peers, npeers, &th->small, false, level,
+		       th->kappa1_spb);
+	r2 = one_kappa(m, root, peers, npeers, &th->large, true, level,
+		       th->kappa2_spb);
+	return r1 ? r1 : r2;
+}
+
+int cp_lmo_predict_scatter(const struct cp_lmo *m,
+			   const struct cp_lmo_thresh *th, int root,
+			   const int *peers, int npeers, double bytes,
+			   double *t_s)
+{
+	double r, mx, sm;
+	int rc;
+
+	if (isnan(th->s_bytes))
+		return -CP_EINVAL;
+	rc = coll_terms(m, root, peers, npeers, bytes, &r, &mx, &sm);
+	if (rc)
+		return rc;
+	*t_s = r + (bytes <= th->s_bytes ? mx : sm);
+	return 0;
+}
+
+int cp_lmo_predict_gather(const struct cp_lmo *m,
+			  const struct cp_lmo_thresh *th, int variant,
+			  int root, const int *peers, int npeers,
+			  double bytes, double *t_s)
+{
+	const struct cp_est *k;
+	double r, mx, sm;
+	int rc;
+
+	if (isnan(th->m1_bytes) || isnan(th->m2_bytes) ||
+	    (variant != CP_LMO_KAPPA_PRINTED && variant != CP_LMO_KAPPA_NT0))
+		return -CP_EINVAL;
+	rc = coll_terms(m, root, peers, npeers, bytes, &r, &mx, &sm);
+	if (rc)
+		return rc;
+	if (bytes < th->m1_bytes) {
+		k = &th->kappa1_spb[variant];
+		r += mx;
+	} else if (bytes >= th->m2_bytes) {
+		k = &th->kappa2_spb[variant];
+		r += sm;
+	} else {
+		return -CP_ENOPRED;
+	}
+	if (k->fail)
+		return -CP_ENUM;
+	*t_s = r + k->val * bytes;
+	return 0;
+}

@@ -112,7 +112,8 @@ const char *cp_db_errmsg(struct cp_db *db);
 /*
  * cp_db_open_dir - open the merged database of output directory `dir`,
  * (re)building dir/commprof.db from the rank-*.db files when it is
- * missing, older than one of them, or of another schema.  The merge is
+ * missing, older than one of them, or of another schema (a directory
+ * that holds only commprof.db is read as it is).  The merge is
  * written to a temporary name and renamed; when dir is not writable it is
  * built in a temporary file that disappears at cp_db_close().  A rank file
  * that SQLite can only partly read contributes the rows it could read and
@@ -174,8 +175,8 @@ int cp_db_each_site(struct cp_db *db,
 /* Whole-run totals, from the aggregates and the meta rows. */
 struct cp_db_totals {
 	int32_t ranks;		/* rank files merged */
-	int64_t app_time_ns;	/* app_time_ns summed over ranks, -1 unless
-				 * every rank has it */
+	int64_t app_time_ns;	/* meta app_time_ns summed over ranks,
+				 * -1 unless every rank has it */
 	int64_t mpi_time_ns;	/* t_measured summed over all calls */
 	uint64_t calls;		/* calls recorded in the aggregates */
 	uint64_t bytes;		/* bytes summed */

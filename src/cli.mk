@@ -1,1 +1,28 @@
-# src/cli.mk: build rules of this part (see Makefile.am)
+# src/cli.mk: the commprof command-line tool and its manual pages (see
+# Makefile.am).  The tool needs no MPI library: it reads the rank files
+# through db/cp_db.c and resolves callsites through src/cp_site.c (libdw).
+# Its objects get their own names (per-target CFLAGS), so db/cp_db.c can
+# also be built into the profiling library.  MPI_CFLAGS only for the
+# CP_F_* and CP_PEER_* constants of src/cp_record.h.
+
+bin_PROGRAMS += commprof
+commprof_SOURCES = \
+	src/commprof.c \
+	src/cli.h \
+	src/cli_export.c \
+	src/cli_site.c \
+	src/cli_summary.c \
+	src/cp_site.c \
+	src/cp_site.h \
+	db/cp_db.c \
+	db/cp_db.h
+nodist_commprof_SOURCES = db/cp_schema_gen.h
+commprof_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS) $(LIBDW_CFLAGS) \
+	$(MPI_CFLAGS)
+commprof_LDADD = $(SQLITE_LIBS) $(LIBDW_LIBS) -ldl
+
+dist_man_MANS += man/commprof.1 man/commprof-env.7
+
+# BUILT_SOURCES covers "make" and "make check"; this also covers
+# "make commprof".
+db/commprof-cp_db.$(OBJEXT): db/cp_schema_gen.h

@@ -1,0 +1,188 @@
+-- schema.sql - the commprof database schema, version 1 (CP_DB_SCHEMA_VERSION
+-- in db/cp_db.h).  Embedded into db/cp_db.c at build time; the lines
+-- "-- @merged" and "-- @indexes" split it into three parts:
+--   1. rank-NNNNN.db, written by the library inside each rank;
+--   2. commprof.db, the merge of all rank files made by the CLI: the same
+--      tables with a leading rank column (world rank of the writer);
+--   3. indexes of commprof.db, created once the rows are in.
+-- Units: times are integer nanoseconds (suffix _ns), sizes integer bytes
+-- (suffix _bytes), addresses integers (virtual addresses of the rank).
+-- A sentinel of db/cp_db.h ("none") is stored as SQL NULL.
+
+-- Facts about the run, one row per key, values as text.  The writer sets
+-- schema_version and kind ('rank'); the runtime (src/cp_rt.c,
+-- src/cp_flush.c) adds rank and size (world), pid, start_unix_ns (wall
+-- clock at MPI_Init, ns since the epoch), host, mpi_library, clock ('tsc'
+-- or 'monotonic'), clock_offset_ns, epoch_ns and init_ns (ns, job
+-- clock), max_rows and sample (COMMPROF_MAX_ROWS, COMMPROF_SAMPLE),
+-- rows_dropped (calls whose row found the ring full, still in aggs),
+-- rows_not_kept (calls left without a row by max_rows or sample),
+-- app_time_ns (MPI_Init to MPI_Finalize, ns) and finished (1 after a
+-- clean MPI_Finalize).  The reader uses rank, app_time_ns and
+-- rows_dropped.
+CREATE TABLE meta (
+	key	TEXT PRIMARY KEY NOT NULL,
+	value	TEXT
+);
+
+-- The MPI functions: call id -> name.
+CREATE TABLE ops (
+	id	INTEGER PRIMARY KEY,	-- call id, as calls.op and aggs.op
+	name	TEXT NOT NULL		-- MPI function name, e.g. 'MPI_Isend'
+);
+
+-- One row per recorded call (limited by COMMPROF_MAX_ROWS, sampled by
+-- COMMPROF_SAMPLE); aggs holds every call.
+CREATE TABLE calls (
+	seq	INTEGER NOT NULL,	-- per-rank order of recording, from 0
+	op	INTEGER NOT NULL,	-- ops.id
+	thread	INTEGER NOT NULL,	-- per-rank thread index, main thread 0
+	peer	INTEGER,		-- world rank; -2 MPI_PROC_NULL, -3
+					-- MPI_ANY_SOURCE unresolved; NULL none
+	root	INTEGER,		-- world rank of the root; NULL none
+	tag	INTEGER,		-- message tag; NULL none
+	comm_size INTEGER,		-- communicator size (remote group if
+					-- inter); NULL unknown
+	comm	INTEGER NOT NULL,	-- job-wide communicator id
+	layout	INTEGER,		-- layouts.idx of the type; NULL none
+	flags	INTEGER NOT NULL,	-- CP_F_* bits of src/cp_record.h
+	bytes	INTEGER NOT NULL,	-- bytes transferred (count * type size)
+	count	INTEGER NOT NULL,	-- elements
+	site	INTEGER NOT NULL,	-- return address of the call in the
+					-- application; modules resolves it
+	t_start_ns INTEGER NOT NULL,	-- ns since the job's first MPI_Init
+	t_measured_ns INTEGER NOT NULL,	-- ns: call duration, or post to
+					-- completion for requests
+	t_incall_ns INTEGER		-- ns inside the completing call;
+					-- NULL none
+);
+
+-- Datatype layouts of the rank, by index.
+CREATE TABLE layouts (
+	idx	INTEGER PRIMARY KEY,	-- layout index, as calls.layout
+	contiguous INTEGER NOT NULL,	-- 1 contiguous, 0 strided or irregular
+	irregular INTEGER NOT NULL,	-- 1: no single block size and stride
+	size_bytes INTEGER NOT NULL,	-- MPI_Type_size
+	extent_bytes INTEGER NOT NULL,	-- MPI_Type_get_extent
+	block_bytes INTEGER,		-- bytes per contiguous block;
+					-- NULL unknown
+	stride_bytes INTEGER,		-- bytes between block starts; NULL n/a
+	nblocks	INTEGER NOT NULL,	-- blocks per element of the type
+	descr	TEXT			-- e.g. 'vector(16,1,128) of MPI_DOUBLE'
+);
+
+-- Aggregates per (site, op, peer, size class, layout): complete even when
+-- call rows are limited, sampled or dropped.  Replaced at every flush.
+CREATE TABLE aggs (
+	site	INTEGER NOT NULL,	-- return address, as calls.site
+	op	INTEGER NOT NULL,	-- ops.id
+	peer	INTEGER,		-- as calls.peer
+	size_class INTEGER NOT NULL,	-- floor(log2(bytes)) + 1, 0 for 0 bytes
+	layout	INTEGER,		-- as calls.layout
+	count	INTEGER NOT NULL,	-- calls
+	bytes	INTEGER NOT NULL,	-- bytes summed over the calls
+	time_ns	INTEGER NOT NULL,	-- t_measured_ns summed, ns
+	min_ns	INTEGER NOT NULL,	-- shortest t_measured_ns, ns
+	max_ns	INTEGER NOT NULL,	-- longest t_measured_ns, ns
+	rows	INTEGER NOT NULL	-- how many of them have a calls row
+);
+
+-- Code modules mapped in the rank, to resolve callsites afterwards.
+CREATE TABLE modules (
+	start_addr INTEGER NOT NULL,	-- first address of its mapped segments
+	end_addr INTEGER NOT NULL,	-- one past the last mapped address
+	base_addr INTEGER NOT NULL,	-- load bias (dlpi_addr)
+	path	TEXT NOT NULL,		-- file of the module
+	build_id TEXT,			-- GNU build id in hex; NULL unknown
+	PRIMARY KEY (start_addr, path)
+);
+
+-- @merged
+-- commprof.db: facts about the merge: schema_version, kind ('merged'),
+-- ranks (rank files merged), rank_files (rank-*.db files found) and
+-- warning.0, warning.1, ...: one line per rank file that was damaged or
+-- skipped, repeated on stderr each time the merge is used.
+CREATE TABLE meta (
+	key	TEXT PRIMARY KEY NOT NULL,
+	value	TEXT
+);
+
+-- The meta rows of every rank file.
+CREATE TABLE rank_meta (
+	rank	INTEGER NOT NULL,	-- world rank of the file
+	key	TEXT NOT NULL,
+	value	TEXT,
+	PRIMARY KEY (rank, key)
+);
+
+-- Union of the ops tables (ids are the same in every rank).
+CREATE TABLE ops (
+	id	INTEGER PRIMARY KEY,
+	name	TEXT NOT NULL
+);
+
+-- calls of every rank; columns as in the rank file.
+CREATE TABLE calls (
+	rank	INTEGER NOT NULL,	-- world rank that made the call
+	seq	INTEGER NOT NULL,
+	op	INTEGER NOT NULL,
+	thread	INTEGER NOT NULL,
+	peer	INTEGER,
+	root	INTEGER,
+	tag	INTEGER,
+	comm_size INTEGER,
+	comm	INTEGER NOT NULL,
+	layout	INTEGER,
+	flags	INTEGER NOT NULL,
+	bytes	INTEGER NOT NULL,
+	count	INTEGER NOT NULL,
+	site	INTEGER NOT NULL,
+	t_start_ns INTEGER NOT NULL,
+	t_measured_ns INTEGER NOT NULL,
+	t_incall_ns INTEGER
+);
+
+CREATE TABLE layouts (
+	rank	INTEGER NOT NULL,
+	idx	INTEGER NOT NULL,
+	contiguous INTEGER NOT NULL,
+	irregular INTEGER NOT NULL,
+	size_bytes INTEGER NOT NULL,
+	extent_bytes INTEGER NOT NULL,
+	block_bytes INTEGER,
+	stride_bytes INTEGER,
+	nblocks	INTEGER NOT NULL,
+	descr	TEXT,
+	PRIMARY KEY (rank, idx)
+);
+
+CREATE TABLE aggs (
+	rank	INTEGER NOT NULL,
+	site	INTEGER NOT NULL,
+	op	INTEGER NOT NULL,
+	peer	INTEGER,
+	size_class INTEGER NOT NULL,
+	layout	INTEGER,
+	count	INTEGER NOT NULL,
+	bytes	INTEGER NOT NULL,
+	time_ns	INTEGER NOT NULL,
+	min_ns	INTEGER NOT NULL,
+	max_ns	INTEGER NOT NULL,
+	rows	INTEGER NOT NULL
+);
+
+CREATE TABLE modules (
+	id	INTEGER PRIMARY KEY,	-- row id, for joins
+	rank	INTEGER NOT NULL,
+	start_addr INTEGER NOT NULL,
+	end_addr INTEGER NOT NULL,
+	base_addr INTEGER NOT NULL,
+	path	TEXT NOT NULL,
+	build_id TEXT
+);
+
+-- @indexes
+-- export walks calls in (rank, seq) order; a callsite is looked up as the
+-- module of its rank with the greatest start_addr <= site.
+CREATE INDEX calls_rank_seq ON calls (rank, seq);
+CREATE INDEX modules_rank_start ON modules (rank, start_addr);

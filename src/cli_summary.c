@@ -1,0 +1,234 @@
+/*
+ * cli_summary.c - "commprof summary DIR [--top N]": an mpiP-like profile
+ * from the aggregates (complete even when call rows were limited, sampled
+ * or dropped): run totals, the callsites with the most MPI time, and
+ * per-function totals.  Callsites of different ranks that resolve to the
+ * same text are one callsite.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db/cp_db.h"
+#include "src/cli.h"
+
+/* One line of a table: a callsite and op, or an op alone. */
+struct cp_cli_line {
+	const char *site;	/* owned by the site cache; "" none */
+	const char *func;	/* idem */
+	char op[64];
+	uint64_t count, bytes;
+	int64_t time_ns;
+};
+
+struct cp_cli_summary {
+	struct cp_cli_sites *sites;
+	struct cp_cli_line *v;
+	size_t n, cap;
+};
+
+static int cp_cli_sum_site(void *arg, const struct cp_db_site_total *t)
+{
+	struct cp_cli_summary *s = arg;
+	struct cp_cli_line *l;
+	const char *site, *func;
+
+	if (cp_cli_site_get(s->sites, t->mod_path, t->mod_base, t->site,
+			    &site, &func))
+		return 1;
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 64;
+		l = realloc(s->v, s->cap * sizeof(*l));
+		if (!l)
+			return 1;
+		s->v = l;
+	}
+	l = &s->v[s->n++];
+	l->site = site ? site : "(unknown)";
+	l->func = func ? func : "";
+	if (t->op_name)
+		snprintf(l->op, sizeof(l->op), "%s", t->op_name);
+	else
+		snprintf(l->op, sizeof(l->op), "op%d", (int)t->op);
+	l->count = t->count;
+	l->bytes = t->bytes;
+	l->time_ns = t->time_ns;
+	return 0;
+}
+
+static int cp_cli_by_key(const void *pa, const void *pb)
+{
+	const struct cp_cli_line *a = pa, *b = pb;
+	int c = strcmp(a->site, b->site);
+
+	if (!c)
+		c = strcmp(a->func, b->func);
+	return c ? c : strcmp(a->op, b->op);
+}
+
+/* Most time first; ties by key so the output is deterministic. */
+static int cp_cli_by_time(const void *pa, const void *pb)
+{
+	const struct cp_cli_line *a = pa, *b = pb;
+
+	if (a->time_ns != b->time_ns)
+		return a->time_ns > b->time_ns ? -1 : 1;
+	return cp_cli_by_key(pa, pb);
+}
+
+/* Sort v by key and sum equal keys; returns the new length. */
+static size_t cp_cli_merge(struct cp_cli_line *v, size_t n)
+{
+	size_t i, k = 0;
+
+	qsort(v, n, sizeof(*v), cp_cli_by_key);
+	for (i = 0; i < n; i++) {
+		if (k && !cp_cli_by_key(&v[k - 1], &v[i])) {
+			v[k - 1].count += v[i].count;
+			v[k - 1].bytes += v[i].bytes;
+			v[k - 1].time_ns += v[i].time_ns;
+		} else {
+			v[k++] = v[i];
+		}
+	}
+	qsort(v, k, sizeof(*v), cp_cli_by_time);
+	return k;
+}
+
+static double cp_cli_pct(int64_t part, int64_t whole)
+{
+	return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static void cp_cli_print_line(const struct cp_cli_line *l, int64_t mpi_ns)
+{
+	printf("%-18s %12" PRIu64 " %14" PRIu64 " %12.3f %7.2f %12.3f\n",
+	       l->op, l->count, l->bytes, l->time_ns / 1e6,
+	       cp_cli_pct(l->time_ns, mpi_ns),
+	       l->count ? l->time_ns / 1e3 / l->count : 0.0);
+}
+
+static void cp_cli_print_totals(const char *dir, const struct cp_db_totals *t)
+{
+	uint64_t lost = t->calls - t->rows_kept;
+
+	printf("commprof summary of %s\n", dir);
+	printf("ranks:      %d\n", (int)t->ranks);
+	if (t->app_time_ns >= 0)
+		printf("app time:   %.6f s (summed over ranks)\n",
+		       t->app_time_ns / 1e9);
+	else
+		printf("app time:   unknown\n");
+	printf("MPI time:   %.6f s", t->mpi_time_ns / 1e9);
+	if (t->app_time_ns > 0)
+		printf(" (%.2f%% of app time)",
+		       cp_cli_pct(t->mpi_time_ns, t->app_time_ns));
+	printf("\ncalls:      %" PRIu64 "\n", t->calls);
+	printf("bytes:      %" PRIu64 "\n", t->bytes);
+	printf("call rows:  %" PRIu64 " stored, %" PRIu64 " dropped (buffer "
+	       "full), %" PRIu64 " not kept (row limit or sampling)\n",
+	       t->rows_stored, t->rows_dropped,
+	       lost > t->rows_dropped ? lost - t->rows_dropped : 0);
+}
+
+static void cp_cli_print_sites(const struct cp_cli_summary *s, size_t top,
+			       int64_t mpi_ns)
+{
+	size_t i;
+
+	printf("\nTop callsites by MPI time\n");
+	printf("%-24s %-20s %-18s %12s %14s %12s %7s %12s\n", "site",
+	       "function", "op", "calls", "bytes", "time(ms)", "%mpi",
+	       "avg(us)");
+	for (i = 0; i < s->n && i < top; i++) {
+		printf("%-24s %-20s ", s->v[i].site, s->v[i].func);
+		cp_cli_print_line(&s->v[i], mpi_ns);
+	}
+}
+
+static void cp_cli_print_ops(struct cp_cli_summary *s, int64_t mpi_ns)
+{
+	size_t i, n;
+
+	for (i = 0; i < s->n; i++)
+		s->v[i].site = s->v[i].func = "";
+	n = cp_cli_merge(s->v, s->n);
+	printf("\nPer-op totals\n");
+	printf("%-18s %12s %14s %12s %7s %12s\n", "op", "calls", "bytes",
+	       "time(ms)", "%mpi", "avg(us)");
+	for (i = 0; i < n; i++)
+		cp_cli_print_line(&s->v[i], mpi_ns);
+}
+
+/* Parse "DIR [--top N]"; returns 0 or CP_CLI_USAGE. */
+static int cp_cli_summary_parse(int argc, char **argv, const char **dir,
+				size_t *top)
+{
+	char *end;
+	int i;
+
+	*dir = NULL;
+	*top = 20;
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--top") && i + 1 < argc) {
+			*top = strtoul(argv[++i], &end, 10);
+			if (*end || !*argv[i] || argv[i][0] == '-') {
+				cp_cli_err("summary: bad --top '%s'", argv[i]);
+				return CP_CLI_USAGE;
+			}
+		} else if (argv[i][0] == '-' || *dir) {
+			cp_cli_err("summary: unexpected argument '%s'; try "
+				   "'commprof --help'", argv[i]);
+			return CP_CLI_USAGE;
+		} else {
+			*dir = argv[i];
+		}
+	}
+	if (*dir)
+		return 0;
+	cp_cli_err("summary: missing DIR; try 'commprof --help'");
+	return CP_CLI_USAGE;
+}
+
+int cp_cli_summary(int argc, char **argv)
+{
+	struct cp_cli_summary s = { 0 };
+	struct cp_db_totals t;
+	struct cp_db *db;
+	const char *dir;
+	int ret;
+	size_t top;
+
+	ret = cp_cli_summary_parse(argc, argv, &dir, &top);
+	if (ret)
+		return ret;
+	if (cp_cli_open(dir, &db))
+		return CP_CLI_FAIL;
+	ret = CP_CLI_FAIL;
+	s.sites = cp_cli_sites_new();
+	if (!s.sites) {
+		cp_cli_err("out of memory");
+		goto out_close;
+	}
+	ret = cp_db_get_totals(db, &t);
+	if (!ret)
+		ret = cp_db_each_site(db, cp_cli_sum_site, &s);
+	if (ret) {
+		cp_cli_err("%s", ret < 0 ? cp_db_errmsg(db) : "out of memory");
+		ret = CP_CLI_FAIL;
+		goto out_close;
+	}
+	s.n = cp_cli_merge(s.v, s.n);
+	cp_cli_print_totals(dir, &t);
+	cp_cli_print_sites(&s, top, t.mpi_time_ns);
+	cp_cli_print_ops(&s, t.mpi_time_ns);
+	ret = fflush(stdout) ? CP_CLI_FAIL : CP_CLI_OK;
+	if (ret)
+		cp_cli_err("cannot write standard output");
+out_close:
+	free(s.v);
+	cp_cli_sites_free(s.sites);
+	cp_db_close(db);
+	return ret;
+}

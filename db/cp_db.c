@@ -55,7 +55,7 @@ static const char *const cp_db_writer_sql[CP_ST_MAX] = {
 	[CP_ST_AGG_DEL] = "DELETE FROM aggs",
 	[CP_ST_MODULE] = "INSERT OR REPLACE INTO modules (start_addr, "
 		"end_addr, base_addr, path, build_id) VALUES (?, ?, ?, ?, ?)",
-	[CP_ST_OP] = "INSERT OR REPLACE INTO ops (id, name) VALUES (?, ?)",
+	[CP_ST_OP] = "INSERT OR REPLACE INTO ops (id, name, kind) VALUES (?, ?, ?)",
 	[CP_ST_BEGIN] = "BEGIN",
 	[CP_ST_COMMIT] = "COMMIT",
 	[CP_ST_ROLLBACK] = "ROLLBACK",
@@ -331,7 +331,8 @@ int cp_db_put_modules(struct cp_db *db, const struct cp_db_module *m,
 	return cp_db_end_batch(db, rc, "cannot write modules");
 }
 
-int cp_db_put_ops(struct cp_db *db, const char *const *names, size_t n)
+int cp_db_put_ops(struct cp_db *db, const char *const *names,
+		  const char *const *kinds, size_t n)
 {
 	sqlite3_stmt *st = db->st[CP_ST_OP];
 	size_t i;
@@ -343,6 +344,8 @@ int cp_db_put_ops(struct cp_db *db, const char *const *names, size_t n)
 			continue;
 		sqlite3_bind_int64(st, 1, (int64_t)i);
 		sqlite3_bind_text(st, 2, names[i], -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, kinds ? kinds[i] : "blocking", -1,
+				  SQLITE_STATIC);
 		rc = cp_db_step(st);
 	}
 	return cp_db_end_batch(db, rc, "cannot write ops");
@@ -383,7 +386,7 @@ struct cp_db_copy {
 
 static const struct cp_db_copy cp_db_copies[] = {
 	{ "meta", "rank_meta", "INSERT OR REPLACE", true, "key, value" },
-	{ "ops", "ops", "INSERT OR IGNORE", false, "id, name" },
+	{ "ops", "ops", "INSERT OR IGNORE", false, "id, name, kind" },
 	{ "layouts", "layouts", "INSERT OR REPLACE", true,
 	  "idx, contiguous, irregular, size_bytes, extent_bytes, "
 	  "block_bytes, stride_bytes, nblocks, descr" },
@@ -1039,10 +1042,16 @@ int cp_db_each_call(struct cp_db *db,
 	return ret;
 }
 
+/* Time spent inside MPI: a nonblocking or persistent operation's row spans
+ * post to completion, which overlaps the application and is already in
+ * the completion call's own row. */
+#define CP_DB_MPI_TIME(a, o) "CASE WHEN " o ".kind IN ('nonblocking'," \
+	" 'persistent') THEN 0 ELSE " a ".time_ns END"
+
 static const char cp_db_sites_sql[] =
 	"SELECT a.rank, a.op, o.name, a.site, m.path, m.base_addr,"
-	" sum(a.count), sum(a.bytes), sum(a.time_ns), min(a.min_ns),"
-	" max(a.max_ns), sum(a.rows)"
+	" sum(a.count), sum(a.bytes), sum(" CP_DB_MPI_TIME("a", "o") "),"
+	" min(a.min_ns), max(a.max_ns), sum(a.rows)"
 	" FROM aggs a LEFT JOIN ops o ON o.id = a.op"
 	CP_DB_MODULE_JOIN("a")
 	" GROUP BY a.rank, a.site, a.op ORDER BY a.rank, a.site, a.op";
@@ -1085,10 +1094,11 @@ int cp_db_get_totals(struct cp_db *db, struct cp_db_totals *t)
 	int64_t napp;
 
 	memset(t, 0, sizeof(*t));
-	rc = sqlite3_prepare_v2(db->h, "SELECT coalesce(sum(count), 0),"
-				" coalesce(sum(bytes), 0),"
-				" coalesce(sum(time_ns), 0),"
-				" coalesce(sum(rows), 0) FROM aggs", -1, &st,
+	rc = sqlite3_prepare_v2(db->h, "SELECT coalesce(sum(a.count), 0),"
+				" coalesce(sum(a.bytes), 0),"
+				" coalesce(sum(" CP_DB_MPI_TIME("a", "o") "), 0),"
+				" coalesce(sum(a.rows), 0) FROM aggs a"
+				" LEFT JOIN ops o ON o.id = a.op", -1, &st,
 				NULL);
 	if (!rc && sqlite3_step(st) == SQLITE_ROW) {
 		t->calls = (uint64_t)sqlite3_column_int64(st, 0);

@@ -97,8 +97,10 @@ int cp_db_put_layouts(struct cp_db *db, const struct cp_db_layout *l,
 int cp_db_put_aggs(struct cp_db *db, const struct cp_db_agg *a, size_t n);
 int cp_db_put_modules(struct cp_db *db, const struct cp_db_module *m,
 		      size_t n);
-/* The ops table: id -> MPI function name. */
-int cp_db_put_ops(struct cp_db *db, const char *const *names, size_t n);
+/* The ops table: id -> MPI function name and kind (see schema.sql;
+ * kinds NULL: all "blocking"). */
+int cp_db_put_ops(struct cp_db *db, const char *const *names,
+		  const char *const *kinds, size_t n);
 /* Closes; db may be NULL.  Cannot fail. */
 void cp_db_close(struct cp_db *db);
 /* Last error text of db (or of the last failed open when db is NULL). */

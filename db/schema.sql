@@ -25,10 +25,15 @@ CREATE TABLE meta (
 	value	TEXT
 );
 
--- The MPI functions: call id -> name.
+-- The MPI functions: call id -> name and kind.  kind is 'blocking',
+-- 'nonblocking' or 'persistent' (rows span post to completion: their
+-- time overlaps the application and the completion call, so it is not
+-- MPI time), 'completion' (Wait/Test forms: their own time), 'probe',
+-- or 'other'.
 CREATE TABLE ops (
 	id	INTEGER PRIMARY KEY,	-- call id, as calls.op and aggs.op
-	name	TEXT NOT NULL		-- MPI function name, e.g. 'MPI_Isend'
+	name	TEXT NOT NULL,		-- MPI function name, e.g. 'MPI_Isend'
+	kind	TEXT NOT NULL		-- see above
 );
 
 -- One row per recorded call (limited by COMMPROF_MAX_ROWS, sampled by
@@ -118,7 +123,8 @@ CREATE TABLE rank_meta (
 -- Union of the ops tables (ids are the same in every rank).
 CREATE TABLE ops (
 	id	INTEGER PRIMARY KEY,
-	name	TEXT NOT NULL
+	name	TEXT NOT NULL,
+	kind	TEXT NOT NULL
 );
 
 -- calls of every rank; columns as in the rank file.

@@ -109,8 +109,28 @@ def gen_calls(entries):
     out.append("#define CP_CALL_NAMES { \"\", \\\n")
     for e in entries:
         out.append("\t\"%s\", \\\n" % e.name)
+    out.append("}\n\n")
+    out.append("/* kind of each call, as the ops table of db/schema.sql */\n")
+    out.append("#define CP_CALL_KINDS { \"other\", \\\n")
+    for e in entries:
+        out.append("\t\"%s\", \\\n" % kind(e))
     out.append("}\n\n#endif\n")
     return "".join(out)
+
+
+def kind(e):
+    r = e.roles
+    if "persist" in r:
+        return "persistent"
+    if "req" in r:
+        return "nonblocking"
+    if "complete" in r:
+        return "completion"
+    if "probe" in r:
+        return "probe"
+    if "p2p" in r or "coll" in r:
+        return "blocking"
+    return "other"
 
 
 # ---------------------------------------------------------------- C side

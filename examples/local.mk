@@ -1,1 +1,20 @@
-# examples/local.mk: build rules of this part (see Makefile.am)
+# examples/local.mk - the bundled example applications (see Makefile.am).
+# They are plain MPI programs that know nothing of commprof: quickstart
+# and tests/test_examples.sh run them with and without the preload.
+
+noinst_PROGRAMS += examples/ring
+examples_ring_SOURCES = examples/ring.c
+examples_ring_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
+examples_ring_LDADD = $(MPI_LIBS)
+
+# Fortran without AC_PROG_FC: the program has no objects and its link
+# command compiles the source with the MPI Fortran wrapper.
+EXTRA_DIST += examples/ring.f90
+if HAVE_MPIFC
+noinst_PROGRAMS += examples/ring_f
+examples_ring_f_SOURCES =
+examples_ring_f_DEPENDENCIES = examples/ring.f90
+examples_ring_f_LDADD =
+examples_ring_f_LINK = $(MPIFC) -g -O2 -J examples $(srcdir)/examples/ring.f90 -o $@
+CLEANFILES += examples/*.mod
+endif

@@ -1,1 +1,20 @@
-# tests/local.mk: build rules of this part (see Makefile.am)
+# tests/local.mk - end-to-end tests of recording: the example apps, the C
+# and Fortran recording programs, a failing output directory and a
+# process without MPI (see Makefile.am).  Each test compiles its MPI
+# program itself with $(MPICC) -g -O0 / $(MPIFC) so that callsites
+# resolve to exact lines whatever CFLAGS the build uses.
+
+REC_TESTS = \
+	tests/test_examples.sh \
+	tests/test_record_c.sh \
+	tests/test_record_f.sh \
+	tests/test_fail_dir.sh \
+	tests/test_nompi.sh
+TESTS += $(REC_TESTS)
+dist_check_SCRIPTS += $(REC_TESTS)
+EXTRA_DIST += \
+	tests/lib.sh \
+	tests/record_check.py \
+	tests/test_record_c.c \
+	tests/test_record_f.f90 \
+	tests/test_record_f08.f90

@@ -6,3 +6,6 @@ RECORD_TESTS = \
 	tests/test_layering.sh
 TESTS += $(RECORD_TESTS)
 dist_check_SCRIPTS += $(RECORD_TESTS)
+TESTS += tests/test_flush.sh
+dist_check_SCRIPTS += tests/test_flush.sh
+EXTRA_DIST += tests/test_flush.c

@@ -392,6 +392,8 @@ def call_fill_p2p(e, L, post):
             post.append("\tcp_rec_send(&c);")
     if "recv" in r:
         cnt, ty = r["recv"]
+        if "send" in r:
+            post.append("\tc.flags |= CP_F_HALF;")
         post.append("\tc.count = %s;" % L.val(e, cnt))
         post.append("\tc.type = %s;" % L.dtype(e, ty))
         post.append("\tc.peer = %s;" % (L.val(e, r["src"][0]) if "src" in r

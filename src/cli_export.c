@@ -36,7 +36,7 @@ static const struct {
 	{ CP_F_NOTDONE, "notdone" }, { CP_F_CANCELLED, "cancelled" },
 	{ CP_F_ANYSRC, "anysrc" }, { CP_F_ANYTAG, "anytag" },
 	{ CP_F_RECV, "recv" }, { CP_F_VARBLOCK, "varblock" },
-	{ CP_F_INTER, "inter" },
+	{ CP_F_INTER, "inter" }, { CP_F_HALF, "half" },
 };
 
 /* One output field: s NULL is empty (CSV) or null (JSON); str marks a

@@ -231,7 +231,8 @@ static int drain(struct cp_ring *r)
 		to_row(&c, &r->slot[t & (r->cap - 1)], r->thread);
 		keep = rows_kept < (int64_t)cp_env.max_rows &&
 		       rows_seen++ % (int64_t)cp_env.sample == 0;
-		agg_add(&c, keep);
+		if (!(c.flags & CP_F_HALF))	/* one call, one count */
+			agg_add(&c, keep);
 		if (!keep)
 			continue;
 		rows_kept++;

@@ -41,6 +41,8 @@
 #define CP_F_RECV	0x0400	/* the row receives (bytes from status) */
 #define CP_F_VARBLOCK	0x0800	/* v/w collective: bytes is this rank's total */
 #define CP_F_INTER	0x1000	/* intercommunicator: peer/root in remote group */
+#define CP_F_HALF	0x2000	/* receive half of a Sendrecv: a row of its
+				 * own (for matching), not a second call */
 
 /*
  * One recorded call.  Times are in ticks of cp_ticks(); the flusher turns

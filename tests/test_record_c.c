@@ -241,18 +241,18 @@ static void p2p_misc(void)
 	MPI_Request rq;
 	MPI_Status st;
 	int o = 1 - wrank, flag, sb = wrank ? 1403 : 1301;
-	const char *rv = "recv";
+	const char *rh = "recv,half";	/* receive half of a Sendrecv */
 
 	if (wrank > 1)
 		return;
 	/* rank 0 sends 1301 and receives 1403 bytes, rank 1 the reverse:
 	 * one row for the send and one for the receive, same callsite */
 	E2("MPI_Sendrecv", o, 51 + wrank, sb, &L_B, "");
-	X("MPI_Sendrecv", o, NONE, 52 - wrank, wsize, 2704 - sb, &L_B, "recv");
+	X("MPI_Sendrecv", o, NONE, 52 - wrank, wsize, 2704 - sb, &L_B, rh);
 	MPI_Sendrecv(sbuf, sb, MPI_BYTE, o, 51 + wrank, rbuf,
 		4096, MPI_BYTE, o, 52 - wrank, w, &st);
 	E2("MPI_Sendrecv_replace", o, 54 - wrank, 604, &L_I, "");
-	X("MPI_Sendrecv_replace", o, NONE, 53 + wrank, wsize, 604, &L_I, rv);
+	X("MPI_Sendrecv_replace", o, NONE, 53 + wrank, wsize, 604, &L_I, rh);
 	MPI_Sendrecv_replace(rbuf, 151, MPI_INT, o, 54 - wrank, o, 53 + wrank,
 		w, MPI_STATUS_IGNORE);
 	if (wrank == 0) {

@@ -14,12 +14,16 @@ commprof_SOURCES = \
 	src/cli_summary.c \
 	src/cp_site.c \
 	src/cp_site.h \
+	src/cp_params.c \
+	src/cp_params.h \
+	src/cp_params_show.c \
+	src/cp_params_show.h \
 	db/cp_db.c \
 	db/cp_db.h
 nodist_commprof_SOURCES = db/cp_schema_gen.h
 commprof_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS) $(LIBDW_CFLAGS) \
 	$(MPI_CFLAGS)
-commprof_LDADD = $(SQLITE_LIBS) $(LIBDW_LIBS) -ldl
+commprof_LDADD = $(SQLITE_LIBS) $(LIBDW_LIBS) -ldl -lm
 
 dist_man_MANS += man/commprof.1 man/commprof-env.7
 

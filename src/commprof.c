@@ -12,6 +12,7 @@
 #include "config.h"
 #include "db/cp_db.h"
 #include "src/cli.h"
+#include "src/cp_params_show.h"
 
 static const char cp_cli_usage_text[] =
 "usage: commprof <command> [arguments]\n"
@@ -22,6 +23,9 @@ static const char cp_cli_usage_text[] =
 "        per-function totals of the run recorded in DIR\n"
 "  export DIR [--format csv|json] [-o FILE]\n"
 "        one record per recorded call (CSV by default) on stdout or FILE\n"
+"  params show FILE [--format text|json]\n"
+"        every model parameter of a calibration file with its interval\n"
+"        (made by commprof-calibrate, see commprof-params(5))\n"
 "  help, --help, -h\n"
 "        this text\n"
 "  --version\n"
@@ -103,6 +107,8 @@ int main(int argc, char **argv)
 		return cp_cli_summary(argc - 1, argv + 1);
 	if (!strcmp(cmd, "export"))
 		return cp_cli_export(argc - 1, argv + 1);
+	if (!strcmp(cmd, "params") && argc > 2 && !strcmp(argv[2], "show"))
+		return cp_params_show_main(argc - 2, argv + 2);
 	cp_cli_err("unknown command '%s'; try 'commprof --help'", cmd);
 	return CP_CLI_USAGE;
 }

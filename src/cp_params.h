@@ -1,0 +1,131 @@
+/*
+ * cp_params.h - the model parameter file that commprof-calibrate writes
+ * and that the profiling library and the CLI read (man/commprof-params.5).
+ *
+ * The file is line-oriented text: "commprof-params 1", a few header lines
+ * (MPI library, date, hosts, rank-to-host map, nranks), then one line per
+ * parameter "name index... value lo LO hi HI n N" or "fail name index...
+ * : cause", flagged assumptions "assume ...", and a last line "end".
+ * Times are seconds, sizes bytes, rates bytes per second.
+ *
+ * Plain libc: no MPI, no GSL, so that every part may read it.  Reading is
+ * strict: any malformed, truncated or inconsistent line is an error with
+ * one message "FILE:LINE: what".  No global state; thread-safe.
+ */
+#ifndef CP_PARAMS_H
+#define CP_PARAMS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Format version written on the first line. */
+#define CP_PARAMS_VERSION	1
+
+/* Errors of cp_params_load (negated). */
+#define CP_PARAMS_EIO		1	/* cannot open or read the file */
+#define CP_PARAMS_EFORMAT	2	/* malformed, truncated, mismatched */
+#define CP_PARAMS_ENOMEM	3	/* out of memory */
+
+/* State of one parameter. */
+#define CP_PV_UNSET	0	/* no line for it */
+#define CP_PV_OK	1	/* val, lo, hi, n valid */
+#define CP_PV_FAIL	2	/* estimate failed; fail holds the cause */
+
+/* One parameter with its confidence interval. */
+struct cp_pval {
+	double val;		/* estimate, units of the field */
+	double lo;		/* interval, lower bound */
+	double hi;		/* interval, upper bound (may be +inf) */
+	int n;			/* samples behind val; 0 if assumed */
+	int state;		/* CP_PV_* */
+	char fail[64];		/* cause when state == CP_PV_FAIL */
+};
+
+/* Assumptions flagged in the file ("assume ..."). */
+#define CP_PARAMS_A_N2		0x1	/* lmo.n2 C_equal t_zero */
+#define CP_PARAMS_A_OVERSUB	0x2	/* oversubscribed: more ranks than
+					 * CPUs on a host when measured */
+
+/* Everything in a parameter file.  Arrays owned: cp_params_free(). */
+struct cp_params {
+	char mpi_library[256];	/* MPI_Get_library_version, first line */
+	char date[64];		/* ISO 8601, UTC */
+	int nhosts;
+	char **hosts;		/* [nhosts] host names */
+	int nranks;
+	int *rank_host;		/* [nranks] index into hosts */
+	unsigned assume;	/* CP_PARAMS_A_* */
+
+	/* LMO (models.md "LMO") */
+	struct cp_pval lmo_msg_bytes;	/* M of the series */
+	struct cp_pval *lmo_c_s;	/* [nranks] C_i */
+	struct cp_pval *lmo_t_spb;	/* [nranks] t_i */
+	struct cp_pval *lmo_beta_Bps;	/* [i * nranks + j], symmetric;
+					 * diagonal unset */
+	struct cp_pval lmo_s_bytes;	/* scatter threshold S */
+	struct cp_pval lmo_m1_bytes;	/* gather threshold M1 */
+	struct cp_pval lmo_m2_bytes;	/* gather threshold M2 */
+	struct cp_pval lmo_kappa1_spb[2];	/* [CP_LMO_KAPPA_*] */
+	struct cp_pval lmo_kappa2_spb[2];	/* [CP_LMO_KAPPA_*] */
+
+	/* log3P (models.md "log3P") */
+	int l3_nsizes;
+	int l3_nstrides;
+	double *l3_size_bytes;		/* [l3_nsizes] increasing */
+	double *l3_stride_bytes;	/* [l3_nstrides] increasing */
+	struct cp_pval *l3_t_mem_s;	/* [l3_nsizes] memcpy */
+	struct cp_pval *l3_o_mw_s;	/* [l3_nsizes] */
+	struct cp_pval *l3_o_net_s;	/* [l3_nsizes] */
+	struct cp_pval *l3_l_mw_s;	/* [is * l3_nstrides + id] */
+
+	/* baselines (models.md "Baselines") */
+	struct cp_pval hockney_alpha_s;
+	struct cp_pval hockney_beta_spb;
+	struct cp_pval loggp_l_s;	/* L */
+	struct cp_pval loggp_o_s;	/* o = (o_s + o_r)/2 */
+	struct cp_pval loggp_os_s;	/* o_s */
+	struct cp_pval loggp_or_s;	/* o_r */
+	struct cp_pval loggp_g_s;	/* g */
+	struct cp_pval loggp_gb_spb;	/* G */
+	struct cp_pval plogp_l_s;	/* L */
+	int plogp_n;
+	double *plogp_size_bytes;	/* [plogp_n] increasing, first 0 */
+	struct cp_pval *plogp_g_s;	/* [plogp_n] g(m) */
+};
+
+/* Allocate the arrays of p for nranks ranks, nhosts hosts, l3 tables of
+ * nsizes x nstrides and a PLogP table of plogp_n sizes; everything zero
+ * and CP_PV_UNSET.  Returns 0 or -CP_PARAMS_ENOMEM (p then holds
+ * nothing); -CP_PARAMS_EFORMAT for a count below 1 (0 allowed for the
+ * tables).  p: out, release with cp_params_free(). */
+int cp_params_alloc(struct cp_params *p, int nranks, int nhosts,
+		    int nsizes, int nstrides, int plogp_n);
+
+/* Release what p owns, then p itself if it came from cp_params_load
+ * (NULL-safe).  Cannot fail. */
+void cp_params_free(struct cp_params *p);
+
+/* Release the arrays of p, not p (NULL-safe, idempotent).  Cannot fail. */
+void cp_params_clear(struct cp_params *p);
+
+/* Write p to f in the file format.  Returns 0 or -CP_PARAMS_EIO when a
+ * write fails.  p: parameters; f: open stream. */
+int cp_params_write(const struct cp_params *p, FILE *f);
+
+/* Read the file at path.  Returns 0 and *out (release with
+ * cp_params_free), or a negative -CP_PARAMS_* with *out NULL and one
+ * message "path:line: what" (or "path: what") in err (errlen bytes,
+ * truncated to fit).  Never exits or aborts.
+ * path: file; out: result; err, errlen: message buffer. */
+int cp_params_load(const char *path, struct cp_params **out, char *err,
+		   size_t errlen);
+
+/* Print every parameter with its interval, one per line, for people.
+ * Returns 0 or -CP_PARAMS_EIO.  p: parameters; f: stream. */
+int cp_params_print(const struct cp_params *p, FILE *f);
+
+/* Print p as one JSON object (man/commprof-params.5).  Returns 0 or
+ * -CP_PARAMS_EIO.  p: parameters; f: stream. */
+int cp_params_print_json(const struct cp_params *p, FILE *f);
+
+#endif

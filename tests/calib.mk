@@ -1,0 +1,20 @@
+# tests/calib.mk: calibration tests (see Makefile.am).
+# test_params.sh: the strict reader and "params show" on hand-written
+# files, no MPI.  test_calib.sh: commprof-calibrate --quick on 3 and 2
+# ranks; structure only, never figures of this crowded machine.
+
+CALIB_TESTS = \
+	tests/test_params.sh \
+	tests/test_calib.sh
+TESTS += $(CALIB_TESTS)
+dist_check_SCRIPTS += $(CALIB_TESTS)
+
+check_PROGRAMS += tests/test_params
+tests_test_params_SOURCES = \
+	tests/test_params.c \
+	src/cp_params.c \
+	src/cp_params.h \
+	src/cp_params_show.c \
+	src/cp_params_show.h
+tests_test_params_CFLAGS = $(AM_CFLAGS)
+tests_test_params_LDADD = -lm

@@ -1,0 +1,127 @@
+#!/bin/sh
+# test_calib.sh - commprof-calibrate --quick on 3, 4 and 2 ranks.  This
+# machine is crowded (more ranks than cores), so the test checks the
+# structure of what the calibrator prints and writes, never its figures:
+# the header, a line (value or failed estimate) for every rank, pair and
+# table, the experiment and round counts that the schedule must produce,
+# the n = 2 assumption, and that the strict reader loads the file.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+CAL="$top_builddir/commprof-calibrate"
+TP="$top_builddir/tests/test_params"
+[ -x "$CAL" ] || fail "no $CAL"
+[ -x "$TP" ] || fail "no $TP"
+cd "$T" || fail "cd $T"
+
+# has FILE REGEX: FILE must hold a line matching REGEX
+has() {
+	grep -Eq "$2" "$1" || fail "$1: no line matching '$2'"
+}
+
+# calibrate NP NAME: run --quick, stdout NAME.out, stderr NAME.err
+calibrate() {
+	t0=$(date +%s)
+	rc=0
+	cp_mpirun 120 "$1" "$CAL" -o "$2.params" --quick >"$2.out" \
+		2>"$2.err" || rc=$?
+	secs=$(( $(date +%s) - t0 ))
+	[ "$rc" = 0 ] || { cat "$2.out" "$2.err" >&2; fail "$2: status $rc"; }
+	note "$2: $secs s"
+}
+
+# --- 3 ranks ---
+calibrate 3 c3
+[ "$secs" -lt 20 ] || fail "--quick on 3 ranks took $secs s (limit 20)"
+expect_eq "header" "$(head -n 1 c3.params)" "commprof-params 1"
+expect_eq "last line" "$(tail -n 1 c3.params)" "end"
+has c3.params '^mpi_library Open MPI'
+has c3.params '^date [0-9]{4}-[0-9]{2}-[0-9]{2}T'
+has c3.params '^hosts 1 [^ ]+$'
+has c3.params '^rankmap 3 0 0 0$'
+has c3.params '^nranks 3$'
+for r in 0 1 2; do
+	has c3.params "^(fail )?lmo\.C $r "
+	has c3.params "^(fail )?lmo\.t $r "
+done
+for p in "0 1" "0 2" "1 2"; do
+	has c3.params "^(fail )?lmo\.beta $p "
+done
+expect_eq "beta lines" "$(grep -Ec '^(fail )?lmo\.beta ' c3.params)" 3
+has c3.params '^log3p\.sizes 4 64 1024 8192 32768$'
+has c3.params '^log3p\.strides 3 16 64 256$'
+for s in 64 1024 8192 32768; do
+	has c3.params "^(fail )?log3p\.o_mw $s "
+	has c3.params "^(fail )?log3p\.o_net $s "
+	has c3.params "^(fail )?log3p\.l_mw $s 256 "
+done
+has c3.params '^(fail )?hockney\.alpha '
+has c3.params '^(fail )?hockney\.beta '
+has c3.params '^(fail )?loggp\.L '
+has c3.params '^(fail )?plogp\.g 0 '
+grep -q '^assume lmo.n2' c3.params && fail "n2 assumption on 3 ranks"
+
+# what the calibrator says: experiments, rounds, wall time, saving;
+# with 3 ranks every pair and triplet shares a process: one per round
+has c3.out '^lmo empty roundtrips: +3 experiments in +3 rounds x 5 reps, wall '
+has c3.out '^lmo one-to-two +: +3 experiments in +3 rounds x 5 reps, wall '
+has c3.out '^lmo experiments: 9 in 9 rounds, wall time [0-9.]+ s; one after another [0-9.]+ s \(saving -?[0-9]+%\)$'
+has c3.out '^log3p remote strided, predicted o_mw \+ l_mw \+ o_net vs measured'
+has c3.out '^ +32768 +256 +[0-9.]+ +[0-9.]+ +[0-9.na]+$'
+has c3.out '^lmo\.C 2 '
+has c3.out '^wrote c3\.params; total wall time '
+if [ "$(getconf _NPROCESSORS_ONLN)" -lt 3 ]; then
+	has c3.out '^warning: oversubscribed: 3 ranks on a host with [0-9]+ online CPUs'
+	has c3.params '^assume oversubscribed$'
+else
+	grep -q oversubscribed c3.out && fail "oversubscription reported"
+fi
+# no progress bar when stderr is not a terminal
+[ -s c3.err ] && fail "stderr not empty: $(head -n 3 c3.err)"
+
+# the strict reader loads it, and writes back what it read
+"$TP" show c3.params >show.out 2>show.err || fail "show: $(cat show.err)"
+has show.out '^lmo\.beta 1 2 '
+"$TP" roundtrip c3.params w1.params || fail "roundtrip"
+cmp c3.params w1.params || fail "reader and writer disagree on c3.params"
+
+# --- 4 ranks: disjoint pairs share a round ---
+calibrate 4 c4
+has c4.out '^lmo empty roundtrips: +6 experiments in +3 rounds'
+has c4.out '^lmo one-to-one +: +6 experiments in +3 rounds'
+has c4.out '^lmo one-to-two +: +12 experiments in +12 rounds'
+has c4.out '^lmo experiments: 24 in 18 rounds'
+expect_eq "beta lines" "$(grep -Ec '^(fail )?lmo\.beta ' c4.params)" 6
+"$TP" show c4.params >/dev/null || fail "show c4.params"
+
+# --- 2 ranks: no triplets, the documented assumption ---
+calibrate 2 c2
+has c2.params '^assume lmo\.n2 C_equal t_zero$'
+has c2.out '^lmo: 2 ranks, no triplets: assumed C_0 = C_1 and t_0 = t_1 = 0'
+has c2.out '^lmo experiments: 2 in 2 rounds'
+grep -q 'one-to-two' c2.out && fail "one-to-two run on 2 ranks"
+has c2.params '^(fail )?lmo\.beta 0 1 '
+"$TP" show c2.params >show2.out || fail "show c2.params"
+has show2.out '^assumed: 2 ranks, LMO C_0 = C_1 and t_0 = t_1 = 0$'
+
+# --progress: the experiment running and the time left on stderr
+rc=0
+cp_mpirun 60 2 "$CAL" -o p.params --quick --progress >p.out 2>p.err || rc=$?
+expect_eq "progress status" "$rc" 0
+tr '\r' '\n' <p.err >p.lines
+has p.lines '^lmo: one-to-one +[0-9]+%  ~[0-9]+ s left'
+has p.lines '^log3p tables +[0-9]+%'
+grep -q 'left' p.out && fail "progress on stdout"
+
+# --- errors ---
+rc=0
+cp_mpirun 60 2 "$CAL" --quick >u.out 2>u.err || rc=$?
+expect_eq "usage status" "$rc" 2
+expect_eq "usage message" "$(head -n 1 u.err)" \
+	"commprof-calibrate: missing -o FILE"
+rc=0
+cp_mpirun 60 2 "$CAL" -o "$T/no/such/dir.params" --quick >d.out \
+	2>d.err || rc=$?
+expect_eq "bad path status" "$rc" 1
+expect_eq "bad path message" "$(grep commprof-calibrate d.err)" \
+	"commprof-calibrate: $T/no/such/dir.params: no such file or directory"
+exit 0

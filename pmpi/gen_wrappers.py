@@ -69,12 +69,6 @@ class Entry:
                 return p
         raise KeyError(name)
 
-    def has(self, role):
-        return role in self.roles
-
-    def role(self, role, i=0):
-        return self.roles[role][i]
-
 
 def parse(path):
     entries, cur, lineno = [], None, 0
@@ -142,9 +136,6 @@ class C:
     def val(e, name):
         return name
 
-    @staticmethod
-    def ptr_val(e, name):
-        return "*" + name
 
     @staticmethod
     def comm(e, name):
@@ -192,9 +183,6 @@ class F:
     def val(e, name):
         return "(int)*" + name
 
-    @staticmethod
-    def ptr_val(e, name):
-        return "(int)*" + name
 
     @staticmethod
     def comm(e, name):
@@ -352,8 +340,10 @@ def gen_body(e, L):
         return pre, post
     if "reqfree" in r or "cancel" in r:
         x = r.get("reqfree", r.get("cancel"))[0]
-        fn = "cp_req_free" if "reqfree" in r else "cp_req_cancel"
-        pre.append("\t%s(%s, cp_ticks());" % (fn, L.req(e, x)))
+        if "reqfree" in r:
+            pre.append("\tcp_req_free(%s, cp_ticks());" % L.req(e, x))
+        else:
+            pre.append("\tcp_req_cancel(%s);" % L.req(e, x))
         return pre, post
     if "typecommit" in r:
         post.append("\tcp_layout_note(%s);" % L.newtype(e, r["typecommit"][0]))

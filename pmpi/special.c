@@ -18,7 +18,7 @@ CP_API int MPI_Init(int *argc, char ***argv)
 	cp_init_entry_ns = cp_mono_ns();
 	rc = PMPI_Init(argc, argv);
 	if (rc == MPI_SUCCESS)
-		cp_rt_init(0);
+		cp_rt_init();
 	return rc;
 }
 
@@ -30,7 +30,7 @@ CP_API int MPI_Init_thread(int *argc, char ***argv, int required,
 	cp_init_entry_ns = cp_mono_ns();
 	rc = PMPI_Init_thread(argc, argv, required, provided);
 	if (rc == MPI_SUCCESS)
-		cp_rt_init(0);
+		cp_rt_init();
 	return rc;
 }
 
@@ -69,7 +69,7 @@ static void f_init_entry(MPI_Fint *ierr)
 	cp_init_entry_ns = cp_mono_ns();
 	real(ierr);
 	if (*ierr == MPI_SUCCESS)
-		cp_rt_init(1);
+		cp_rt_init();
 }
 #define FARGS MPI_Fint *ierr
 FORTRAN_NAMES(f_init_entry, mpi_init, MPI_INIT)
@@ -85,7 +85,7 @@ static void f_init_thread_entry(MPI_Fint *req, MPI_Fint *prov, MPI_Fint *ierr)
 	cp_init_entry_ns = cp_mono_ns();
 	real(req, prov, ierr);
 	if (*ierr == MPI_SUCCESS)
-		cp_rt_init(1);
+		cp_rt_init();
 }
 #define FARGS MPI_Fint *req, MPI_Fint *prov, MPI_Fint *ierr
 FORTRAN_NAMES(f_init_thread_entry, mpi_init_thread, MPI_INIT_THREAD)
@@ -128,7 +128,7 @@ CP_API void mpi_init_f08_(MPI_Fint *ierr)
 	cp_init_entry_ns = cp_mono_ns();
 	real(ierr ? ierr : &own);
 	if ((ierr ? *ierr : own) == MPI_SUCCESS)
-		cp_rt_init(1);
+		cp_rt_init();
 }
 
 CP_API void mpi_init_thread_f08_(MPI_Fint *req, MPI_Fint *prov,
@@ -142,7 +142,7 @@ CP_API void mpi_init_thread_f08_(MPI_Fint *req, MPI_Fint *prov,
 	cp_init_entry_ns = cp_mono_ns();
 	real(req, prov, ierr ? ierr : &own);
 	if ((ierr ? *ierr : own) == MPI_SUCCESS)
-		cp_rt_init(1);
+		cp_rt_init();
 }
 
 CP_API void mpi_finalize_f08_(MPI_Fint *ierr)

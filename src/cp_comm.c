@@ -244,8 +244,3 @@ void cp_comm_drop(MPI_Comm comm)
 	}
 	pthread_mutex_unlock(&lock);
 }
-
-const struct cp_comm_info *cp_comm_world(void)
-{
-	return &world_ci;
-}

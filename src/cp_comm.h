@@ -7,7 +7,5 @@
 
 /* After PMPI_Init: world and self.  Returns 0; cannot fail. */
 int cp_comm_init(void);
-/* The world communicator's info (valid after cp_comm_init). */
-const struct cp_comm_info *cp_comm_world(void);
 
 #endif

@@ -36,7 +36,6 @@ struct cp_ring {
 	_Atomic uint64_t head;		/* written by the producer */
 	_Atomic uint64_t tail;		/* written by the flusher */
 	uint64_t cap;			/* power of two */
-	uint32_t seq;
 	int thread;
 	struct cp_ring *next;
 	_Atomic uint64_t drop_n[CP_CALL_COUNT];	/* owner writes only */
@@ -109,7 +108,6 @@ void cp_record(const struct cp_event *ev)
 		return;
 	}
 	r->slot[h & (r->cap - 1)] = *ev;
-	r->slot[h & (r->cap - 1)].seq = r->seq++;
 	atomic_store_explicit(&r->head, h + 1, memory_order_release);
 }
 
@@ -377,7 +375,7 @@ int cp_flush_start(struct cp_db *d)
 
 /* Ask for a flush and wait until one that started later is done.  Only
  * async-signal-safe calls: atomics, write, nanosleep. */
-static void flush_wait(unsigned timeout_ms)
+void cp_flush_wait(unsigned timeout_ms)
 {
 	uint64_t one = 1, g = atomic_fetch_add(&gen_asked, 1) + 1;
 	struct timespec ms = { 0, 1000000 };
@@ -389,16 +387,6 @@ static void flush_wait(unsigned timeout_ms)
 	for (unsigned i = 0; i < timeout_ms && atomic_load(&gen_done) < g;
 	     i++)
 		nanosleep(&ms, NULL);
-}
-
-void cp_flush_sync(unsigned timeout_ms)
-{
-	flush_wait(timeout_ms);
-}
-
-void cp_flush_from_signal(unsigned timeout_ms)
-{
-	flush_wait(timeout_ms);
 }
 
 void cp_flush_stop(void)

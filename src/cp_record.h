@@ -63,7 +63,6 @@ struct cp_event {
 	uint32_t layout;	/* index into the layout table (cp_layout.h) */
 	uint16_t call;		/* CP_CALL_*, generated from mpi_calls.def */
 	uint16_t flags;		/* CP_F_* */
-	uint32_t seq;		/* per-thread sequence, for posting order */
 };
 
 /* Set while the profiler records: after our MPI_Init, before Finalize,
@@ -202,7 +201,7 @@ MPI_Comm cp_msg_comm(MPI_Message m);
 /* Requests (src/cp_req.c). */
 void cp_req_start(MPI_Request req, uint64_t now);
 void cp_req_free(MPI_Request req, uint64_t now);
-void cp_req_cancel(MPI_Request req, uint64_t now);
+void cp_req_cancel(MPI_Request req);
 
 /* Completion calls: cp_wait_pre snapshots the request handles (which MPI
  * overwrites) and substitutes a status array when the caller ignores
@@ -218,8 +217,7 @@ struct cp_wait {
 	MPI_Status st;		/* substituted single status */
 	MPI_Request *reqs;	/* snapshot (per-thread scratch or one) */
 	MPI_Request one;
-	int n;			/* snapshot length, 0: nothing tracked */
-	int subst;		/* statuses were substituted by ours */
+	int n;			/* snapshot length, 0: nothing snapshotted */
 };
 void cp_wait_pre(struct cp_wait *w, const MPI_Request *reqs, int n,
 		 MPI_Status **st, int many);
@@ -257,7 +255,7 @@ static inline void cp_layout_note(MPI_Datatype t)
 }
 
 /* Start and end of profiling: called from pmpi/special.c. */
-void cp_rt_init(int fortran);
+void cp_rt_init(void);
 void cp_rt_finalize(void);
 /* Flush synchronously before MPI_Abort. */
 void cp_rt_abort(int errorcode);

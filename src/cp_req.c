@@ -66,11 +66,6 @@ static struct pend *find(uintptr_t k)
 	return NULL;
 }
 
-bool cp_req_tracked(MPI_Request req)
-{
-	return find((uintptr_t)req) != NULL;
-}
-
 void cp_req_track(MPI_Request req, const struct cp_event *ev, int persist,
 		  const struct cp_comm_info *ci)
 {
@@ -190,11 +185,10 @@ void cp_req_free(MPI_Request req, uint64_t now)
 	release(p, k, false);
 }
 
-void cp_req_cancel(MPI_Request req, uint64_t now)
+void cp_req_cancel(MPI_Request req)
 {
 	struct pend *p = find((uintptr_t)req);
 
-	(void)now;
 	if (p)
 		p->ev.flags |= CP_F_CANCELLED;
 }
@@ -230,7 +224,6 @@ void cp_wait_pre(struct cp_wait *w, const MPI_Request *reqs, int n,
 {
 	MPI_Status *sts = scratch_st;
 
-	w->subst = 0;
 	w->n = 0;
 	if (n <= 0)
 		return;
@@ -248,13 +241,10 @@ void cp_wait_pre(struct cp_wait *w, const MPI_Request *reqs, int n,
 	if (n > 1)
 		memcpy(w->reqs, reqs, sizeof(*reqs) * (size_t)n);
 	w->n = n;
-	if (!many && *st == MPI_STATUS_IGNORE) {
+	if (!many && *st == MPI_STATUS_IGNORE)
 		*st = &w->st;
-		w->subst = 1;
-	} else if (many && *st == MPI_STATUSES_IGNORE) {
+	else if (many && *st == MPI_STATUSES_IGNORE)
 		*st = sts;
-		w->subst = 1;
-	}
 }
 
 void cp_wait_post(struct cp_wait *w, enum cp_done kind, const int *index,
@@ -312,7 +302,6 @@ void cp_wait_pre_f(struct cp_wait *w, const MPI_Fint *reqs, int n,
 {
 	static __thread MPI_Fint fst[SCRATCH * CP_F_STATUS_SIZE];
 
-	w->subst = 0;
 	w->n = 0;
 	if (n <= 0)
 		return;
@@ -327,10 +316,8 @@ void cp_wait_pre_f(struct cp_wait *w, const MPI_Fint *reqs, int n,
 		w->reqs[i] = PMPI_Request_f2c(reqs[i]);
 	w->n = n;
 	if ((!many && cp_f_status_ignored(*st)) ||
-	    (many && cp_f_statuses_ignored(*st))) {
+	    (many && cp_f_statuses_ignored(*st)))
 		*st = fst;
-		w->subst = 1;
-	}
 }
 
 void cp_wait_post_f(struct cp_wait *w, enum cp_done kind,

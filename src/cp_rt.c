@@ -185,7 +185,7 @@ static void on_signal(int sig)
 {
 	int saved = errno;
 
-	cp_flush_from_signal(2000);
+	cp_flush_wait(2000);
 	sigaction(sig, sig == SIGTERM ? &old_term : &old_int, NULL);
 	errno = saved;
 	raise(sig);	/* delivered, by the old disposition, on return */
@@ -255,12 +255,11 @@ static int open_db(void)
 	return 0;
 }
 
-void cp_rt_init(int fortran)
+void cp_rt_init(void)
 {
 	char warn[1024];
 	int64_t start;
 
-	(void)fortran;
 	if (inited)
 		return;
 	inited = 1;
@@ -324,5 +323,5 @@ void cp_rt_abort(int errorcode)
 	if (!inited || finished || !db)
 		return;
 	atomic_store(&cp_active, false);
-	cp_flush_sync(2000);
+	cp_flush_wait(2000);
 }

@@ -26,10 +26,9 @@ int64_t cp_job_ns(uint64_t ticks);
 /* Flusher (src/cp_flush.c).  Start with an open rank database; 0 or -errno
  * (no thread: the caller warns and stops). */
 int cp_flush_start(struct cp_db *db);
-/* Drain everything now and wait for it (at most timeout_ms). */
-void cp_flush_sync(unsigned timeout_ms);
-/* The same from a signal handler: async-signal-safe. */
-void cp_flush_from_signal(unsigned timeout_ms);
+/* Drain everything now and wait for it (at most timeout_ms).
+ * Async-signal-safe: the SIGTERM/SIGINT handler calls it too. */
+void cp_flush_wait(unsigned timeout_ms);
 /* Final drain, stop the thread; the database stays open. */
 void cp_flush_stop(void);
 /* Rows dropped because a ring was full, so far. */

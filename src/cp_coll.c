@@ -61,9 +61,10 @@ void cp_blk_scatter(struct cp_blk *b, int scount, MPI_Datatype st,
 		    const void *rbuf, int rcount, MPI_Datatype rt, int root,
 		    MPI_Comm comm)
 {
+	const struct cp_comm_info *ci = cp_comm_get(comm);
+
 	*b = (struct cp_blk){ 0 };
-	if (root == MPI_ROOT || (root == my_rank(comm) &&
-				 !cp_comm_get(comm)->inter)) {
+	if (root == MPI_ROOT || (root == ci->me && !ci->inter)) {
 		if (rbuf == MPI_IN_PLACE)
 			b->flags = CP_F_INPLACE;
 		blk_type(b, scount, st);
@@ -106,20 +107,12 @@ void cp_blk_sendv(struct cp_blk *b, const void *sbuf, int scount,
 static void blk_sum(struct cp_blk *b, const int *counts, int n,
 		    MPI_Datatype t)
 {
-	uint64_t sum = 0;
+	uint64_t size = 0;
 
+	b->layout = cp_layout_get(t, &size);
 	for (int i = 0; counts && i < n; i++)
-		sum += counts[i] > 0 ? (uint64_t)counts[i] : 0;
-	blk_type(b, 0, t);
-	b->flags &= (uint16_t)~CP_F_ZERO;
-	b->count = sum;
-	b->bytes = 0;
-	if (sum) {
-		uint64_t size = 0;
-
-		(void)cp_layout_get(t, &size);
-		b->bytes = sum * size;
-	}
+		b->count += counts[i] > 0 ? (uint64_t)counts[i] : 0;
+	b->bytes = b->count * size;
 	if (!b->bytes)
 		b->flags |= CP_F_ZERO;
 }
@@ -183,37 +176,18 @@ void cp_blk_redscat(struct cp_blk *b, const void *sbuf, const int *rcounts,
 	blk_type(b, rcounts && me >= 0 ? rcounts[me] : 0, t);
 }
 
-/* How many neighbours comm's topology sends to. */
-static int out_degree(MPI_Comm comm)
-{
-	int topo = MPI_UNDEFINED, n = 0, in = 0, out = 0, w = 0;
-
-	if (PMPI_Topo_test(comm, &topo) != MPI_SUCCESS)
-		return 0;
-	if (topo == MPI_CART && PMPI_Cartdim_get(comm, &n) == MPI_SUCCESS)
-		return 2 * n;
-	if (topo == MPI_GRAPH &&
-	    PMPI_Graph_neighbors_count(comm, my_rank(comm), &n) == MPI_SUCCESS)
-		return n;
-	if (topo == MPI_DIST_GRAPH &&
-	    PMPI_Dist_graph_neighbors_count(comm, &in, &out, &w) ==
-		    MPI_SUCCESS)
-		return out;
-	return 0;
-}
-
 void cp_blk_nbrv(struct cp_blk *b, const int *scounts, MPI_Datatype st,
 		 MPI_Comm comm)
 {
 	*b = (struct cp_blk){ .flags = CP_F_VARBLOCK };
-	blk_sum(b, scounts, out_degree(comm), st);
+	blk_sum(b, scounts, cp_comm_get(comm)->outdeg, st);
 }
 
 void cp_blk_nbrw(struct cp_blk *b, const int *scounts,
 		 const MPI_Datatype *sts, MPI_Comm comm)
 {
 	*b = (struct cp_blk){ .flags = CP_F_VARBLOCK };
-	blk_wsum(b, scounts, sts, out_degree(comm));
+	blk_wsum(b, scounts, sts, cp_comm_get(comm)->outdeg);
 }
 
 /*

@@ -90,6 +90,25 @@ static uint32_t comm_id(const int32_t *world, int n, int inter)
 	return id < 2 ? id + 2 : id;	/* 0 and 1 are world and self */
 }
 
+/* How many neighbours comm's topology sends to (neighbour collectives). */
+static int out_degree(MPI_Comm comm, int me)
+{
+	int topo = MPI_UNDEFINED, n = 0, in = 0, out = 0, w = 0;
+
+	if (PMPI_Topo_test(comm, &topo) != MPI_SUCCESS)
+		return 0;
+	if (topo == MPI_CART && PMPI_Cartdim_get(comm, &n) == MPI_SUCCESS)
+		return 2 * n;
+	if (topo == MPI_GRAPH &&
+	    PMPI_Graph_neighbors_count(comm, me, &n) == MPI_SUCCESS)
+		return n;
+	if (topo == MPI_DIST_GRAPH &&
+	    PMPI_Dist_graph_neighbors_count(comm, &in, &out, &w) ==
+		    MPI_SUCCESS)
+		return out;
+	return 0;
+}
+
 /* Build the info of comm: MPI calls, under lock.  NULL on failure. */
 static struct cp_comm_info *comm_build(MPI_Comm comm)
 {
@@ -118,6 +137,7 @@ static struct cp_comm_info *comm_build(MPI_Comm comm)
 	ci->size = n;
 	ci->me = me;
 	ci->inter = inter;
+	ci->outdeg = inter ? 0 : out_degree(comm, me);
 	ci->world = map;
 	ci->id = comm_id(map, n, inter);
 	goto out;

@@ -92,6 +92,7 @@ struct cp_comm_info {
 	int32_t size;		/* group size (remote group if inter) */
 	int32_t me;		/* own rank in the (local) group */
 	int32_t inter;		/* 1 for an intercommunicator */
+	int32_t outdeg;		/* neighbours a topology sends to, else 0 */
 	const int32_t *world;	/* group rank -> world rank, NULL = identity */
 };
 

@@ -424,6 +424,10 @@ static void collectives(void)
 	MPI_Request rq[2];
 	MPI_Comm cart;
 	int dims[1] = { wsize }, per[1] = { 1 };
+	/* neighbour blocks: 67 ints to the left, 69 to the right, so a rank
+	 * receives 69 from its left and 67 from its right */
+	int nc[2] = { 67, 69 }, nd[2] = { 0, 67 };
+	int mc[2] = { 69, 67 }, md[2] = { 0, 69 };
 	long *lb = (long *)rbuf;
 
 	for (i = 0; i < n; i++) {
@@ -504,6 +508,9 @@ static void collectives(void)
 	MPI_Neighbor_allgather(sbuf, 63, MPI_INT, rbuf, 63, MPI_INT, cart);
 	XC("MPI_Neighbor_alltoall", NONE, n, 260, &L_I, "");
 	MPI_Neighbor_alltoall(sbuf, 65, MPI_INT, rbuf, 65, MPI_INT, cart);
+	/* a 1-D cart has 2 neighbours: bytes is the total of both blocks */
+	XC("MPI_Neighbor_alltoallv", NONE, n, 4 * (67 + 69), &L_I, "varblock");
+	MPI_Neighbor_alltoallv(sbuf, nc, nd, MPI_INT, rbuf, mc, md, MPI_INT, cart);
 	MPI_Comm_free(&cart);
 }
 

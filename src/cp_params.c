@@ -942,23 +942,28 @@ static void json_field(FILE *f, const char *name, const struct cp_pval *v)
 	json_val(f, v);
 }
 
+/* rows x cols values, row-major, as an array of row arrays. */
+static void json_matrix(FILE *f, const struct cp_pval *v, int rows, int cols)
+{
+	fputc('[', f);
+	for (int i = 0; i < rows; i++) {
+		fputs(i ? ",\n      " : "\n      ", f);
+		json_arr(f, v + (size_t)i * cols, cols);
+	}
+	fputc(']', f);
+}
+
 static void json_lmo(const struct cp_params *p, FILE *f)
 {
-	int i;
-
 	fputs(",\n  \"lmo\": {\"M_bytes\": ", f);
 	json_val(f, &p->lmo_msg_bytes);
 	fputs(",\n    \"C_s\": ", f);
 	json_arr(f, p->lmo_c_s, p->nranks);
 	fputs(",\n    \"t_spb\": ", f);
 	json_arr(f, p->lmo_t_spb, p->nranks);
-	fputs(",\n    \"beta_Bps\": [", f);
-	for (i = 0; i < p->nranks; i++) {
-		fputs(i ? ",\n      " : "\n      ", f);
-		json_arr(f, p->lmo_beta_Bps + (size_t)i * p->nranks,
-			 p->nranks);
-	}
-	fputs("],\n    \"S_bytes\": ", f);
+	fputs(",\n    \"beta_Bps\": ", f);
+	json_matrix(f, p->lmo_beta_Bps, p->nranks, p->nranks);
+	fputs(",\n    \"S_bytes\": ", f);
 	json_val(f, &p->lmo_s_bytes);
 	fputs(", \"M1_bytes\": ", f);
 	json_val(f, &p->lmo_m1_bytes);
@@ -973,8 +978,6 @@ static void json_lmo(const struct cp_params *p, FILE *f)
 
 static void json_log3p(const struct cp_params *p, FILE *f)
 {
-	int i;
-
 	fputs(",\n  \"log3p\": {\"size_bytes\": ", f);
 	json_nums(f, p->l3_size_bytes, p->l3_nsizes);
 	fputs(", \"stride_bytes\": ", f);
@@ -985,13 +988,9 @@ static void json_log3p(const struct cp_params *p, FILE *f)
 	json_arr(f, p->l3_o_mw_s, p->l3_nsizes);
 	fputs(",\n    \"o_net_s\": ", f);
 	json_arr(f, p->l3_o_net_s, p->l3_nsizes);
-	fputs(",\n    \"l_mw_s\": [", f);
-	for (i = 0; i < p->l3_nsizes; i++) {
-		fputs(i ? ",\n      " : "\n      ", f);
-		json_arr(f, p->l3_l_mw_s + (size_t)i * p->l3_nstrides,
-			 p->l3_nstrides);
-	}
-	fputs("]}", f);
+	fputs(",\n    \"l_mw_s\": ", f);
+	json_matrix(f, p->l3_l_mw_s, p->l3_nsizes, p->l3_nstrides);
+	fputc('}', f);
 }
 
 int cp_params_print_json(const struct cp_params *p, FILE *f)

@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -21,6 +22,8 @@
 #include "db/cp_schema_gen.h"
 
 #define CP_DB_MERGED	"commprof.db"
+#define CP_DB_STR2(x)	#x
+#define CP_DB_STR(x)	CP_DB_STR2(x)
 #define CP_DB_MARK_MERGED "-- @merged\n"
 #define CP_DB_MARK_INDEXES "-- @indexes\n"
 
@@ -43,8 +46,11 @@ static const char *const cp_db_writer_sql[CP_ST_MAX] = {
 	[CP_ST_META] = "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
 	[CP_ST_CALL] = "INSERT INTO calls (seq, op, thread, peer, root, tag, "
 		"comm_size, comm, layout, flags, bytes, count, site, "
-		"t_start_ns, t_measured_ns, t_incall_ns) VALUES "
-		"(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		"t_start_ns, t_measured_ns, t_incall_ns, pred_lmo_ns, "
+		"pred_log3p_ns, pred_hockney_ns, pred_loggp_ns, "
+		"pred_plogp_ns, pred_lmw_ns, pred_flags) VALUES "
+		"(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+		"?, ?, ?, ?, ?, ?, ?)",
 	[CP_ST_LAYOUT] = "INSERT OR REPLACE INTO layouts (idx, contiguous, "
 		"irregular, size_bytes, extent_bytes, block_bytes, "
 		"stride_bytes, nblocks, descr) VALUES "
@@ -55,7 +61,8 @@ static const char *const cp_db_writer_sql[CP_ST_MAX] = {
 	[CP_ST_AGG_DEL] = "DELETE FROM aggs",
 	[CP_ST_MODULE] = "INSERT OR REPLACE INTO modules (start_addr, "
 		"end_addr, base_addr, path, build_id) VALUES (?, ?, ?, ?, ?)",
-	[CP_ST_OP] = "INSERT OR REPLACE INTO ops (id, name, kind) VALUES (?, ?, ?)",
+	[CP_ST_OP] = "INSERT OR REPLACE INTO ops (id, name, kind, class) "
+		"VALUES (?, ?, ?, ?)",
 	[CP_ST_BEGIN] = "BEGIN",
 	[CP_ST_COMMIT] = "COMMIT",
 	[CP_ST_ROLLBACK] = "ROLLBACK",
@@ -187,7 +194,8 @@ int cp_db_rank_open(const char *path, struct cp_db **out)
 			goto out_close;
 		}
 	}
-	if (cp_db_put_meta(db, "schema_version", "1") ||
+	if (cp_db_put_meta(db, "schema_version",
+			   CP_DB_STR(CP_DB_SCHEMA_VERSION)) ||
 	    cp_db_put_meta(db, "kind", "rank") ||
 	    cp_db_step(db->st[CP_ST_COMMIT])) {
 		ret = cp_db_fail(db, CP_DB_EIO, "cannot create schema");
@@ -203,17 +211,37 @@ out_close:
 
 int cp_db_put_meta(struct cp_db *db, const char *key, const char *value)
 {
-	sqlite3_stmt *st = db->st[CP_ST_META];
+	sqlite3_stmt *st = db->st[CP_ST_META], *own = NULL;
+	int rc;
 
+	/* the merged file has no prepared writer statements */
+	if (!st && sqlite3_prepare_v2(db->h, cp_db_writer_sql[CP_ST_META], -1,
+				      &own, NULL))
+		return cp_db_fail(db, CP_DB_EIO, "cannot write meta");
+	if (own)
+		st = own;
 	sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 2, value, -1, SQLITE_TRANSIENT);
-	if (cp_db_step(st))
+	rc = cp_db_step(st);
+	sqlite3_finalize(own);
+	if (rc)
 		return cp_db_fail(db, CP_DB_EIO, "cannot write meta");
 	return 0;
 }
 
+/* A prediction: NAN (not predicted) is stored as NULL. */
+static void cp_db_bind_real(sqlite3_stmt *st, int i, double v)
+{
+	if (isnan(v))
+		sqlite3_bind_null(st, i);
+	else
+		sqlite3_bind_double(st, i, v);
+}
+
 static void cp_db_bind_call(sqlite3_stmt *st, const struct cp_db_call *c)
 {
+	int i;
+
 	sqlite3_bind_int64(st, 1, c->seq);
 	sqlite3_bind_int(st, 2, c->op);
 	sqlite3_bind_int(st, 3, c->thread);
@@ -230,6 +258,10 @@ static void cp_db_bind_call(sqlite3_stmt *st, const struct cp_db_call *c)
 	sqlite3_bind_int64(st, 14, c->t_start_ns);
 	sqlite3_bind_int64(st, 15, c->t_measured_ns);
 	cp_db_bind_opt(st, 16, c->t_incall_ns, -1);
+	for (i = 0; i < CP_DB_NMODELS; i++)
+		cp_db_bind_real(st, 17 + i, c->pred_ns[i]);
+	cp_db_bind_real(st, 17 + CP_DB_NMODELS, c->pred_lmw_ns);
+	sqlite3_bind_int64(st, 18 + CP_DB_NMODELS, c->pred_flags);
 }
 
 /* Run BEGIN; the caller's rows; COMMIT, or ROLLBACK on any failure. */
@@ -332,7 +364,8 @@ int cp_db_put_modules(struct cp_db *db, const struct cp_db_module *m,
 }
 
 int cp_db_put_ops(struct cp_db *db, const char *const *names,
-		  const char *const *kinds, size_t n)
+		  const char *const *kinds, const char *const *classes,
+		  size_t n)
 {
 	sqlite3_stmt *st = db->st[CP_ST_OP];
 	size_t i;
@@ -345,6 +378,8 @@ int cp_db_put_ops(struct cp_db *db, const char *const *names,
 		sqlite3_bind_int64(st, 1, (int64_t)i);
 		sqlite3_bind_text(st, 2, names[i], -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 3, kinds ? kinds[i] : "blocking", -1,
+				  SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, classes ? classes[i] : "other", -1,
 				  SQLITE_STATIC);
 		rc = cp_db_step(st);
 	}
@@ -386,7 +421,7 @@ struct cp_db_copy {
 
 static const struct cp_db_copy cp_db_copies[] = {
 	{ "meta", "rank_meta", "INSERT OR REPLACE", true, "key, value" },
-	{ "ops", "ops", "INSERT OR IGNORE", false, "id, name, kind" },
+	{ "ops", "ops", "INSERT OR IGNORE", false, "id, name, kind, class" },
 	{ "layouts", "layouts", "INSERT OR REPLACE", true,
 	  "idx, contiguous, irregular, size_bytes, extent_bytes, "
 	  "block_bytes, stride_bytes, nblocks, descr" },
@@ -398,7 +433,8 @@ static const struct cp_db_copy cp_db_copies[] = {
 	{ "calls", "calls", "INSERT", true,
 	  "seq, op, thread, peer, root, tag, comm_size, comm, layout, "
 	  "flags, bytes, count, site, t_start_ns, t_measured_ns, "
-	  "t_incall_ns" },
+	  "t_incall_ns, pred_lmo_ns, pred_log3p_ns, pred_hockney_ns, "
+	  "pred_loggp_ns, pred_plogp_ns, pred_lmw_ns, pred_flags" },
 };
 
 static void cp_db_scan_free(struct cp_db_scan *sc)
@@ -596,22 +632,47 @@ static int cp_db_exec_fmt(sqlite3 *h, const char *fmt, ...)
 	return sqlite3_exec(h, sql, NULL, NULL, NULL);
 }
 
-/* Row by row, keeping every row read before the first error.  Returns 0
- * or the SQLite error that stopped it. */
-static int cp_db_copy_rows(sqlite3 *h, const struct cp_db_copy *c, int rank,
-			   char *msg, size_t len)
+static char *cp_db_uri_ro(const char *path);
+
+/* A read-only connection of its own to a damaged rank file: a corrupt
+ * page met through ATTACH can fail the COMMIT of the whole merge. */
+static int cp_db_open_src(const char *path, sqlite3 **src)
+{
+	char *uri = cp_db_uri_ro(path);
+	int rc;
+
+	*src = NULL;
+	if (!uri)
+		return SQLITE_NOMEM;
+	rc = sqlite3_open_v2(uri, src, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
+			     NULL);
+	free(uri);
+	if (!rc)
+		rc = sqlite3_exec(*src, "PRAGMA writable_schema=ON", NULL, NULL,
+				  NULL);
+	return rc;
+}
+
+/* Row by row from rank file path, keeping every row read before the
+ * first error.  Returns 0 or the SQLite error that stopped it. */
+static int cp_db_copy_rows(sqlite3 *h, const char *path,
+			   const struct cp_db_copy *c, int rank, char *msg,
+			   size_t len)
 {
 	sqlite3_stmt *sel = NULL, *ins = NULL;
 	char sql[1024], qs[128] = "?";
 	int i, n, rc, k0 = c->ranked ? 2 : 1;
 	const char *p;
+	sqlite3 *src;
 
 	for (n = 1, p = c->cols; *p; p++)
 		n += *p == ',';
 	for (i = 1; i < n + c->ranked; i++)
 		strcat(qs, ", ?");
-	snprintf(sql, sizeof(sql), "SELECT %s FROM r.%s", c->cols, c->src);
-	rc = sqlite3_prepare_v2(h, sql, -1, &sel, NULL);
+	snprintf(sql, sizeof(sql), "SELECT %s FROM %s", c->cols, c->src);
+	rc = cp_db_open_src(path, &src);
+	if (!rc)
+		rc = sqlite3_prepare_v2(src, sql, -1, &sel, NULL);
 	snprintf(sql, sizeof(sql), "%s INTO main.%s (%s%s) VALUES (%s)",
 		 c->verb, c->dst, c->ranked ? "rank, " : "", c->cols, qs);
 	if (!rc)
@@ -631,19 +692,22 @@ static int cp_db_copy_rows(sqlite3 *h, const struct cp_db_copy *c, int rank,
 	if (rc == SQLITE_CONSTRAINT && !msg[0])
 		snprintf(msg, len, "malformed row in table %s", c->src);
 	else if (rc != SQLITE_DONE && !msg[0])
-		snprintf(msg, len, "%s", sqlite3_errmsg(h));
+		snprintf(msg, len, "%s", sqlite3_errmsg(sel ? src : h));
 	sqlite3_finalize(sel);
 	sqlite3_finalize(ins);
+	sqlite3_close_v2(src);
 	return rc == SQLITE_DONE ? 0 : rc;
 }
 
 /*
- * Copy one table of the attached rank file "r".  The fast INSERT ...
- * SELECT is all or nothing; when the file is damaged it fails, and the
- * row-by-row copy keeps what SQLite can read.  Returns 0, or 1 after
- * copying only part of the table (the error text is put in msg).
+ * Copy one table of rank file path.  Fast: INSERT ... SELECT from the
+ * attached "r", all or nothing; returns 0, or 1 when it failed (the file
+ * is damaged: the caller starts over in safe mode).  Safe: row by row
+ * through a connection of its own, keeping what SQLite can read; returns
+ * 0, or 1 after copying only part of the table (the error text in msg).
  */
-static int cp_db_copy_table(sqlite3 *h, const struct cp_db_copy *c, int rank,
+static int cp_db_copy_table(sqlite3 *h, const char *path,
+			    const struct cp_db_copy *c, int rank, bool safe,
 			    char *msg, size_t len)
 {
 	char pre[32] = "";
@@ -651,37 +715,32 @@ static int cp_db_copy_table(sqlite3 *h, const struct cp_db_copy *c, int rank,
 
 	if (c->ranked)
 		snprintf(pre, sizeof(pre), "%d, ", rank);
-	if (sqlite3_exec(h, "SAVEPOINT cp_copy", NULL, NULL, NULL))
-		goto out_err;
-	rc = cp_db_exec_fmt(h, "%s INTO main.%s (%s%s) SELECT %s%s FROM r.%s",
-			    c->verb, c->dst, c->ranked ? "rank, " : "",
-			    c->cols, pre, c->cols, c->src);
-	if (!rc) {
-		if (sqlite3_exec(h, "RELEASE cp_copy", NULL, NULL, NULL))
-			goto out_err;
-		return 0;
-	}
-	sqlite3_exec(h, "ROLLBACK TO cp_copy", NULL, NULL, NULL);
-	rc = cp_db_copy_rows(h, c, rank, msg, len);
-	if (!rc)
-		rc = sqlite3_exec(h, "RELEASE cp_copy", NULL, NULL, NULL);
-	if (!rc)
-		return 0;
-out_err:
-	if (!msg[0])
+	if (safe)
+		rc = cp_db_copy_rows(h, path, c, rank, msg, len);
+	else
+		rc = cp_db_exec_fmt(h, "%s INTO main.%s (%s%s) SELECT %s%s "
+				    "FROM r.%s", c->verb, c->dst,
+				    c->ranked ? "rank, " : "", c->cols, pre,
+				    c->cols, c->src);
+	if (rc && !msg[0])
 		snprintf(msg, len, "%s", sqlite3_errmsg(h));
-	sqlite3_exec(h, "RELEASE cp_copy", NULL, NULL, NULL);
-	return 1;
+	return rc ? 1 : 0;
 }
 
-/* Every table of the attached rank file; 1 if any was only partly read. */
-static int cp_db_copy_all(sqlite3 *h, int rank, char *msg, size_t len)
+/* Every table of the rank file; 1 if any failed or was only partly
+ * read. */
+static int cp_db_copy_all(sqlite3 *h, const char *path, int rank, bool safe,
+			  char *msg, size_t len)
 {
 	size_t i;
 	int bad = 0;
 
-	for (i = 0; i < sizeof(cp_db_copies) / sizeof(cp_db_copies[0]); i++)
-		bad |= cp_db_copy_table(h, &cp_db_copies[i], rank, msg, len);
+	for (i = 0; i < sizeof(cp_db_copies) / sizeof(cp_db_copies[0]); i++) {
+		bad |= cp_db_copy_table(h, path, &cp_db_copies[i], rank, safe,
+					msg, len);
+		if (bad && !safe)
+			break;
+	}
 	return bad;
 }
 
@@ -806,9 +865,23 @@ static int cp_db_merge_one(sqlite3 *h, const char *path, int rank,
 	}
 	if (sqlite3_exec(h, "BEGIN", NULL, NULL, NULL))
 		return -CP_DB_EIO;
-	bad = cp_db_copy_all(h, rank, msg, sizeof(msg)) || st;
-	if (sqlite3_exec(h, "COMMIT", NULL, NULL, NULL) ||
-	    sqlite3_exec(h, "DETACH r", NULL, NULL, NULL))
+	bad = cp_db_copy_all(h, path, rank, false, msg, sizeof(msg));
+	if (!bad && !sqlite3_exec(h, "COMMIT", NULL, NULL, NULL)) {
+		bad = st;
+	} else {
+		/* A damaged file: forget what the fast copy did (a corrupt
+		 * page read through ATTACH may fail the COMMIT as well) and
+		 * take row by row whatever can be read. */
+		sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
+		msg[0] = '\0';
+		if (sqlite3_exec(h, "BEGIN", NULL, NULL, NULL))
+			return -CP_DB_EIO;
+		cp_db_copy_all(h, path, rank, true, msg, sizeof(msg));
+		if (sqlite3_exec(h, "COMMIT", NULL, NULL, NULL))
+			return -CP_DB_EIO;
+		bad = 1;
+	}
+	if (sqlite3_exec(h, "DETACH r", NULL, NULL, NULL))
 		return -CP_DB_EIO;
 	if (bad) {
 		char what[600];
@@ -894,8 +967,22 @@ out_eio:
 			       sqlite3_errmsg(h));
 }
 
+/* Let the caller complete a new merge (matching) before it is published.
+ * Its failures are its own to report: the merge stands without them. */
+static void cp_db_build_hook(sqlite3 *h,
+			     void (*merged)(void *arg, struct cp_db *db),
+			     void *arg)
+{
+	struct cp_db db = { .h = h };
+
+	if (merged)
+		merged(arg, &db);
+}
+
 static int cp_db_build(const char *dir, const char *final,
-		       struct cp_db_scan *sc, sqlite3 **out)
+		       struct cp_db_scan *sc,
+		       void (*merged)(void *arg, struct cp_db *db), void *arg,
+		       sqlite3 **out)
 {
 	char tmp[4096];
 	sqlite3 *h;
@@ -907,6 +994,8 @@ static int cp_db_build(const char *dir, const char *final,
 	if (ret)
 		return ret;
 	ret = cp_db_build_fill(h, dir, sc);
+	if (!ret)
+		cp_db_build_hook(h, merged, arg);
 	if (ret || !tmp[0]) {
 		if (ret)
 			sqlite3_close_v2(h);
@@ -930,7 +1019,8 @@ static int cp_db_build(const char *dir, const char *final,
 }
 
 int cp_db_open_dir(const char *dir,
-		   void (*warn)(void *arg, const char *msg), void *arg,
+		   void (*warn)(void *arg, const char *msg),
+		   void (*merged)(void *arg, struct cp_db *db), void *arg,
 		   struct cp_db **out)
 {
 	struct cp_db_scan sc;
@@ -949,7 +1039,7 @@ int cp_db_open_dir(const char *dir,
 	else if (!sc.n)
 		ret = cp_db_open_fail(CP_DB_ENOENT, "no rank files in %s", dir);
 	else
-		ret = cp_db_build(dir, final, &sc, &h);
+		ret = cp_db_build(dir, final, &sc, merged, arg, &h);
 	cp_db_scan_free(&sc);
 	if (ret)
 		return ret;
@@ -978,7 +1068,11 @@ static const char cp_db_calls_sql[] =
 	" c.tag, c.comm_size, c.comm, c.layout, c.flags, c.bytes, c.count,"
 	" c.site, c.t_start_ns, c.t_measured_ns, c.t_incall_ns,"
 	" l.contiguous, l.block_bytes, l.stride_bytes, l.nblocks,"
-	" m.path, m.base_addr"
+	" m.path, m.base_addr,"
+	" c.pred_lmo_ns, c.pred_log3p_ns, c.pred_hockney_ns,"
+	" c.pred_loggp_ns, c.pred_plogp_ns, c.pred_lmw_ns, c.pred_flags,"
+	" c.t_transfer_ns, c.t_wait_ns, c.late,"
+	" c.mu_lmo, c.mu_log3p, c.mu_hockney, c.mu_loggp, c.mu_plogp"
 	" FROM calls c LEFT JOIN ops o ON o.id = c.op"
 	" LEFT JOIN layouts l ON l.rank = c.rank AND l.idx = c.layout"
 	CP_DB_MODULE_JOIN("c")
@@ -992,9 +1086,18 @@ static int64_t cp_db_col(sqlite3_stmt *st, int i, int64_t dflt)
 	return sqlite3_column_int64(st, i);
 }
 
+/* Column i as a double, or NAN when it is NULL. */
+static double cp_db_real(sqlite3_stmt *st, int i)
+{
+	if (sqlite3_column_type(st, i) == SQLITE_NULL)
+		return NAN;
+	return sqlite3_column_double(st, i);
+}
+
 static void cp_db_read_row(sqlite3_stmt *st, struct cp_db_row *r)
 {
 	struct cp_db_call *c = &r->call;
+	int i;
 
 	r->rank = (int32_t)cp_db_col(st, 0, -1);
 	r->op_name = (const char *)sqlite3_column_text(st, 1);
@@ -1020,6 +1123,15 @@ static void cp_db_read_row(sqlite3_stmt *st, struct cp_db_row *r)
 	r->nblocks = cp_db_col(st, 21, -1);
 	r->mod_path = (const char *)sqlite3_column_text(st, 22);
 	r->mod_base = (uint64_t)cp_db_col(st, 23, 0);
+	for (i = 0; i < CP_DB_NMODELS; i++)
+		c->pred_ns[i] = cp_db_real(st, 24 + i);
+	c->pred_lmw_ns = cp_db_real(st, 24 + CP_DB_NMODELS);
+	c->pred_flags = (uint32_t)cp_db_col(st, 25 + CP_DB_NMODELS, 0);
+	r->t_transfer_ns = cp_db_col(st, 26 + CP_DB_NMODELS, -1);
+	r->t_wait_ns = cp_db_col(st, 27 + CP_DB_NMODELS, -1);
+	r->late = (int32_t)cp_db_col(st, 28 + CP_DB_NMODELS, 0);
+	for (i = 0; i < CP_DB_NMODELS; i++)
+		r->mu[i] = cp_db_real(st, 29 + CP_DB_NMODELS + i);
 }
 
 int cp_db_each_call(struct cp_db *db,
@@ -1127,4 +1239,124 @@ int cp_db_get_totals(struct cp_db *db, struct cp_db_totals *t)
 	if (rc || r2 || r3 || r4)
 		return cp_db_fail(db, CP_DB_EIO, "cannot read totals");
 	return 0;
+}
+
+/* ---- reader: matching (src/cli_match.c) ---- */
+
+static const char cp_db_match_sql[] =
+	"SELECT c.rank, c.seq, o.class = 'coll', c.op, c.flags, c.peer,"
+	" c.tag, c.comm, c.comm_size, c.t_start_ns, c.t_measured_ns,"
+	" c.pred_lmo_ns, c.pred_log3p_ns, c.pred_hockney_ns,"
+	" c.pred_loggp_ns, c.pred_plogp_ns"
+	" FROM calls c JOIN ops o ON o.id = c.op"
+	" WHERE o.class IN ('p2p', 'coll') ORDER BY c.rank, c.seq";
+
+int cp_db_each_match_row(struct cp_db *db,
+			 int (*fn)(void *arg, const struct cp_db_mrow *r),
+			 void *arg)
+{
+	struct cp_db_mrow r;
+	sqlite3_stmt *st;
+	int i, rc, ret = 0;
+
+	if (sqlite3_prepare_v2(db->h, cp_db_match_sql, -1, &st, NULL))
+		return cp_db_fail(db, CP_DB_EIO, "cannot read calls");
+	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		r.rank = (int32_t)cp_db_col(st, 0, -1);
+		r.seq = cp_db_col(st, 1, -1);
+		r.coll = (int32_t)cp_db_col(st, 2, 0);
+		r.op = (int32_t)cp_db_col(st, 3, -1);
+		r.flags = (uint32_t)cp_db_col(st, 4, 0);
+		r.peer = (int32_t)cp_db_col(st, 5, -1);
+		r.tag = (int32_t)cp_db_col(st, 6, INT32_MIN);
+		r.comm_id = (uint32_t)cp_db_col(st, 7, 0);
+		r.comm_size = (int32_t)cp_db_col(st, 8, -1);
+		r.t_start_ns = cp_db_col(st, 9, 0);
+		r.t_measured_ns = cp_db_col(st, 10, 0);
+		for (i = 0; i < CP_DB_NMODELS; i++)
+			r.pred_ns[i] = cp_db_real(st, 11 + i);
+		ret = fn(arg, &r);
+	}
+	if (!ret && rc != SQLITE_DONE)
+		ret = cp_db_fail(db, CP_DB_EIO, "cannot read calls");
+	sqlite3_finalize(st);
+	return ret;
+}
+
+static const char cp_db_xfer_sql[] =
+	"UPDATE calls SET t_transfer_ns = ?, t_wait_ns = ?, late = ?,"
+	" mate_rank = ?, mate_seq = ?, coll_inst = ?, mu_lmo = ?,"
+	" mu_log3p = ?, mu_hockney = ?, mu_loggp = ?, mu_plogp = ?"
+	" WHERE rank = ? AND seq = ?";
+
+int cp_db_put_xfers(struct cp_db *db, const struct cp_db_xfer *x, size_t n)
+{
+	sqlite3_stmt *st;
+	size_t k;
+	int i, rc;
+
+	if (sqlite3_exec(db->h, "BEGIN", NULL, NULL, NULL))
+		return cp_db_fail(db, CP_DB_EIO, "cannot write matches");
+	rc = sqlite3_prepare_v2(db->h, cp_db_xfer_sql, -1, &st, NULL);
+	for (k = 0; !rc && k < n; k++) {
+		sqlite3_bind_int64(st, 1, x[k].t_transfer_ns);
+		sqlite3_bind_int64(st, 2, x[k].t_wait_ns);
+		cp_db_bind_opt(st, 3, x[k].late, 0);
+		cp_db_bind_opt(st, 4, x[k].mate_rank, -1);
+		cp_db_bind_opt(st, 5, x[k].mate_seq, -1);
+		cp_db_bind_opt(st, 6, x[k].coll_inst, -1);
+		for (i = 0; i < CP_DB_NMODELS; i++)
+			cp_db_bind_real(st, 7 + i, x[k].mu[i]);
+		sqlite3_bind_int(st, 7 + CP_DB_NMODELS, x[k].rank);
+		sqlite3_bind_int64(st, 8 + CP_DB_NMODELS, x[k].seq);
+		rc = cp_db_step(st);
+	}
+	sqlite3_finalize(st);
+	if (!rc && !sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL))
+		return 0;
+	sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+	return cp_db_fail(db, CP_DB_EIO, "cannot write matches");
+}
+
+int cp_db_get_meta(struct cp_db *db, const char *key, char *buf,
+		   size_t len)
+{
+	sqlite3_stmt *st;
+	int rc, ret = -CP_DB_ENOENT;
+
+	if (sqlite3_prepare_v2(db->h, "SELECT value FROM meta WHERE key = ?",
+			       -1, &st, NULL))
+		return cp_db_fail(db, CP_DB_EIO, "cannot read meta");
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+		snprintf(buf, len, "%s", sqlite3_column_text(st, 0));
+		ret = 0;
+	} else if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		ret = cp_db_fail(db, CP_DB_EIO, "cannot read meta");
+	}
+	sqlite3_finalize(st);
+	return ret;
+}
+
+int cp_db_get_rank_meta(struct cp_db *db, int32_t rank, const char *key,
+			char *buf, size_t len)
+{
+	sqlite3_stmt *st;
+	int rc, ret = -CP_DB_ENOENT;
+
+	if (sqlite3_prepare_v2(db->h, "SELECT value FROM rank_meta WHERE "
+			       "rank = ? AND key = ?", -1, &st, NULL))
+		return cp_db_fail(db, CP_DB_EIO, "cannot read meta");
+	sqlite3_bind_int(st, 1, rank);
+	sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+		snprintf(buf, len, "%s", sqlite3_column_text(st, 0));
+		ret = 0;
+	} else if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		ret = cp_db_fail(db, CP_DB_EIO, "cannot read meta");
+	}
+	sqlite3_finalize(st);
+	return ret;
 }

@@ -17,12 +17,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CP_DB_SCHEMA_VERSION 1
+#define CP_DB_SCHEMA_VERSION 2
 
 #define CP_DB_EIO	1	/* open, write or commit failed */
 #define CP_DB_ESCHEMA	2	/* a file of another schema version */
 #define CP_DB_ENOENT	3	/* no rank files in the directory */
 #define CP_DB_ENOMEM	4
+
+/* The models whose predictions a row carries, in column order
+ * (pred_<name>_ns, mu_<name>). */
+#define CP_DB_MODEL_LMO		0
+#define CP_DB_MODEL_LOG3P	1
+#define CP_DB_MODEL_HOCKNEY	2
+#define CP_DB_MODEL_LOGGP	3
+#define CP_DB_MODEL_PLOGP	4
+#define CP_DB_NMODELS		5
+#define CP_DB_MODEL_NAMES { "lmo", "log3p", "hockney", "loggp", "plogp" }
 
 /* One finished call, as stored.  Fields that do not apply hold the
  * sentinel given; the writer stores those as SQL NULL. */
@@ -44,6 +54,10 @@ struct cp_db_call {
 	int64_t t_start_ns;	/* job clock: ns since the job's first MPI_Init */
 	int64_t t_measured_ns;	/* call duration, or post..completion */
 	int64_t t_incall_ns;	/* ns inside the completing call, -1 none */
+	/* predictions, ns, [CP_DB_MODEL_*]; NAN: not predicted (NULL) */
+	double pred_ns[CP_DB_NMODELS];
+	double pred_lmw_ns;	/* log3P's l_mw term, NAN none */
+	uint32_t pred_flags;	/* CP_PF_* of src/cp_predict.h */
 };
 
 /* A datatype layout (index = position in the rank's layout table). */
@@ -97,10 +111,11 @@ int cp_db_put_layouts(struct cp_db *db, const struct cp_db_layout *l,
 int cp_db_put_aggs(struct cp_db *db, const struct cp_db_agg *a, size_t n);
 int cp_db_put_modules(struct cp_db *db, const struct cp_db_module *m,
 		      size_t n);
-/* The ops table: id -> MPI function name and kind (see schema.sql;
- * kinds NULL: all "blocking"). */
+/* The ops table: id -> MPI function name, kind and class (see
+ * schema.sql; kinds NULL: all "blocking"; classes NULL: all "other"). */
 int cp_db_put_ops(struct cp_db *db, const char *const *names,
-		  const char *const *kinds, size_t n);
+		  const char *const *kinds, const char *const *classes,
+		  size_t n);
 /* Closes; db may be NULL.  Cannot fail. */
 void cp_db_close(struct cp_db *db);
 /* Last error text of db (or of the last failed open when db is NULL). */
@@ -120,12 +135,16 @@ const char *cp_db_errmsg(struct cp_db *db);
  * built in a temporary file that disappears at cp_db_close().  A rank file
  * that SQLite can only partly read contributes the rows it could read and
  * one call of warn (may be NULL) with a line of text naming the file (no
- * "commprof: " prefix, no newline).  Returns 0 and *out, or -CP_DB_ENOENT
+ * "commprof: " prefix, no newline).  A merge just built is handed to
+ * merged (may be NULL) before it is published, so that the caller may
+ * complete it (cp_db_put_xfers, cp_db_put_meta); that handle is valid
+ * only during the call.  Returns 0 and *out, or -CP_DB_ENOENT
  * (no such directory, or no readable rank file in it), -CP_DB_EIO,
  * -CP_DB_ENOMEM; cp_db_errmsg(NULL) then tells what failed.
  */
 int cp_db_open_dir(const char *dir,
-		   void (*warn)(void *arg, const char *msg), void *arg,
+		   void (*warn)(void *arg, const char *msg),
+		   void (*merged)(void *arg, struct cp_db *db), void *arg,
 		   struct cp_db **out);
 
 /* One call row of the merged database, joined with its op name, layout
@@ -140,6 +159,10 @@ struct cp_db_row {
 	int64_t nblocks;	/* -1 no layout */
 	const char *mod_path;	/* module that holds call.site, or NULL */
 	uint64_t mod_base;	/* its load bias */
+	int64_t t_transfer_ns;	/* compared time (schema.sql), -1 none */
+	int64_t t_wait_ns;	/* wait or entry skew, -1 none */
+	int32_t late;		/* 1 sender late, 2 receiver late, 0 */
+	double mu[CP_DB_NMODELS];	/* proportional error, NAN none */
 };
 
 /*
@@ -189,5 +212,52 @@ struct cp_db_totals {
 
 /* cp_db_get_totals - fill *t.  Returns 0 or -CP_DB_EIO. */
 int cp_db_get_totals(struct cp_db *db, struct cp_db_totals *t);
+
+/* Value of key in the merged meta table (or a rank's rank_meta) into
+ * buf (len bytes, truncated).  Returns 0, -CP_DB_ENOENT when absent, or
+ * -CP_DB_EIO. */
+int cp_db_get_meta(struct cp_db *db, const char *key, char *buf,
+		   size_t len);
+int cp_db_get_rank_meta(struct cp_db *db, int32_t rank, const char *key,
+			char *buf, size_t len);
+
+/* A message half or collective row, as the matching needs it. */
+struct cp_db_mrow {
+	int32_t rank;		/* world rank that made the call */
+	int64_t seq;
+	int32_t coll;		/* 1 collective, 0 message half */
+	int32_t op;
+	uint32_t flags;		/* CP_F_* */
+	int32_t peer;		/* as cp_db_call */
+	int32_t tag;		/* INT32_MIN none */
+	uint32_t comm_id;
+	int32_t comm_size;	/* -1 unknown */
+	int64_t t_start_ns;	/* post (job clock) */
+	int64_t t_measured_ns;	/* post to completion */
+	double pred_ns[CP_DB_NMODELS];	/* NAN none */
+};
+
+/* cp_db_each_match_row - fn for every row of class 'p2p' or 'coll', in
+ * (rank, seq) order; as cp_db_each_call. */
+int cp_db_each_match_row(struct cp_db *db,
+			 int (*fn)(void *arg, const struct cp_db_mrow *r),
+			 void *arg);
+
+/* What the matching found for one row. */
+struct cp_db_xfer {
+	int32_t rank;		/* the row: rank and seq */
+	int64_t seq;
+	int64_t t_transfer_ns;	/* compared time (schema.sql) */
+	int64_t t_wait_ns;	/* wait, or entry skew of a collective */
+	int32_t late;		/* 1 sender, 2 receiver, 0 none */
+	int32_t mate_rank;	/* matched row, -1 none (collectives) */
+	int64_t mate_seq;	/* -1 none */
+	int64_t coll_inst;	/* collective instance, -1 none */
+	double mu[CP_DB_NMODELS];	/* NAN: no prediction */
+};
+
+/* Store matches into the rows they name, in one transaction.  Returns 0
+ * or -CP_DB_EIO (nothing stored). */
+int cp_db_put_xfers(struct cp_db *db, const struct cp_db_xfer *x, size_t n);
 
 #endif

@@ -1,4 +1,4 @@
--- schema.sql - the commprof database schema, version 1 (CP_DB_SCHEMA_VERSION
+-- schema.sql - the commprof database schema, version 2 (CP_DB_SCHEMA_VERSION
 -- in db/cp_db.h).  Embedded into db/cp_db.c at build time; the lines
 -- "-- @merged" and "-- @indexes" split it into three parts:
 --   1. rank-NNNNN.db, written by the library inside each rank;
@@ -33,7 +33,10 @@ CREATE TABLE meta (
 CREATE TABLE ops (
 	id	INTEGER PRIMARY KEY,	-- call id, as calls.op and aggs.op
 	name	TEXT NOT NULL,		-- MPI function name, e.g. 'MPI_Isend'
-	kind	TEXT NOT NULL		-- see above
+	kind	TEXT NOT NULL,		-- see above
+	class	TEXT NOT NULL DEFAULT 'other'	-- 'p2p' (a row is one
+					-- message half), 'coll', 'probe',
+					-- 'completion' or 'other'
 );
 
 -- One row per recorded call (limited by COMMPROF_MAX_ROWS, sampled by
@@ -58,8 +61,17 @@ CREATE TABLE calls (
 	t_start_ns INTEGER NOT NULL,	-- ns since the job's first MPI_Init
 	t_measured_ns INTEGER NOT NULL,	-- ns: call duration, or post to
 					-- completion for requests
-	t_incall_ns INTEGER		-- ns inside the completing call;
+	t_incall_ns INTEGER,		-- ns inside the completing call;
 					-- NULL none
+	-- Online predictions (COMMPROF_PARAMS), ns; NULL: the model does
+	-- not cover this call, or no parameters (src/cp_predict.h).
+	pred_lmo_ns REAL,
+	pred_log3p_ns REAL,
+	pred_hockney_ns REAL,
+	pred_loggp_ns REAL,
+	pred_plogp_ns REAL,
+	pred_lmw_ns REAL,		-- log3P's l_mw term of pred_log3p_ns
+	pred_flags INTEGER NOT NULL DEFAULT 0	-- CP_PF_* of src/cp_predict.h
 );
 
 -- Datatype layouts of the rank, by index.
@@ -104,7 +116,11 @@ CREATE TABLE modules (
 
 -- @merged
 -- commprof.db: facts about the merge: schema_version, kind ('merged'),
--- ranks (rank files merged), rank_files (rank-*.db files found) and
+-- ranks (rank files merged), rank_files (rank-*.db files found),
+-- matched (1 once the matching of src/cli_match.c ran), match_p2p_rows
+-- and match_coll_rows (rows that got a t_transfer_ns), match_p2p_left
+-- and match_coll_left (rows of those classes left unmatched),
+-- match_note (why rows were left, one line, or absent) and
 -- warning.0, warning.1, ...: one line per rank file that was damaged or
 -- skipped, repeated on stderr each time the merge is used.
 CREATE TABLE meta (
@@ -124,7 +140,8 @@ CREATE TABLE rank_meta (
 CREATE TABLE ops (
 	id	INTEGER PRIMARY KEY,
 	name	TEXT NOT NULL,
-	kind	TEXT NOT NULL
+	kind	TEXT NOT NULL,
+	class	TEXT NOT NULL DEFAULT 'other'
 );
 
 -- calls of every rank; columns as in the rank file.
@@ -145,7 +162,34 @@ CREATE TABLE calls (
 	site	INTEGER NOT NULL,
 	t_start_ns INTEGER NOT NULL,
 	t_measured_ns INTEGER NOT NULL,
-	t_incall_ns INTEGER
+	t_incall_ns INTEGER,
+	pred_lmo_ns REAL,
+	pred_log3p_ns REAL,
+	pred_hockney_ns REAL,
+	pred_loggp_ns REAL,
+	pred_plogp_ns REAL,
+	pred_lmw_ns REAL,
+	pred_flags INTEGER NOT NULL DEFAULT 0,
+	-- Filled after the merge by matching (src/cli_match.c); NULL when
+	-- the row was not matched.  Point to point: the message's transfer
+	-- time, receive completion minus the later of send start and
+	-- receive post; collective: last rank's exit minus last rank's
+	-- entry of the operation instance.
+	t_transfer_ns INTEGER,
+	t_wait_ns INTEGER,		-- p2p: |send start - receive post|;
+					-- collective: entry skew (last
+					-- entry - first entry)
+	late INTEGER,			-- p2p: 1 sender late (the receive
+					-- waited), 2 receiver late; NULL
+	mate_rank INTEGER,		-- p2p: rank of the matched row
+	mate_seq INTEGER,		-- p2p: its seq
+	coll_inst INTEGER,		-- collective: instance number on comm
+	-- max(t_transfer, pred) / min(t_transfer, pred) per model
+	mu_lmo	REAL,
+	mu_log3p REAL,
+	mu_hockney REAL,
+	mu_loggp REAL,
+	mu_plogp REAL
 );
 
 CREATE TABLE layouts (

@@ -108,6 +108,11 @@ def gen_calls(entries):
     out.append("#define CP_CALL_KINDS { \"other\", \\\n")
     for e in entries:
         out.append("\t\"%s\", \\\n" % kind(e))
+    out.append("}\n\n")
+    out.append("/* class of each call, as the ops table of db/schema.sql */\n")
+    out.append("#define CP_CALL_CLASSES { \"other\", \\\n")
+    for e in entries:
+        out.append("\t\"%s\", \\\n" % klass(e))
     out.append("}\n\n#endif\n")
     return "".join(out)
 
@@ -124,6 +129,21 @@ def kind(e):
         return "probe"
     if "p2p" in r or "coll" in r:
         return "blocking"
+    return "other"
+
+
+def klass(e):
+    """What a row of the call is: a message half, a collective operation
+    or neither (the matching after the run pairs only the first two)."""
+    r = e.roles
+    if "probe" in r:
+        return "probe"
+    if "p2p" in r:
+        return "p2p"
+    if "coll" in r:
+        return "coll"
+    if "complete" in r:
+        return "completion"
     return "other"
 
 

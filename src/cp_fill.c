@@ -22,6 +22,7 @@ static inline void ev_base(struct cp_event *ev, const struct cp_call *c,
 	ev->comm = ci->id;
 	ev->call = (uint16_t)c->call;
 	ev->flags = (uint16_t)(c->flags | (ci->inter ? CP_F_INTER : 0));
+	ev->pred_flags = 0;
 }
 
 static inline void ev_type(struct cp_event *ev, MPI_Datatype t, int count)

@@ -14,6 +14,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -206,6 +207,10 @@ static void to_row(struct cp_db_call *c, const struct cp_event *ev,
 	c->t_measured_ns = (int64_t)cp_time_dur_ns(ev->dur);
 	c->t_incall_ns = ev->flags & (CP_F_NONBLOCK | CP_F_PERSIST) ?
 			 (int64_t)cp_time_dur_ns(ev->incall) : -1;
+	c->pred_flags = ev->pred_flags;
+	for (int i = 0; i < CP_DB_NMODELS; i++)
+		c->pred_ns[i] = ev->pred_flags ? ev->pred_ns[i] : NAN;
+	c->pred_lmw_ns = ev->pred_flags ? ev->pred_lmw_ns : NAN;
 }
 
 static int write_batch(void)

@@ -63,6 +63,10 @@ struct cp_event {
 	uint32_t layout;	/* index into the layout table (cp_layout.h) */
 	uint16_t call;		/* CP_CALL_*, generated from mpi_calls.def */
 	uint16_t flags;		/* CP_F_* */
+	uint16_t pred_flags;	/* CP_PF_* (src/cp_predict.h); 0: the
+				 * pred fields below were not written */
+	float pred_ns[5];	/* per model (CP_DB_MODEL_*), ns; NAN none */
+	float pred_lmw_ns;	/* log3P's l_mw term, ns; NAN none */
 };
 
 /* Set while the profiler records: after our MPI_Init, before Finalize,

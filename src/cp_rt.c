@@ -154,6 +154,7 @@ static void put_meta(void)
 {
 	char host[256] = "", lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
 	const char *names[] = CP_CALL_NAMES, *kinds[] = CP_CALL_KINDS;
+	const char *classes[] = CP_CALL_CLASSES;
 	struct timespec now;
 	int len = 0;
 
@@ -178,7 +179,7 @@ static void put_meta(void)
 	put_meta_int("max_rows", (long long)cp_env.max_rows);
 	put_meta_int("sample", (long long)cp_env.sample);
 	put_meta_int("finished", 0);
-	cp_db_put_ops(db, names, kinds, CP_CALL_COUNT);
+	cp_db_put_ops(db, names, kinds, classes, CP_CALL_COUNT);
 }
 
 static void on_signal(int sig)

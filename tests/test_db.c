@@ -81,7 +81,7 @@ static struct cp_db *cp_test_open(const char *dir, int rank)
 		cp_test_die(path, NULL);
 	snprintf(v, sizeof(v), "%d", rank);
 	if (cp_db_put_meta(db, "rank", v) || cp_db_put_meta(db, "size", "2") ||
-	    cp_db_put_ops(db, cp_test_ops, NULL, 6))
+	    cp_db_put_ops(db, cp_test_ops, NULL, NULL, 6))
 		cp_test_die("meta", db);
 	return db;
 }

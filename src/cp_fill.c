@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include "src/cp_pred_rt.h"
 #include "src/cp_record.h"
 #include "src/cp_req.h"
 
@@ -77,6 +78,7 @@ void cp_rec_send(const struct cp_call *c)
 	ev_base(&ev, c, ci);
 	ev_type(&ev, c->type, c->count);
 	ev_peer(&ev, ci, c->peer);
+	cp_pred_maybe(&ev, ci);
 	cp_record(&ev);
 }
 
@@ -105,6 +107,7 @@ void cp_rec_recv(const struct cp_call *c, const MPI_Status *st)
 	else
 		(void)cp_layout_get(c->type, &size);
 	ev_status(&ev, ci, st, size);
+	cp_pred_maybe(&ev, ci);
 	cp_record(&ev);
 }
 
@@ -145,6 +148,7 @@ void cp_rec_coll(const struct cp_call *c, const struct cp_blk *b)
 	struct cp_event ev;
 
 	coll_event(&ev, c, b, ci);
+	cp_pred_maybe(&ev, ci);
 	cp_record(&ev);
 }
 
@@ -181,15 +185,17 @@ void cp_post_coll(const struct cp_call *c, const struct cp_blk *b,
 	cp_req_track(req, &ev, 0, ci);
 }
 
-/* Completion of a tracked request: the receive side learns from status. */
+/* Completion of a tracked request: the receive side learns from status;
+ * then the event is priced, as a blocking call is. */
 void cp_fill_done(struct cp_event *ev, const MPI_Status *st,
 		  const struct cp_comm_info *ci)
 {
 	uint64_t size = 0;
 
-	if (!(ev->flags & CP_F_RECV) || !st)
-		return;
-	if (ev->count)
-		size = ev->bytes / ev->count;
-	ev_status(ev, ci, st, size);
+	if ((ev->flags & CP_F_RECV) && st) {
+		if (ev->count)
+			size = ev->bytes / ev->count;
+		ev_status(ev, ci, st, size);
+	}
+	cp_pred_maybe(ev, ci);
 }

@@ -94,6 +94,9 @@ static struct cp_lent *cp_ents;		/* under cp_lt_lock */
 static uint32_t cp_ents_cap;
 static _Atomic uint32_t cp_nents;
 static uint32_t cp_ehead[CP_EHASH];	/* 0 = empty bucket */
+/* Shape of each entry for the hot path (cp_layout_shape): written before
+ * the entry is published, never moved (cp_ents may be reallocated). */
+static uint64_t cp_shape[CP_ENT_MAX];
 
 static int cp_decode(struct cp_dctx *x, MPI_Datatype t, int depth,
 		     struct cp_runs *out, struct cp_sb *d);
@@ -688,6 +691,16 @@ static bool cp_ent_same(const struct cp_db_layout *a,
 
 /* Index of layout l (desc not yet owned): an equal entry's, or a new one.
  * 0 when the entry table is full or memory runs out. */
+static uint64_t cp_shape_of(const struct cp_db_layout *l)
+{
+	if (l->contiguous)
+		return 0;
+	if (l->irregular || l->block_bytes <= 0 || l->stride_bytes <= 0 ||
+	    l->block_bytes > UINT32_MAX || l->stride_bytes > UINT32_MAX)
+		return CP_SHAPE_IRREGULAR;
+	return (uint64_t)l->stride_bytes << 32 | (uint64_t)l->block_bytes;
+}
+
 static uint32_t cp_ent_add(struct cp_db_layout *l)
 {
 	uint32_t h = cp_ent_hash(l), i, n;
@@ -710,6 +723,7 @@ static uint32_t cp_ent_add(struct cp_db_layout *l)
 	if (!l->desc)
 		return 0;
 	l->index = (int32_t)n;
+	cp_shape[n] = cp_shape_of(l);
 	e = &cp_ents[n];
 	e->l = *l;
 	e->hash = h;
@@ -1018,6 +1032,7 @@ int cp_layout_init(void)
 	e[0].l = (struct cp_db_layout){ .index = 0, .size_bytes = -1,
 		.extent_bytes = -1, .block_bytes = -1, .stride_bytes = -1,
 		.nblocks = -1, .desc = "unknown" };
+	cp_shape[0] = CP_SHAPE_IRREGULAR;
 	cp_ents = e;
 	cp_ents_cap = 128;
 	memset(cp_ehead, 0, sizeof(cp_ehead));
@@ -1034,6 +1049,13 @@ out_unlock:
 uint32_t cp_layout_count(void)
 {
 	return atomic_load_explicit(&cp_nents, memory_order_acquire);
+}
+
+uint64_t cp_layout_shape(uint32_t index)
+{
+	if (index >= CP_ENT_MAX)
+		return CP_SHAPE_IRREGULAR;
+	return cp_shape[index];
 }
 
 int cp_layout_describe(uint32_t index, struct cp_db_layout *out)

@@ -44,6 +44,16 @@ uint32_t cp_layout_count(void);
 int cp_layout_describe(uint32_t index, struct cp_db_layout *out);
 
 /*
+ * cp_layout_shape - what the models need of layout `index`, lock-free for
+ * the hot path: 0 contiguous, CP_SHAPE_IRREGULAR when no single block
+ * size and stride describe it (or unknown), else stride_bytes << 32 |
+ * block_bytes.  index must come from cp_layout_get() (or be
+ * CP_LAYOUT_NONE, which answers CP_SHAPE_IRREGULAR).  Cannot fail.
+ */
+#define CP_SHAPE_IRREGULAR UINT64_MAX
+uint64_t cp_layout_shape(uint32_t index);
+
+/*
  * cp_layout_fini - free the table and every entry (descriptions too).
  * No other cp_layout_* call may run concurrently or later, except a new
  * cp_layout_init().  Cannot fail.

@@ -25,6 +25,7 @@
 #include "src/cp_comm.h"
 #include "src/cp_fortran.h"
 #include "src/cp_layout.h"
+#include "src/cp_pred_rt.h"
 #include "src/cp_record.h"
 #include "src/cp_req.h"
 #include "src/cp_rt.h"
@@ -179,6 +180,10 @@ static void put_meta(void)
 	put_meta_int("max_rows", (long long)cp_env.max_rows);
 	put_meta_int("sample", (long long)cp_env.sample);
 	put_meta_int("finished", 0);
+	if (cp_env.params[0])
+		cp_db_put_meta(db, "params", cp_env.params);
+	cp_db_put_meta(db, "pred_models", cp_pred_models);
+	cp_db_put_meta(db, "pred_note", cp_pred_note);
 	cp_db_put_ops(db, names, kinds, classes, CP_CALL_COUNT);
 }
 
@@ -282,6 +287,7 @@ void cp_rt_init(void)
 	start = (int64_t)cp_init_entry_ns + clock_off_ns;
 	PMPI_Allreduce(&start, &epoch_ns, 1, MPI_INT64_T, MPI_MIN,
 		       MPI_COMM_WORLD);
+	cp_pred_rt_init();
 	if (open_db())
 		return;
 	put_meta();

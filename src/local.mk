@@ -15,6 +15,12 @@ libcommprof_la_SOURCES = \
 	src/cp_fortran.c src/cp_fortran.h \
 	src/cp_flush.c \
 	src/cp_rt.c src/cp_rt.h \
+	src/cp_params.c src/cp_params.h \
+	src/cp_predict.c src/cp_predict.h \
+	src/cp_pred_rt.c src/cp_pred_rt.h \
+	analysis/cp_err.c analysis/cp_err.h \
+	analysis/cp_log3p.c analysis/cp_log3p.h \
+	analysis/cp_baseline_pred.c analysis/cp_baseline.h \
 	db/cp_db.c db/cp_db.h
 nodist_libcommprof_la_SOURCES = \
 	pmpi/cp_calls_gen.h \
@@ -23,5 +29,5 @@ nodist_libcommprof_la_SOURCES = \
 	db/cp_schema_gen.h
 libcommprof_la_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS) $(SQLITE_CFLAGS) \
 	-pthread
-libcommprof_la_LIBADD = $(MPI_LIBS) $(SQLITE_LIBS) -ldl -lpthread
+libcommprof_la_LIBADD = $(MPI_LIBS) $(SQLITE_LIBS) -ldl -lpthread -lm
 libcommprof_la_LDFLAGS = -avoid-version -shared

@@ -1,0 +1,322 @@
+/*
+ * test_predict.c - online predictions (src/cp_predict.c) from a
+ * hand-written parameter file equal the formulas of models.md written out
+ * here (to 1e-12 relative: only the order of the additions may differ);
+ * what a model does not cover is NAN; a job that differs from the
+ * calibrated one uses averaged LMO parameters and says so.  No MPI.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "src/cp_params.h"
+#include "src/cp_predict.h"
+#include "tests/test_analysis.h"
+
+#define TOL 1e-12
+
+/* 3 ranks on hosts a, a, b.  beta_02 failed in the second file. */
+static const char file_ok[] =
+	"commprof-params 1\n"
+	"mpi_library test\n"
+	"date 2026-11-22T00:00:00Z\n"
+	"hosts 2 a b\n"
+	"rankmap 3 0 0 1\n"
+	"nranks 3\n"
+	"log3p.sizes 2 1000 2000\n"
+	"log3p.strides 2 16 64\n"
+	"plogp.sizes 3 0 1000 3000\n"
+	"lmo.M 1000 lo 1000 hi 1000 n 0\n"
+	"lmo.C 0 1e-6 lo 1e-6 hi 1e-6 n 5\n"
+	"lmo.C 1 2e-6 lo 2e-6 hi 2e-6 n 5\n"
+	"lmo.C 2 3e-6 lo 3e-6 hi 3e-6 n 5\n"
+	"lmo.t 0 1e-9 lo 1e-9 hi 1e-9 n 5\n"
+	"lmo.t 1 2e-9 lo 2e-9 hi 2e-9 n 5\n"
+	"lmo.t 2 3e-9 lo 3e-9 hi 3e-9 n 5\n"
+	"lmo.beta 0 1 1e9 lo 1e9 hi 1e9 n 5\n"
+	"%s"
+	"lmo.beta 1 2 4e8 lo 4e8 hi 4e8 n 5\n"
+	"lmo.S 5000 lo 5000 hi 5000 n 0\n"
+	"lmo.M1 4000 lo 4000 hi 4000 n 0\n"
+	"lmo.M2 64000 lo 64000 hi 64000 n 0\n"
+	"lmo.kappa1 0 1e-10 lo 1e-10 hi 1e-10 n 5\n"
+	"lmo.kappa1 1 2e-10 lo 2e-10 hi 2e-10 n 5\n"
+	"lmo.kappa2 0 3e-10 lo 3e-10 hi 3e-10 n 5\n"
+	"lmo.kappa2 1 4e-10 lo 4e-10 hi 4e-10 n 5\n"
+	"log3p.t_mem 1000 1e-7 lo 1e-7 hi 1e-7 n 100\n"
+	"log3p.t_mem 2000 2e-7 lo 2e-7 hi 2e-7 n 100\n"
+	"log3p.o_mw 1000 5e-7 lo 5e-7 hi 5e-7 n 100\n"
+	"log3p.o_mw 2000 7e-7 lo 7e-7 hi 7e-7 n 100\n"
+	"log3p.o_net 1000 1e-6 lo 1e-6 hi 1e-6 n 100\n"
+	"log3p.o_net 2000 3e-6 lo 3e-6 hi 3e-6 n 100\n"
+	"log3p.l_mw 1000 16 2e-6 lo 2e-6 hi 2e-6 n 100\n"
+	"log3p.l_mw 1000 64 4e-6 lo 4e-6 hi 4e-6 n 100\n"
+	"log3p.l_mw 2000 16 6e-6 lo 6e-6 hi 6e-6 n 100\n"
+	"log3p.l_mw 2000 64 8e-6 lo 8e-6 hi 8e-6 n 100\n"
+	"hockney.alpha 2e-6 lo 2e-6 hi 2e-6 n 5\n"
+	"hockney.beta 1e-9 lo 1e-9 hi 1e-9 n 5\n"
+	"loggp.L 1e-6 lo 1e-6 hi 1e-6 n 5\n"
+	"loggp.o 5e-7 lo 5e-7 hi 5e-7 n 5\n"
+	"loggp.os 4e-7 lo 4e-7 hi 4e-7 n 5\n"
+	"loggp.or 6e-7 lo 6e-7 hi 6e-7 n 5\n"
+	"loggp.g 7e-7 lo 7e-7 hi 7e-7 n 5\n"
+	"loggp.G 2e-9 lo 2e-9 hi 2e-9 n 5\n"
+	"plogp.L 1.5e-6 lo 1.5e-6 hi 1.5e-6 n 5\n"
+	"plogp.g 0 1e-7 lo 1e-7 hi 1e-7 n 5\n"
+	"plogp.g 1000 1.1e-6 lo 1.1e-6 hi 1.1e-6 n 5\n"
+	"plogp.g 3000 4.1e-6 lo 4.1e-6 hi 4.1e-6 n 5\n"
+	"end\n";
+
+static const double C[3] = { 1e-6, 2e-6, 3e-6 };
+static const double t[3] = { 1e-9, 2e-9, 3e-9 };
+
+static struct cp_params *load(const char *beta02)
+{
+	char path[] = "/tmp/test_predict.XXXXXX", err[512];
+	struct cp_params *p = NULL;
+	FILE *f;
+	int fd = mkstemp(path);
+
+	if (fd < 0 || !(f = fdopen(fd, "w")))
+		exit(1);
+	fprintf(f, file_ok, beta02);
+	fclose(f);
+	if (cp_params_load(path, &p, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		unlink(path);
+		exit(1);
+	}
+	unlink(path);
+	return p;
+}
+
+static double ib(int i, int j)
+{
+	static const double beta[3][3] = {
+		{ 0, 1e9, 2e9 }, { 1e9, 0, 4e8 }, { 2e9, 4e8, 0 } };
+
+	return 1 / beta[i][j];
+}
+
+static struct cp_pred_out eval(const struct cp_pred *m,
+			       struct cp_pred_in in)
+{
+	struct cp_pred_out o;
+
+	cp_pred_eval(m, &in, &o);
+	return o;
+}
+
+static struct cp_pred_in p2p(int src, int dst, double mb, double d,
+			     double blk)
+{
+	return (struct cp_pred_in){ .kind = CP_PK_P2P, .src = src,
+		.dst = dst, .bytes = mb, .stride_bytes = d,
+		.block_bytes = blk };
+}
+
+static void check_p2p(const struct cp_pred *m)
+{
+	struct cp_pred_out o = eval(m, p2p(0, 2, 1500, 0, 0));
+	double M = 1500, want;
+
+	want = C[0] + t[0] * M + C[2] + t[2] * M + M * ib(0, 2);
+	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LMO], want * 1e9, TOL),
+		 "LMO 0->2 1500 B: %.6f ns = %.6f", o.t_ns[CP_DB_MODEL_LMO],
+		 want * 1e9);
+	/* log3P, contiguous: o_mw + o_net, linear between 1000 and 2000 */
+	want = (5e-7 + 0.5 * (7e-7 - 5e-7)) + (1e-6 + 0.5 * (3e-6 - 1e-6));
+	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LOG3P], want * 1e9, TOL),
+		 "log3P contiguous 1500 B: %.3f ns = %.3f",
+		 o.t_ns[CP_DB_MODEL_LOG3P], want * 1e9);
+	ta_check(o.lmw_ns == 0, "contiguous l_mw is 0 (%g)", o.lmw_ns);
+	want = 2e-6 + 1e-9 * M;
+	ta_check(ta_near(o.t_ns[CP_DB_MODEL_HOCKNEY], want * 1e9, TOL),
+		 "Hockney 1500 B: %.3f ns", o.t_ns[CP_DB_MODEL_HOCKNEY]);
+	want = 1e-6 + 2 * 5e-7 + (M - 1) * 2e-9;
+	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LOGGP], want * 1e9, TOL),
+		 "LogGP 1500 B: %.3f ns", o.t_ns[CP_DB_MODEL_LOGGP]);
+	want = 1.5e-6 + 1.1e-6 + 0.25 * (4.1e-6 - 1.1e-6);
+	ta_check(ta_near(o.t_ns[CP_DB_MODEL_PLOGP], want * 1e9, TOL),
+		 "PLogP 1500 B: %.3f ns", o.t_ns[CP_DB_MODEL_PLOGP]);
+	ta_check(o.flags == CP_PF_ON, "flags ON only (%#x)", o.flags);
+
+	/* strided, stride 16 at a table size: l_mw(1000, 16) = 2 us, the
+	 * largest term */
+	o = eval(m, p2p(1, 0, 1000, 16, 8));
+	want = 5e-7 + 2e-6 + 1e-6;
+	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LOG3P], want * 1e9, TOL) &&
+		 ta_near(o.lmw_ns, 2e-6 * 1e9, TOL),
+		 "log3P strided 1000 B d 16: %.3f ns, l_mw %.3f",
+		 o.t_ns[CP_DB_MODEL_LOG3P], o.lmw_ns);
+	ta_check((o.flags & CP_PF_L3_LMW_LARGEST) && (o.flags & CP_PF_L3_MW_DOM),
+		 "l_mw largest and middleware dominated (%#x)", o.flags);
+	/* stride between 16 and 64: linear in log2(d) */
+	o = eval(m, p2p(1, 0, 1000, 32, 8));
+	want = 5e-7 + (2e-6 + 0.5 * (4e-6 - 2e-6)) + 1e-6;
+	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LOG3P], want * 1e9, TOL),
+		 "log3P stride 32 between 16 and 64 in log2: %.3f ns",
+		 o.t_ns[CP_DB_MODEL_LOG3P]);
+	/* wider blocks than one double: log3P does not cover them */
+	o = eval(m, p2p(1, 0, 1000, 64, 16));
+	ta_check(isnan(o.t_ns[CP_DB_MODEL_LOG3P]) &&
+		 (o.flags & CP_PF_L3_BLOCK) &&
+		 !isnan(o.t_ns[CP_DB_MODEL_LMO]),
+		 "16-byte blocks: log3P NULL, flagged, LMO still priced");
+	o = eval(m, p2p(1, 0, 1000, -1, -1));
+	ta_check(isnan(o.t_ns[CP_DB_MODEL_LOG3P]) &&
+		 !isnan(o.t_ns[CP_DB_MODEL_HOCKNEY]),
+		 "irregular layout: log3P NULL, Hockney priced");
+	/* to oneself: log3P's send to self, nobody else */
+	o = eval(m, p2p(2, 2, 1000, 16, 8));
+	want = 5e-7 + 2e-6 + 1e-7;
+	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LOG3P], want * 1e9, TOL) &&
+		 isnan(o.t_ns[CP_DB_MODEL_LMO]) &&
+		 isnan(o.t_ns[CP_DB_MODEL_HOCKNEY]) &&
+		 (o.flags & CP_PF_SELF),
+		 "self: o_mw + l_mw + T_mem only (%.3f ns)",
+		 o.t_ns[CP_DB_MODEL_LOG3P]);
+	o = eval(m, p2p(0, 7, 1000, 0, 0));
+	ta_check(isnan(o.t_ns[CP_DB_MODEL_LMO]) &&
+		 isnan(o.t_ns[CP_DB_MODEL_HOCKNEY]),
+		 "peer outside the job: nothing predicted");
+}
+
+static struct cp_pred_in coll(enum cp_pred_kind k, int root, double mb)
+{
+	return (struct cp_pred_in){ .kind = k, .root = root, .nmembers = 3,
+		.bytes = mb, .stride_bytes = 0, .block_bytes = 0 };
+}
+
+static void check_coll(const struct cp_pred *m)
+{
+	double M, a, b, want;
+	struct cp_pred_out o;
+
+	/* scatter from 0, M <= S: parallel (max) */
+	M = 3000;
+	o = eval(m, coll(CP_PK_SCATTER, 0, M));
+	a = C[1] + t[1] * M + M * ib(0, 1);
+	b = C[2] + t[2] * M + M * ib(0, 2);
+	want = 2 * (C[0] + t[0] * M) + fmax(a, b);
+	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LMO], want * 1e9, TOL),
+		 "LMO scatter 3000 B <= S: %.3f ns = %.3f",
+		 o.t_ns[CP_DB_MODEL_LMO], want * 1e9);
+	M = 6000;
+	o = eval(m, coll(CP_PK_SCATTER, 0, M));
+	a = C[1] + t[1] * M + M * ib(0, 1);
+	b = C[2] + t[2] * M + M * ib(0, 2);
+	want = 2 * (C[0] + t[0] * M) + a + b;
+	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LMO], want * 1e9, TOL),
+		 "LMO scatter 6000 B > S: serialised, %.3f ns",
+		 o.t_ns[CP_DB_MODEL_LMO]);
+	ta_check(isnan(o.t_ns[CP_DB_MODEL_HOCKNEY]) &&
+		 isnan(o.t_ns[CP_DB_MODEL_LOG3P]),
+		 "scatter: no other model invents one");
+	/* gather to 1: small, escalation zone, large (kappa: NT0 variant) */
+	M = 1000;
+	o = eval(m, coll(CP_PK_GATHER, 1, M));
+	a = C[0] + t[0] * M + M * ib(1, 0);
+	b = C[2] + t[2] * M + M * ib(1, 2);
+	want = 2 * (C[1] + t[1] * M) + fmax(a, b) + 2e-10 * M;
+	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LMO], want * 1e9, TOL),
+		 "LMO gather 1000 B < M1: %.3f ns", o.t_ns[CP_DB_MODEL_LMO]);
+	o = eval(m, coll(CP_PK_GATHER, 1, 10000));
+	ta_check(isnan(o.t_ns[CP_DB_MODEL_LMO]) && (o.flags & CP_PF_LMO_ESCAL),
+		 "LMO gather between M1 and M2: not predicted, flagged");
+	M = 100000;
+	o = eval(m, coll(CP_PK_GATHER, 1, M));
+	a = C[0] + t[0] * M + M * ib(1, 0);
+	b = C[2] + t[2] * M + M * ib(1, 2);
+	want = 2 * (C[1] + t[1] * M) + a + b + 4e-10 * M;
+	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LMO], want * 1e9, TOL),
+		 "LMO gather 100000 B >= M2: %.3f ns", o.t_ns[CP_DB_MODEL_LMO]);
+	/* broadcast on 3: trees of height 2 */
+	M = 2000;
+	o = eval(m, coll(CP_PK_BCAST, 0, M));
+	want = 2 * (7e-7 + 0 + 3e-6);
+	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LOG3P], want * 1e9, TOL),
+		 "log3P tree bcast P=3: %.3f ns", o.t_ns[CP_DB_MODEL_LOG3P]);
+	want = 2 * (2 * 5e-7 + 1e-6 + (M - 1) * 2e-9) + 1 * 7e-7;
+	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LOGGP], want * 1e9, TOL),
+		 "LogGP tree bcast P=3: %.3f ns", o.t_ns[CP_DB_MODEL_LOGGP]);
+	ta_check(isnan(o.t_ns[CP_DB_MODEL_LMO]) &&
+		 isnan(o.t_ns[CP_DB_MODEL_HOCKNEY]) &&
+		 isnan(o.t_ns[CP_DB_MODEL_PLOGP]),
+		 "bcast: LMO, Hockney, PLogP not predicted");
+	o = eval(m, coll(CP_PK_NONE, 0, M));
+	ta_check(isnan(o.t_ns[0]) && isnan(o.t_ns[1]) && isnan(o.t_ns[2]) &&
+		 isnan(o.t_ns[3]) && isnan(o.t_ns[4]),
+		 "an uncovered operation gets no prediction");
+}
+
+static void check_fallbacks(void)
+{
+	const char *hosts_same[3] = { "a", "a", "b" };
+	const char *hosts_other[3] = { "a", "c", "b" };
+	struct cp_params *p = load("lmo.beta 0 2 2e9 lo 2e9 hi 2e9 n 5\n");
+	struct cp_pred *m;
+	struct cp_pred_out o;
+	unsigned models;
+	char note[256];
+	double M = 1000, want;
+
+	if (cp_pred_build(p, 2, NULL, &m, &models, note, sizeof(note)))
+		exit(1);
+	o = eval(m, p2p(0, 1, M, 0, 0));
+	want = 2 * 2e-6 + M * (2 * 2e-9 + (ib(0, 1) + ib(0, 2) + ib(1, 2)) / 3);
+	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LMO], want * 1e9, TOL) &&
+		 (o.flags & CP_PF_AVERAGED),
+		 "2-rank job of a 3-rank file: averaged LMO %.3f ns = %.3f",
+		 o.t_ns[CP_DB_MODEL_LMO], want * 1e9);
+	ta_check(strstr(note, "calibrated on 3 ranks, the job has 2") &&
+		 strstr(note, "averaged"), "note: %s", note);
+	cp_pred_free(m);
+
+	if (cp_pred_build(p, 3, hosts_other, &m, &models, note, sizeof(note)))
+		exit(1);
+	o = eval(m, p2p(0, 2, M, 0, 0));
+	ta_check(o.flags & CP_PF_AVERAGED, "other hosts: averaged (%s)",
+		 note);
+	cp_pred_free(m);
+	if (cp_pred_build(p, 3, hosts_same, &m, &models, note, sizeof(note)))
+		exit(1);
+	o = eval(m, p2p(0, 2, M, 0, 0));
+	ta_check(!(o.flags & CP_PF_AVERAGED) && note[0] == '\0' &&
+		 models == 0x1f, "same hosts: as calibrated, all 5 models");
+	cp_pred_free(m);
+	cp_params_free(p);
+
+	p = load("fail lmo.beta 0 2 : negative estimate\n");
+	if (cp_pred_build(p, 3, hosts_same, &m, &models, note, sizeof(note)))
+		exit(1);
+	o = eval(m, p2p(0, 2, M, 0, 0));
+	want = C[0] + C[2] + M * (t[0] + t[2] + (ib(0, 1) + ib(1, 2)) / 2);
+	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LMO], want * 1e9, TOL) &&
+		 (o.flags & CP_PF_AVERAGED),
+		 "failed beta_02: the average of the other links (%s)", note);
+	o = eval(m, p2p(0, 1, M, 0, 0));
+	ta_check(!(o.flags & CP_PF_AVERAGED), "link 0-1 keeps its estimate");
+	cp_pred_free(m);
+	cp_params_free(p);
+}
+
+int main(void)
+{
+	struct cp_params *p = load("lmo.beta 0 2 2e9 lo 2e9 hi 2e9 n 5\n");
+	const char *hosts[3] = { "a", "a", "b" };
+	struct cp_pred *m;
+	unsigned models;
+	char note[256];
+
+	if (cp_pred_build(p, 3, hosts, &m, &models, note, sizeof(note)))
+		return 1;
+	check_p2p(m);
+	check_coll(m);
+	cp_pred_free(m);
+	cp_params_free(p);
+	check_fallbacks();
+	return ta_done("test_predict");
+}

@@ -18,3 +18,10 @@ examples_ring_f_LDADD =
 examples_ring_f_LINK = $(MPIFC) -g -O2 -J examples $(srcdir)/examples/ring.f90 -o $@
 CLEANFILES += examples/*.mod
 endif
+
+# strided and contiguous sends of the same size: the report flags the
+# first as middleware-dominated (tests/test_predict_e2e.sh)
+noinst_PROGRAMS += examples/stride
+examples_stride_SOURCES = examples/stride.c
+examples_stride_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
+examples_stride_LDADD = $(MPI_LIBS)

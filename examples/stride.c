@@ -1,0 +1,112 @@
+/*
+ * stride.c - the same 8 KiB sent two ways, to profile: a column of a
+ * row-major matrix through MPI_Type_vector (1024 doubles, 256 bytes
+ * apart: MPI must pack them) and a contiguous array of 1024 doubles.
+ * Ranks pair up (0-1, 2-3, ...) and bounce both messages STEPS times;
+ * then rank 0 scatters, gathers and broadcasts a block so that the
+ * collective models have something to price.  Rank 0 prints integer
+ * checksums, identical with or without the profiler.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <mpi.h>
+
+#define N 1024		/* elements per message */
+#define LD 32		/* row length of the matrix: stride 256 bytes */
+#define STEPS 200
+
+static long sum(const double *x, int n, int stride)
+{
+	long s = 0;
+
+	for (int i = 0; i < n; i++)
+		s += (long)x[(long)i * stride];
+	return s;
+}
+
+/* Bounce the column and the array between partners; returns the sum of
+ * what this rank received last. */
+static long bounce(double *mat, double *vec, MPI_Datatype col, int rank,
+		   int peer)
+{
+	for (int s = 0; s < STEPS; s++) {
+		if (rank % 2 == 0) {
+			/* strided: MPI packs 1024 doubles 256 bytes apart */
+			MPI_Send(mat, 1, col, peer, 1, MPI_COMM_WORLD);
+			MPI_Recv(mat, 1, col, peer, 1, MPI_COMM_WORLD,
+				 MPI_STATUS_IGNORE);
+			/* contiguous: the same 8 KiB in one block */
+			MPI_Send(vec, N, MPI_DOUBLE, peer, 2, MPI_COMM_WORLD);
+			MPI_Recv(vec, N, MPI_DOUBLE, peer, 2, MPI_COMM_WORLD,
+				 MPI_STATUS_IGNORE);
+		} else {
+			MPI_Recv(mat, 1, col, peer, 1, MPI_COMM_WORLD,
+				 MPI_STATUS_IGNORE);
+			mat[0] += 1;
+			MPI_Send(mat, 1, col, peer, 1, MPI_COMM_WORLD);
+			MPI_Recv(vec, N, MPI_DOUBLE, peer, 2, MPI_COMM_WORLD,
+				 MPI_STATUS_IGNORE);
+			vec[0] += 1;
+			MPI_Send(vec, N, MPI_DOUBLE, peer, 2, MPI_COMM_WORLD);
+		}
+	}
+	return sum(mat, N, LD) + sum(vec, N, 1);
+}
+
+/* Scatter, gather and broadcast one block of n doubles per rank. */
+static long collectives(int rank, int size)
+{
+	int n = 256;
+	double *all = calloc((size_t)n * size, sizeof(double));
+	double *mine = calloc((size_t)n, sizeof(double));
+	long s = 0;
+
+	if (!all || !mine)
+		MPI_Abort(MPI_COMM_WORLD, 1);
+	for (int i = 0; rank == 0 && i < n * size; i++)
+		all[i] = i % 97;
+	MPI_Scatter(all, n, MPI_DOUBLE, mine, n, MPI_DOUBLE, 0,
+		    MPI_COMM_WORLD);
+	for (int i = 0; i < n; i++)
+		mine[i] += rank;
+	MPI_Gather(mine, n, MPI_DOUBLE, all, n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+	MPI_Bcast(all, n * size, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+	s = sum(all, n * size, 1);
+	free(all);
+	free(mine);
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	double *mat, *vec;
+	MPI_Datatype col;
+	int rank, size;
+	long mine = 0, total = 0, coll;
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	mat = malloc(sizeof(double) * N * LD);
+	vec = malloc(sizeof(double) * N);
+	if (!mat || !vec)
+		MPI_Abort(MPI_COMM_WORLD, 1);
+	for (int i = 0; i < N * LD; i++)
+		mat[i] = i % 31;
+	for (int i = 0; i < N; i++)
+		vec[i] = i % 29;
+	MPI_Type_vector(N, 1, LD, MPI_DOUBLE, &col);
+	MPI_Type_commit(&col);
+	if (size >= 2 && (rank % 2 == 1 || rank + 1 < size))
+		mine = bounce(mat, vec, col, rank, rank ^ 1);
+	MPI_Reduce(&mine, &total, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+	coll = collectives(rank, size);
+	if (rank == 0)
+		printf("ranks %d steps %d checksum %ld collectives %ld\n", size,
+		       STEPS, total, coll);
+	MPI_Type_free(&col);
+	free(mat);
+	free(vec);
+	MPI_Finalize();
+	return 0;
+}

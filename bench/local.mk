@@ -6,6 +6,8 @@
 # programs, the script is run by hand (tests/test_bench_smoke.sh runs it
 # with --quick).
 
+dist_noinst_SCRIPTS += bench/overhead
+
 noinst_PROGRAMS += bench/overhead_loop
 bench_overhead_loop_SOURCES = bench/overhead_loop.c
 bench_overhead_loop_CFLAGS = $(AM_CFLAGS) -O2 $(MPI_CFLAGS)

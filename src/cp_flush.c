@@ -67,11 +67,16 @@ static size_t aggs_cap, aggs_n;
 
 static CP_COLD struct cp_ring *ring_attach(void)
 {
-	size_t cap = cp_env.ring;
-	struct cp_ring *r = calloc(1, sizeof(*r) + cap * sizeof(r->slot[0]));
+	size_t cap = cp_env.ring, len = sizeof(struct cp_ring) +
+					 cap * sizeof(struct cp_event);
+	struct cp_ring *r = calloc(1, len);
 
 	if (!r)
 		return NULL;
+	/* fault the pages in now, once, not one per 50 calls on the first
+	 * pass (measured: about 30 ns a call more until the ring wrapped) */
+	for (size_t o = 0; o < len; o += 4096)
+		((volatile char *)r)[o] = 0;
 	r->cap = cap;
 	r->thread = atomic_fetch_add(&nthreads, 1);
 	pthread_mutex_lock(&ring_lock);
@@ -221,6 +226,9 @@ static int write_batch(void)
 	return rc;
 }
 
+/* Events a flush found in the fullest ring, as a share of its size. */
+static double fill_max;
+
 static int drain(struct cp_ring *r)
 {
 	uint64_t t = atomic_load_explicit(&r->tail, memory_order_relaxed);
@@ -228,10 +236,16 @@ static int drain(struct cp_ring *r)
 	struct cp_db_call c;
 	int rc = 0;
 
+	if ((double)(h - t) / (double)r->cap > fill_max)
+		fill_max = (double)(h - t) / (double)r->cap;
 	for (; t != h; t++) {
 		int keep;
 
 		to_row(&c, &r->slot[t & (r->cap - 1)], r->thread);
+		/* the slot is copied: give it back now, not after SQLite */
+		if ((t & 255) == 255)
+			atomic_store_explicit(&r->tail, t + 1,
+					      memory_order_release);
 		keep = rows_kept < (int64_t)cp_env.max_rows &&
 		       rows_seen++ % (int64_t)cp_env.sample == 0;
 		if (!(c.flags & CP_F_HALF))	/* one call, one count */
@@ -306,6 +320,7 @@ static int flush_once(void)
 	int rc = 0;
 
 	cp_time_refine();
+	fill_max = 0;
 	for (struct cp_ring *r = atomic_load(&rings); r && !rc; r = r->next)
 		rc = drain(r);
 	if (!rc)
@@ -340,7 +355,11 @@ static void *flusher(void *arg)
 		uint64_t asked;
 		int stop;
 
-		if (poll(&p, 1, (int)cp_env.flush_ms) > 0 &&
+		/* a ring that was a quarter full is drained again soon:
+		 * the producers never wait, so we come to them */
+		int wait_ms = fill_max > 0.25 ? 1 : (int)cp_env.flush_ms;
+
+		if (poll(&p, 1, wait_ms) > 0 &&
 		    read(efd, &x, sizeof(x)) < 0)
 			(void)0;
 		/* read after waking: this flush covers every request and

@@ -7,6 +7,7 @@
 #ifndef CP_CLI_H
 #define CP_CLI_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct cp_db;
@@ -19,6 +20,7 @@ struct cp_db;
 /* Subcommands: argv[0] is the subcommand name; return an exit status. */
 int cp_cli_summary(int argc, char **argv);
 int cp_cli_export(int argc, char **argv);
+int cp_cli_report(int argc, char **argv);
 
 /* Print "commprof: <fmt...>" and a newline on stderr. */
 void cp_cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -48,5 +50,34 @@ void cp_cli_sites_free(struct cp_cli_sites *s);
  */
 int cp_cli_site_get(struct cp_cli_sites *s, const char *path, uint64_t base,
 		    uint64_t addr, const char **site, const char **func);
+
+/* One line of a time table (summary, report): a callsite and op, or an
+ * op alone. */
+struct cp_cli_line {
+	const char *site;	/* owned by the site cache; "" none */
+	const char *func;	/* idem */
+	char op[64];		/* MPI function name, or "op<id>" */
+	uint64_t count;		/* calls */
+	uint64_t bytes;		/* bytes summed */
+	int64_t time_ns;	/* MPI time summed, ns */
+};
+
+/*
+ * cp_cli_lines_get - the (callsite, function, op) lines of db's
+ * aggregates (complete even when call rows were limited): callsites of
+ * different ranks that resolve to the same text are one line; most MPI
+ * time first, ties by key.  s: callsite cache, owns the strings; *v:
+ * out, malloc'ed (the caller frees it); *n: its length.  Returns 0,
+ * -CP_DB_EIO (cp_db_errmsg(db) tells why) or 1 out of memory.
+ */
+int cp_cli_lines_get(struct cp_db *db, struct cp_cli_sites *s,
+		     struct cp_cli_line **v, size_t *n);
+
+/* Sort v[0..n) by key, sum the lines of equal key, order by time as
+ * cp_cli_lines_get; returns the new length.  Cannot fail. */
+size_t cp_cli_lines_merge(struct cp_cli_line *v, size_t n);
+
+/* 100 * part / whole, 0 when whole <= 0.  Cannot fail. */
+double cp_cli_pct(int64_t part, int64_t whole);
 
 #endif

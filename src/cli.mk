@@ -10,6 +10,7 @@ commprof_SOURCES = \
 	src/commprof.c \
 	src/cli.h \
 	src/cli_export.c \
+	src/cli_lines.c \
 	src/cli_site.c \
 	src/cli_summary.c \
 	src/cp_site.c \

@@ -29,7 +29,7 @@ enum {
 
 struct cp_db {
 	sqlite3 *h;
-	bool writer;			/* rank file: DELETE mode at close */
+	bool writer;			/* rank file: see cp_db_close */
 	sqlite3_stmt *st[CP_ST_MAX];	/* writer statements, or NULL */
 	char err[256];
 };

@@ -93,7 +93,7 @@ enum cp_cli_fmt {
 	CP_CLI_FMT_TEXT,	/* aligned columns for a terminal */
 	CP_CLI_FMT_MD,		/* markdown tables */
 	CP_CLI_FMT_JSON,	/* one object */
-	CP_CLI_FMT_CSV,		/* one table per section, "section" first */
+	CP_CLI_FMT_CSV,		/* tables, "section" column first */
 };
 
 struct cp_cli_cell {

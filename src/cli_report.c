@@ -112,7 +112,7 @@ struct cp_rep {
 	struct cp_db_totals tot;
 	uint64_t rows;			/* rows of class p2p or coll */
 	uint64_t rows_pred;		/* with any prediction */
-	bool model_on[CP_DB_NMODELS];	/* named in some rank's pred_models */
+	bool model_on[CP_DB_NMODELS];	/* in some rank's pred_models */
 	struct cp_rep_meta params, models, note;
 	char **ops;			/* [nops] op names by id, or NULL */
 	size_t nops;
@@ -755,8 +755,8 @@ static void cp_rep_worst(struct cp_cli_tab *t, const struct cp_rep *r)
 			cp_cli_put_str(t, 3, w->func ? w->func : "");
 			cp_cli_put_str(t, 4, cp_rep_op(r, w->op));
 			cp_cli_put_int(t, 5, (int64_t)w->bytes);
-			cp_rep_put_peer(t, 6, w->peer != CP_PEER_NONE ? w->peer :
-					w->root);
+			cp_rep_put_peer(t, 6, w->peer != CP_PEER_NONE ?
+					w->peer : w->root);
 			cp_cli_put_time(t, 7, (double)w->t_transfer_ns);
 			cp_cli_put_time(t, 8, w->pred_ns);
 			cp_cli_put_num(t, 9, w->mu, "%.3f");

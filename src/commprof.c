@@ -1,8 +1,9 @@
 /*
  * commprof.c - the commprof command-line tool: reads the output directory
  * that the profiling library wrote (one SQLite file per rank) and prints a
- * summary, a report of the predictions, or exports every recorded call.  Usage errors exit 2, other
- * failures 1, each with one "commprof: ..." line on stderr.
+ * summary, a report of the predictions, or exports every recorded call.
+ * Usage errors exit 2, other failures 1, each with one "commprof: ..."
+ * line on stderr.
  */
 #include <ctype.h>
 #include <stdarg.h>

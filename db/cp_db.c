@@ -19,6 +19,7 @@
 #include <sqlite3.h>
 
 #include "db/cp_db.h"
+#include "db/cp_db_int.h"
 #include "db/cp_schema_gen.h"
 
 #define CP_DB_MERGED	"commprof.db"
@@ -26,20 +27,6 @@
 #define CP_DB_STR(x)	CP_DB_STR2(x)
 #define CP_DB_MARK_MERGED "-- @merged\n"
 #define CP_DB_MARK_INDEXES "-- @indexes\n"
-
-enum {
-	CP_ST_META,
-	CP_ST_CALL,
-	CP_ST_LAYOUT,
-	CP_ST_AGG,
-	CP_ST_AGG_DEL,
-	CP_ST_MODULE,
-	CP_ST_OP,
-	CP_ST_BEGIN,
-	CP_ST_COMMIT,
-	CP_ST_ROLLBACK,
-	CP_ST_MAX
-};
 
 /* The writer's statements, prepared once and reused for every flush. */
 static const char *const cp_db_writer_sql[CP_ST_MAX] = {
@@ -68,13 +55,6 @@ static const char *const cp_db_writer_sql[CP_ST_MAX] = {
 	[CP_ST_ROLLBACK] = "ROLLBACK",
 };
 
-struct cp_db {
-	sqlite3 *h;
-	bool writer;			/* rank file: DELETE mode at close */
-	sqlite3_stmt *st[CP_ST_MAX];	/* writer statements, or NULL */
-	char err[256];
-};
-
 /* Error text of the last failed open (cp_db_errmsg(NULL)). */
 static _Thread_local char cp_db_open_err[256];
 
@@ -83,8 +63,7 @@ const char *cp_db_errmsg(struct cp_db *db)
 	return db ? db->err : cp_db_open_err;
 }
 
-/* Record "what: sqlite message" as db's error; returns -code. */
-static int cp_db_fail(struct cp_db *db, int code, const char *what)
+int cp_db_fail(struct cp_db *db, int code, const char *what)
 {
 	snprintf(db->err, sizeof(db->err), "%s: %s", what,
 		 sqlite3_errmsg(db->h));
@@ -1056,13 +1035,6 @@ int cp_db_open_dir(const char *dir,
 
 /* ---- reader: queries ---- */
 
-/* The module of a rank that holds an address: the one with the greatest
- * start at or below it, if the address is below its end. */
-#define CP_DB_MODULE_JOIN(t)						\
-	" LEFT JOIN modules m ON m.id = (SELECT id FROM modules"	\
-	" WHERE rank = " t ".rank AND start_addr <= " t ".site"		\
-	" ORDER BY start_addr DESC LIMIT 1) AND " t ".site < m.end_addr"
-
 static const char cp_db_calls_sql[] =
 	"SELECT c.rank, o.name, c.seq, c.op, c.thread, c.peer, c.root,"
 	" c.tag, c.comm_size, c.comm, c.layout, c.flags, c.bytes, c.count,"
@@ -1078,16 +1050,14 @@ static const char cp_db_calls_sql[] =
 	CP_DB_MODULE_JOIN("c")
 	" ORDER BY c.rank, c.seq";
 
-/* Column i as an integer, or dflt when it is NULL. */
-static int64_t cp_db_col(sqlite3_stmt *st, int i, int64_t dflt)
+int64_t cp_db_col(sqlite3_stmt *st, int i, int64_t dflt)
 {
 	if (sqlite3_column_type(st, i) == SQLITE_NULL)
 		return dflt;
 	return sqlite3_column_int64(st, i);
 }
 
-/* Column i as a double, or NAN when it is NULL. */
-static double cp_db_real(sqlite3_stmt *st, int i)
+double cp_db_real(sqlite3_stmt *st, int i)
 {
 	if (sqlite3_column_type(st, i) == SQLITE_NULL)
 		return NAN;

@@ -221,6 +221,77 @@ int cp_db_get_meta(struct cp_db *db, const char *key, char *buf,
 int cp_db_get_rank_meta(struct cp_db *db, int32_t rank, const char *key,
 			char *buf, size_t len);
 
+/*
+ * Reader: what "commprof report" (src/cli_report.c, db/cp_db_report.c)
+ * needs beyond rows and sites.
+ */
+
+/* cp_db_each_rank_value - fn(arg, value, nranks) for every distinct value
+ * of rank meta key, in value order; nranks: how many ranks have it.
+ * Ranks without the key are not reported.  As cp_db_each_call: returns
+ * 0, fn's nonzero value, or -CP_DB_EIO. */
+int cp_db_each_rank_value(struct cp_db *db, const char *key,
+			  int (*fn)(void *arg, const char *value,
+				    int32_t nranks),
+			  void *arg);
+
+/* A row of class 'p2p' or 'coll' with its predictions and their
+ * errors.  Strings live until the callback returns. */
+struct cp_db_prow {
+	int32_t rank;		/* world rank that made the call */
+	int64_t seq;
+	int32_t op;		/* ops.id */
+	const char *op_name;	/* NULL if unknown */
+	uint64_t bytes;
+	int32_t peer;		/* as cp_db_call */
+	int32_t root;		/* as cp_db_call */
+	uint64_t site;		/* return address in that rank */
+	const char *mod_path;	/* module that holds site, or NULL */
+	uint64_t mod_base;	/* its load bias */
+	double pred_ns[CP_DB_NMODELS];	/* NAN none */
+	double pred_lmw_ns;	/* NAN none */
+	uint32_t pred_flags;	/* CP_PF_* */
+	int64_t t_transfer_ns;	/* compared time, -1 none */
+	double mu[CP_DB_NMODELS];	/* NAN none */
+};
+
+/* cp_db_each_pred_row - fn for every row of class 'p2p' or 'coll', in
+ * (rank, seq) order; as cp_db_each_call. */
+int cp_db_each_pred_row(struct cp_db *db,
+			int (*fn)(void *arg, const struct cp_db_prow *r),
+			void *arg);
+
+/* Rows of one (rank, site, op, bytes, layout) that carry a pred_flags
+ * bit, summed.  Strings live until the callback returns. */
+struct cp_db_flagged {
+	int32_t rank;
+	uint64_t site;		/* return address in that rank */
+	const char *mod_path;	/* module that holds site, or NULL */
+	uint64_t mod_base;
+	int32_t op;
+	const char *op_name;	/* NULL if unknown */
+	uint64_t bytes;		/* per call */
+	int64_t block_bytes;	/* of the layout, -1 unknown */
+	int64_t stride_bytes;	/* -1 n/a */
+	int64_t nblocks;
+	const char *descr;	/* layout description, or NULL */
+	uint64_t calls;		/* rows */
+	double pred_log3p_ns;	/* pred_log3p_ns summed over rows that have
+				 * one */
+	uint64_t n_log3p;	/* those rows */
+	double pred_lmw_ns;	/* pred_lmw_ns summed likewise */
+	uint64_t n_lmw;
+};
+
+/* cp_db_each_flagged_strided - fn for every group of rows whose
+ * pred_flags has a bit of mask and whose layout is not contiguous (rows
+ * without a layout are left out), in (rank, site, op, bytes) order; as
+ * cp_db_each_call.  mask: CP_PF_* bits (db/ does not know them). */
+int cp_db_each_flagged_strided(struct cp_db *db, uint32_t mask,
+			       int (*fn)(void *arg,
+					 const struct cp_db_flagged *f),
+			       void *arg);
+
 /* A message half or collective row, as the matching needs it. */
 struct cp_db_mrow {
 	int32_t rank;		/* world rank that made the call */

@@ -2,8 +2,11 @@
 # documented schema; it is embedded into db/cp_db.c as a C string through
 # the generated header db/cp_schema_gen.h (build tree, never committed).
 # Whoever links db/cp_db.c adds $(SQLITE_CFLAGS) and $(SQLITE_LIBS).
+# db/cp_db_report.c holds the queries of "commprof report" only: the CLI
+# links it (src/cli.mk), the profiling library does not.  db/cp_db_int.h
+# is shared by the two and nobody outside db/.
 
-EXTRA_DIST += db/schema.sql db/cp_db.h
+EXTRA_DIST += db/schema.sql db/cp_db.h db/cp_db_int.h
 BUILT_SOURCES += db/cp_schema_gen.h
 CLEANFILES += db/cp_schema_gen.h
 

@@ -13,93 +13,10 @@
 #include "db/cp_db.h"
 #include "src/cli.h"
 
-/* One line of a table: a callsite and op, or an op alone. */
-struct cp_cli_line {
-	const char *site;	/* owned by the site cache; "" none */
-	const char *func;	/* idem */
-	char op[64];
-	uint64_t count, bytes;
-	int64_t time_ns;
-};
-
 struct cp_cli_summary {
-	struct cp_cli_sites *sites;
 	struct cp_cli_line *v;
-	size_t n, cap;
+	size_t n;
 };
-
-static int cp_cli_sum_site(void *arg, const struct cp_db_site_total *t)
-{
-	struct cp_cli_summary *s = arg;
-	struct cp_cli_line *l;
-	const char *site, *func;
-
-	if (cp_cli_site_get(s->sites, t->mod_path, t->mod_base, t->site,
-			    &site, &func))
-		return 1;
-	if (s->n == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 64;
-		l = realloc(s->v, s->cap * sizeof(*l));
-		if (!l)
-			return 1;
-		s->v = l;
-	}
-	l = &s->v[s->n++];
-	l->site = site ? site : "(unknown)";
-	l->func = func ? func : "";
-	if (t->op_name)
-		snprintf(l->op, sizeof(l->op), "%s", t->op_name);
-	else
-		snprintf(l->op, sizeof(l->op), "op%d", (int)t->op);
-	l->count = t->count;
-	l->bytes = t->bytes;
-	l->time_ns = t->time_ns;
-	return 0;
-}
-
-static int cp_cli_by_key(const void *pa, const void *pb)
-{
-	const struct cp_cli_line *a = pa, *b = pb;
-	int c = strcmp(a->site, b->site);
-
-	if (!c)
-		c = strcmp(a->func, b->func);
-	return c ? c : strcmp(a->op, b->op);
-}
-
-/* Most time first; ties by key so the output is deterministic. */
-static int cp_cli_by_time(const void *pa, const void *pb)
-{
-	const struct cp_cli_line *a = pa, *b = pb;
-
-	if (a->time_ns != b->time_ns)
-		return a->time_ns > b->time_ns ? -1 : 1;
-	return cp_cli_by_key(pa, pb);
-}
-
-/* Sort v by key and sum equal keys; returns the new length. */
-static size_t cp_cli_merge(struct cp_cli_line *v, size_t n)
-{
-	size_t i, k = 0;
-
-	qsort(v, n, sizeof(*v), cp_cli_by_key);
-	for (i = 0; i < n; i++) {
-		if (k && !cp_cli_by_key(&v[k - 1], &v[i])) {
-			v[k - 1].count += v[i].count;
-			v[k - 1].bytes += v[i].bytes;
-			v[k - 1].time_ns += v[i].time_ns;
-		} else {
-			v[k++] = v[i];
-		}
-	}
-	qsort(v, k, sizeof(*v), cp_cli_by_time);
-	return k;
-}
-
-static double cp_cli_pct(int64_t part, int64_t whole)
-{
-	return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
-}
 
 static void cp_cli_print_line(const struct cp_cli_line *l, int64_t mpi_ns)
 {
@@ -153,7 +70,7 @@ static void cp_cli_print_ops(struct cp_cli_summary *s, int64_t mpi_ns)
 
 	for (i = 0; i < s->n; i++)
 		s->v[i].site = s->v[i].func = "";
-	n = cp_cli_merge(s->v, s->n);
+	n = cp_cli_lines_merge(s->v, s->n);
 	printf("\nPer-op totals\n");
 	printf("%-18s %12s %14s %12s %7s %12s\n", "op", "calls", "bytes",
 	       "time(ms)", "%mpi", "avg(us)");
@@ -194,6 +111,7 @@ static int cp_cli_summary_parse(int argc, char **argv, const char **dir,
 int cp_cli_summary(int argc, char **argv)
 {
 	struct cp_cli_summary s = { 0 };
+	struct cp_cli_sites *sites;
 	struct cp_db_totals t;
 	struct cp_db *db;
 	const char *dir;
@@ -206,20 +124,19 @@ int cp_cli_summary(int argc, char **argv)
 	if (cp_cli_open(dir, &db))
 		return CP_CLI_FAIL;
 	ret = CP_CLI_FAIL;
-	s.sites = cp_cli_sites_new();
-	if (!s.sites) {
+	sites = cp_cli_sites_new();
+	if (!sites) {
 		cp_cli_err("out of memory");
 		goto out_close;
 	}
 	ret = cp_db_get_totals(db, &t);
 	if (!ret)
-		ret = cp_db_each_site(db, cp_cli_sum_site, &s);
+		ret = cp_cli_lines_get(db, sites, &s.v, &s.n);
 	if (ret) {
 		cp_cli_err("%s", ret < 0 ? cp_db_errmsg(db) : "out of memory");
 		ret = CP_CLI_FAIL;
 		goto out_close;
 	}
-	s.n = cp_cli_merge(s.v, s.n);
 	cp_cli_print_totals(dir, &t);
 	cp_cli_print_sites(&s, top, t.mpi_time_ns);
 	cp_cli_print_ops(&s, t.mpi_time_ns);
@@ -228,7 +145,7 @@ int cp_cli_summary(int argc, char **argv)
 		cp_cli_err("cannot write standard output");
 out_close:
 	free(s.v);
-	cp_cli_sites_free(s.sites);
+	cp_cli_sites_free(sites);
 	cp_db_close(db);
 	return ret;
 }

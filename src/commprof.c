@@ -1,8 +1,9 @@
 /*
  * commprof.c - the commprof command-line tool: reads the output directory
  * that the profiling library wrote (one SQLite file per rank) and prints a
- * summary or exports every recorded call.  Usage errors exit 2, other
- * failures 1, each with one "commprof: ..." line on stderr.
+ * summary, a report of the predictions, or exports every recorded call.
+ * Usage errors exit 2, other failures 1, each with one "commprof: ..."
+ * line on stderr.
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -23,6 +24,11 @@ static const char cp_cli_usage_text[] =
 "        per-function totals of the run recorded in DIR\n"
 "  export DIR [--format csv|json] [-o FILE]\n"
 "        one record per recorded call (CSV by default) on stdout or FILE\n"
+"  report DIR [--format text|markdown|json|csv] [--top N] [-o FILE]\n"
+"        how far each model's predictions are off (mu_bar, median, p90\n"
+"        per model, op and size class), where MPI time goes, strided\n"
+"        sends dominated by middleware with the savings of packing, and\n"
+"        the N (default 10) worst-predicted calls per model\n"
 "  params show FILE [--format text|json]\n"
 "        every model parameter of a calibration file with its interval\n"
 "        (made by commprof-calibrate, see commprof-params(5))\n"
@@ -45,7 +51,8 @@ static const char cp_cli_usage_text[] =
 "  COMMPROF_RING      events per thread buffer, a power of two,\n"
 "                     default 65536\n"
 "  COMMPROF_DISABLE   1: load but record nothing\n"
-"  COMMPROF_PARAMS    model parameter file (predictions: see later)\n"
+"  COMMPROF_PARAMS    model parameter file: each call is predicted by\n"
+"                     every calibrated model (see commprof report)\n"
 "a bad value gives one warning line and the default.\n";
 
 void cp_cli_err(const char *fmt, ...)
@@ -107,6 +114,8 @@ int main(int argc, char **argv)
 		return cp_cli_summary(argc - 1, argv + 1);
 	if (!strcmp(cmd, "export"))
 		return cp_cli_export(argc - 1, argv + 1);
+	if (!strcmp(cmd, "report"))
+		return cp_cli_report(argc - 1, argv + 1);
 	if (!strcmp(cmd, "params") && argc > 2 && !strcmp(argv[2], "show"))
 		return cp_params_show_main(argc - 2, argv + 2);
 	cp_cli_err("unknown command '%s'; try 'commprof --help'", cmd);

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""report_db.py SCHEMA DIR [--nopred]: write DIR/commprof.db, a merged
+database (db/schema.sql, merged part) with known predictions and errors,
+for tests/test_report.sh.  A directory that holds only commprof.db is read
+as it is (cp_db_open_dir).  --nopred: the same rows without predictions,
+flags, mu or the rank meta keys params, pred_models and pred_note.
+
+Rows (p2p and coll, the rows the report looks at):
+  rank 0 MPI_Send  x11  1000 B  site 0x1000  mu_lmo 1..11, mu_hockney 3
+  rank 1 MPI_Bcast x2   4096 B  site 0x1100  mu_log3p 1.5, 2.5; mu_loggp 4
+  rank 1 MPI_Gather x1    64 B  site 0x1200  CP_PF_LMO_ESCAL, no LMO
+  rank 0,1 MPI_Send x3   128 B  site 0x2000  strided (vector), flagged
+        CP_PF_L3_LMW_LARGEST: log3p 10, 20, 30 us, l_mw 6, 12, 18 us
+  rank 0 MPI_Send  x1   128 B  site 0x3000  contiguous, flagged as well
+  rank 0 MPI_Wait  x1                       completion: not a p2p row
+"""
+import os
+import sqlite3
+import sys
+
+PF_ON, PF_ESCAL, PF_LMW = 0x1, 0x4, 0x80
+OPS = [(1, "MPI_Send", "blocking", "p2p"), (2, "MPI_Bcast", "blocking", "coll"),
+       (3, "MPI_Gather", "blocking", "coll"), (4, "MPI_Wait", "completion",
+                                                "completion")]
+MODELS = ["lmo", "log3p", "hockney", "loggp", "plogp"]
+
+
+def merged_schema(path):
+    text = open(path).read()
+    return text.split("-- @merged\n")[1].split("-- @indexes\n")[0]
+
+
+def main():
+    schema, out = sys.argv[1], sys.argv[2]
+    nopred = "--nopred" in sys.argv
+    os.makedirs(out, exist_ok=True)
+    db = sqlite3.connect(os.path.join(out, "commprof.db"))
+    db.executescript(merged_schema(schema))
+    meta = {"schema_version": "2", "kind": "merged", "ranks": "2",
+            "rank_files": "0"}
+    if not nopred:
+        meta.update(matched="1", match_p2p_rows="11", match_coll_rows="2",
+                    match_p2p_left="4", match_coll_left="1",
+                    match_note="4 sends had no receive")
+    db.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
+    for r in (0, 1):
+        rm = {"rank": str(r), "size": "2", "app_time_ns": "10000000"}
+        if not nopred:
+            rm.update(params="/tmp/cluster.params",
+                      pred_models=",".join(MODELS), pred_note="")
+        db.executemany("INSERT INTO rank_meta VALUES (?, ?, ?)",
+                       [(r, k, v) for k, v in rm.items()])
+    db.executemany("INSERT INTO ops VALUES (?, ?, ?, ?)", OPS)
+    db.executemany("INSERT INTO layouts VALUES (?,?,?,?,?,?,?,?,?,?)", [
+        (r, 0, 1, 0, 8, 8, 8, None, 1, None) for r in (0, 1)] + [
+        (r, 1, 0, 0, 128, 968, 8, 64, 16, "vector(16,1,8) of MPI_DOUBLE")
+        for r in (0, 1)])
+    rows = []
+    seq = {0: 0, 1: 0}
+
+    def add(rank, op, nbytes, site, layout, flags, pred, lmw=None,
+            t_tr=None, mu=None, peer=None, root=None):
+        pred = pred or {}
+        mu = mu or {}
+        if nopred:
+            pred, mu, lmw, flags = {}, {}, None, 0
+        rows.append(dict(
+            rank=rank, seq=seq[rank], op=op, thread=0, peer=peer, root=root,
+            comm=0, layout=layout, flags=0, bytes=nbytes, count=nbytes // 8,
+            site=site, t_start_ns=1000 * seq[rank], t_measured_ns=500,
+            pred_lmw_ns=lmw, pred_flags=flags,
+            t_transfer_ns=t_tr if mu else None,
+            **{"pred_%s_ns" % m: pred.get(m) for m in MODELS},
+            **{"mu_%s" % m: mu.get(m) for m in MODELS}))
+        seq[rank] += 1
+
+    for i in range(11):
+        add(0, 1, 1000, 0x1000, 0, PF_ON, {"lmo": 1000.0 * (i + 1),
+                                          "hockney": 3000.0}, t_tr=1000,
+            mu={"lmo": float(i + 1), "hockney": 3.0}, peer=1)
+    for m in (1.5, 2.5):
+        add(1, 2, 4096, 0x1100, 0, PF_ON, {"log3p": 1000 * m,
+                                          "loggp": 4000.0}, t_tr=1000,
+            mu={"log3p": m, "loggp": 4.0}, root=0)
+    add(1, 3, 64, 0x1200, 0, PF_ON | PF_ESCAL, {}, root=0)
+    for rank, t in ((0, 10000.0), (0, 20000.0), (1, 30000.0)):
+        add(rank, 1, 128, 0x2000, 1, PF_ON | PF_LMW,
+            {"log3p": t, "lmo": 5000.0}, lmw=0.6 * t, peer=1 - rank)
+    add(0, 1, 128, 0x3000, 0, PF_ON | PF_LMW, {"log3p": 9000.0},
+        lmw=5000.0, peer=1)
+    add(0, 4, 0, 0x4000, None, 0, {})
+    cols = list(rows[0])
+    db.executemany("INSERT INTO calls (%s) VALUES (%s)" % (
+        ",".join(cols), ",".join("?" * len(cols))),
+        [[r[c] for c in cols] for r in rows])
+    aggs = {}
+    for r in rows:
+        k = (r["rank"], r["site"], r["op"])
+        a = aggs.setdefault(k, [0, 0, 0])
+        a[0] += 1
+        a[1] += r["bytes"]
+        a[2] += r["t_measured_ns"]
+    db.executemany("INSERT INTO aggs VALUES (?,?,?,NULL,0,NULL,?,?,?,0,0,?)",
+                   [k + (a[0], a[1], a[2], a[0]) for k, a in aggs.items()])
+    db.commit()
+    db.close()
+
+
+main()

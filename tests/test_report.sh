@@ -1,0 +1,208 @@
+#!/bin/sh
+# test_report.sh - commprof report on merged databases written by hand
+# (tests/report_db.py): exact mu statistics, the best-model mark, the
+# strided send listed with its exact savings and the contiguous one not,
+# the worst-call order, every format parsed; then the same rows without
+# predictions, and usage errors.  No MPI.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+[ -x "$COMMPROF" ] || fail "no $COMMPROF"
+command -v "$PYTHON3" >/dev/null || skip "no $PYTHON3"
+GEN="$top_srcdir/tests/report_db.py"
+SCHEMA="$top_srcdir/db/schema.sql"
+
+D="$T/syn"
+"$PYTHON3" "$GEN" "$SCHEMA" "$D" || fail "report_db.py failed"
+
+for f in text markdown json csv; do
+	"$COMMPROF" report "$D" --top 3 --format "$f" >"$T/r.$f" \
+		2>"$T/r.$f.err" || fail "report --format $f: status $?"
+	[ ! -s "$T/r.$f.err" ] || fail "report --format $f: stderr: \
+$(cat "$T/r.$f.err")"
+done
+"$COMMPROF" report "$D" --top 3 -o "$T/o.txt" >"$T/o.out" ||
+	fail "report -o failed"
+[ ! -s "$T/o.out" ] || fail "report -o wrote to stdout"
+cmp -s "$T/o.txt" "$T/r.text" || fail "report -o differs from stdout"
+"$COMMPROF" summary "$D" >"$T/summary" || fail "summary failed"
+
+"$PYTHON3" - "$T" <<'EOF' || fail "report content"
+import csv, json, sys
+T = sys.argv[1]
+j = json.load(open(T + "/r.json"))
+def eq(what, got, want):
+    if got != want:
+        sys.exit("%s: got %r, want %r" % (what, got, want))
+def near(what, got, want):
+    if abs(got - want) > 1e-9 * abs(want):
+        sys.exit("%s: got %r, want %r" % (what, got, want))
+
+# 1. exact statistics; the lowest mu_bar of each group is the best
+acc = j["accuracy"]["rows"]
+def row(group, key, model):
+    r = [a for a in acc if (a["group"], a["key"], a["model"]) ==
+         (group, key, model)]
+    eq("rows of %s %s %s" % (group, key, model), len(r), 1)
+    return r[0]
+lmo = row("all", "all", "lmo")
+eq("lmo stats", [lmo[k] for k in ("rows", "mu_bar", "median", "p90")],
+   [11, 6, 6, 10])
+near("log3p p90", row("all", "all", "log3p")["p90"], 2.4)
+best = {(a["group"], a["key"]): a["model"] for a in acc if a["best"]}
+eq("best models", best, {("all", "all"): "log3p",
+                         ("op", "MPI_Bcast"): "log3p",
+                         ("op", "MPI_Send"): "hockney",
+                         ("size", "512 B-1 KiB"): "hockney",
+                         ("size", "4-8 KiB"): "log3p"})
+eq("plogp absent", [a for a in acc if a["model"] == "plogp"], [])
+why = {(w["model"], w["reason"]): w["rows"]
+       for w in j["coverage_reasons"]["rows"]}
+eq("escalation", why.get(("lmo", "not predicted: gather in LMO's M1..M2 "
+                          "(escalation region)")), 1)
+cov = {c["model"]: c for c in j["coverage"]["rows"]}
+eq("lmo coverage", [cov["lmo"][k] for k in ("rows", "predicted",
+                                            "compared")], [18, 14, 11])
+
+# 3. the strided send, with savings per call and in total; not the
+# contiguous one at 0x3000
+st = j["strided"]["rows"]
+eq("strided sites", sorted({s["site"] for s in st}), ["0x2000"])
+eq("strided fixes", [s["fix"] for s in st],
+   ["contiguous layout", "manual packing", "blocked packing"])
+for s in st:
+    eq("strided calls", s["calls"], 3)
+    eq("strided layout", (s["bytes"], s["block_bytes"], s["stride_bytes"],
+                          s["layout"]),
+       (128, 8, 64, "vector(16,1,8) of MPI_DOUBLE"))
+    near("mean log3p", s["pred_log3p"], 20e-6)
+    near("mean l_mw", s["pred_lmw"], 12e-6)
+want = {"contiguous layout": (12e-6, None, None, 36e-6),
+        "manual packing": (3e-6, 0.4e-6, 10e-6, 9e-6),
+        "blocked packing": (8.7e-6, None, None, 26.1e-6)}
+for s in st:
+    w = want[s["fix"]]
+    near(s["fix"], s["saving"], w[0])
+    near(s["fix"] + " total", s["saving_total"], w[3])
+    if w[1] is None:
+        eq(s["fix"] + " range", (s["saving_lo"], s["saving_hi"]),
+           (None, None))
+    else:
+        near(s["fix"] + " low", s["saving_lo"], w[1])
+        near(s["fix"] + " high", s["saving_hi"], w[2])
+
+# 4. worst: largest mu first, ties in (rank, seq) order, --top 3
+wo = j["worst"]["rows"]
+eq("lmo worst", [w["mu"] for w in wo if w["model"] == "lmo"], [11, 10, 9])
+near("lmo worst pred", [w["pred"] for w in wo if w["model"] == "lmo"][0],
+     11e-6)
+eq("log3p worst", [w["mu"] for w in wo if w["model"] == "log3p"],
+   [2.5, 1.5])
+eq("worst fields", {k: wo[0][k] for k in ("rank", "site", "op", "bytes",
+                                          "peer", "t_transfer")},
+   {"rank": 0, "site": "0x1000", "op": "MPI_Send", "bytes": 1000,
+    "peer": 1, "t_transfer": 1e-06})
+
+# 0. header
+h = j["header"]
+eq("header", [h[k] for k in ("ranks", "params", "pred_models",
+                             "rows_predicted", "matched",
+                             "match_p2p_rows", "match_note")],
+   [2, "/tmp/cluster.params", "lmo,log3p,hockney,loggp,plogp", 17, "yes",
+    11, "4 sends had no receive"])
+
+# 2. the callsite table has the numbers of commprof summary
+summ = {}
+for line in open(T + "/summary"):
+    f = line.split()
+    if len(f) == 7 and f[0].startswith("0x"):
+        summ[f[0]] = (int(f[2]), int(f[3]), float(f[4]))
+eq("sites", {s["site"]: (s["calls"], s["bytes"], round(s["time"] * 1e3, 3))
+             for s in j["sites"]["rows"]},
+   {k: v for k, v in summ.items() if k in ("0x1000", "0x2000", "0x1100")})
+
+# csv: one table per section, "section" first, same rows as json
+tables, cur = [], None
+for r in csv.reader(open(T + "/r.csv")):
+    if not r:
+        cur = None
+    elif cur is None:
+        eq("csv header", r[0], "section")
+        cur = r[1:]
+        tables.append([])
+    else:
+        tables[-1].append(dict(zip(cur, r[1:]), section=r[0]))
+kv, tabs = tables[0], {t[0]["section"]: t for t in tables[1:] if t}
+eq("csv ranks", [r["value"] for r in kv if r["key"] == "ranks"], ["2"])
+for name in ("accuracy", "coverage", "sites", "strided", "worst"):
+    eq("csv rows of " + name, len(tabs[name]), len(j[name]["rows"]))
+eq("csv best", [(a["key"], a["model"]) for a in tabs["accuracy"]
+                if a["best"] == "true"],
+   [(a["key"], a["model"]) for a in acc if a["best"]])
+eq("csv note", [r["value"] for r in kv if r["section"] == "strided"],
+   [j["strided"]["note"]])
+
+# text and markdown: the mark on the best model's line only
+MODELS = ("lmo", "log3p", "hockney", "loggp", "plogp")
+def marked_text(lines):
+    out, key = [], None
+    for l in lines:
+        f = l.split()
+        i = next((i for i, x in enumerate(f) if x in MODELS), None)
+        if i is None:
+            continue
+        key = " ".join(f[1:i]) if i else key
+        if f[-1] == "*":
+            out.append((key, f[i]))
+    return out
+def marked_md(lines):
+    out, key = [], None
+    for l in lines:
+        f = [x.strip() for x in l.split("|")][1:-1]
+        if len(f) != 8 or f[2] not in MODELS:
+            continue
+        key = f[1] or key
+        if f[7] == "*":
+            out.append((key, f[2]))
+    return out
+text = open(T + "/r.text").read().split("\n1. Model accuracy")[1]
+text = text.split("\n\n")[0].splitlines()[3:]
+want = [(a["key"], a["model"]) for a in acc if a["best"]]
+eq("text marks", marked_text(text), want)
+md = open(T + "/r.markdown").read().splitlines()
+eq("markdown marks", marked_md(md), want)
+EOF
+
+# the same rows without predictions: one sentence says so; sections 1,
+# 3 and 4 say "no predictions", section 2 is there
+N="$T/nopred"
+"$PYTHON3" "$GEN" "$SCHEMA" "$N" --nopred || fail "report_db.py --nopred"
+"$COMMPROF" report "$N" >"$T/n.text" 2>"$T/n.err" || fail "nopred status"
+[ ! -s "$T/n.err" ] || fail "nopred stderr: $(cat "$T/n.err")"
+grep -q '^predictions: *no predictions were made: COMMPROF_PARAMS was not set' \
+	"$T/n.text" || fail "nopred: no sentence: $(cat "$T/n.text")"
+expect_eq "nopred notes" \
+	"$(grep -c '^  no predictions (see the header)$' "$T/n.text")" 3
+grep -q '^0x1000 .*MPI_Send *11 *11000 ' "$T/n.text" ||
+	fail "nopred: no callsite table"
+"$COMMPROF" report "$N" --format json | "$PYTHON3" -c '
+import json, sys
+j = json.load(sys.stdin)
+assert j["header"]["rows_predicted"] == 0, j["header"]
+assert j["header"]["params"] is None
+assert j["accuracy"]["rows"] == [] and j["worst"]["rows"] == []
+assert j["strided"]["note"].startswith("no predictions")
+assert len(j["sites"]["rows"]) == 6, j["sites"]
+' || fail "nopred json"
+
+# usage errors: exact message and status 2
+rc=0
+"$COMMPROF" report "$D" --format xml >/dev/null 2>"$T/e1" || rc=$?
+expect_eq "bad format status" "$rc" 2
+expect_eq "bad format message" "$(cat "$T/e1")" \
+	"commprof: report: unknown format 'xml'; use text, markdown, json or csv"
+rc=0
+"$COMMPROF" report --top 3 >/dev/null 2>"$T/e2" || rc=$?
+expect_eq "missing dir status" "$rc" 2
+expect_eq "missing dir message" "$(cat "$T/e2")" \
+	"commprof: report: missing DIR; try 'commprof --help'"
+note "report: statistics, marks, strided savings, worst calls, 4 formats"

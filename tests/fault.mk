@@ -7,6 +7,8 @@
 FAULT_TESTS = \
 	tests/test_fault_env.sh \
 	tests/test_fault_params.sh \
+	tests/test_fault_threads.sh \
+	tests/test_fault_fork.sh \
 	tests/test_fault_disk.sh
 TESTS += $(FAULT_TESTS)
 dist_check_SCRIPTS += $(FAULT_TESTS)

@@ -9,10 +9,12 @@
  * MODE:
  *   rows    MPI_Init, the exchange, MPI_Finalize
  *   fork    as rows, but half way every rank forks a child that does
- *           plain work (no MPI), prints one line (rank 0's child only)
- *           and leaves with exit(); the parent waits for it and goes on
+ *           plain work (no MPI) for 50 ms, prints one line (rank 0's
+ *           child only) and leaves with exit(); the parent waits for it
+ *           and goes on
  *   thread  as rows, started with MPI_Init_thread(MPI_THREAD_FUNNELED)
- * The program returns RC (default 0) after MPI_Finalize.
+ * The program returns RC (default 0) after MPI_Finalize.  In fork mode a
+ * fourth argument names a file where each parent appends its child's pid.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -53,13 +55,15 @@ static void child(int n)
 
 	for (int i = 0; i < n * 100; i++)
 		h = h * 33 + (unsigned long)i;
+	usleep(50000);	/* outlive a few of the parent's flushes */
 	if (rank == 0)
 		printf("child of rank 0: %lu\n", h % 1000);
 	exit(0);
 }
 
-static int fork_and_wait(int n)
+static int fork_and_wait(int n, const char *pidfile)
 {
+	FILE *f;
 	int st = 0;
 	pid_t pid;
 
@@ -69,6 +73,10 @@ static int fork_and_wait(int n)
 		return 1;
 	if (pid == 0)
 		child(n);
+	if (pidfile && (f = fopen(pidfile, "a"))) {
+		fprintf(f, "%d\n", (int)pid);
+		fclose(f);
+	}
 	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) ||
 	    WEXITSTATUS(st) != 0)
 		return 1;
@@ -91,7 +99,7 @@ int main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	if (!strcmp(mode, "fork")) {
 		sum = exchange(0, n / 2);
-		bad = fork_and_wait(n);
+		bad = fork_and_wait(n, argc > 4 ? argv[4] : NULL);
 		sum = (sum + exchange(n / 2, n - n / 2)) % 1000000007;
 	} else {
 		sum = exchange(0, n);

@@ -1,0 +1,73 @@
+#!/bin/sh
+# test_fault_fork.sh - an application that forks (each rank's child does
+# plain work, rank 0's prints a line, and leaves with exit(); the parent
+# waits and goes on with MPI) and one that starts with MPI_Init_thread.  Both print
+# the same and exit the same as without the preload, their calls are all
+# recorded, and a child writes nothing of ours: no commprof line, no
+# file but the rank files, no row beyond the parents' calls.
+. "$(dirname "$0")/lib.sh"
+. "$top_srcdir/tests/fault_lib.sh"
+
+[ -f "$LIBCP" ] || fail "no $LIBCP"
+[ -x "$COMMPROF" ] || fail "no $COMMPROF"
+fault_cc test_fault_app
+np=2 steps=64
+
+for mode in fork thread; do
+	want=$(cp_mpirun 60 $np "$T/test_fault_app" $mode $steps \
+		2>"$T/base.err")
+	want_rc=$?
+	expect_eq "$mode: status without preload" "$want_rc" 0
+	# a short flush period: the flusher runs while the child lives
+	got=$(COMMPROF_FLUSH_MS=10 cp_run_preload 60 $np "$T/$mode" \
+		-x COMMPROF_FLUSH_MS "$T/test_fault_app" $mode $steps \
+		2>"$T/err")
+	got_rc=$?
+	expect_eq "$mode: status" "$got_rc" "$want_rc"
+	expect_eq "$mode: stdout" "$got" "$want"
+	expect_eq "$mode: commprof lines" "$(cp_lines "$T/err")" 0
+	expect_eq "$mode: other stderr" "$(other_err "$T/err")" \
+		"$(other_err "$T/base.err")"
+	expect_eq "$mode: files" "$(cd "$T/$mode" && ls -A | tr '\n' ' ')" \
+		"rank-00000.db rank-00001.db "
+	for r in 0 1; do
+		db="$T/$mode/rank-0000$r.db"
+		expect_eq "$mode: rank $r integrity" "$(integrity "$db")" ok
+	done
+	summary_ok "$T/$mode"
+	expect_eq "$mode: Sendrecv calls" \
+		"$(op_calls "$T/$mode" MPI_Sendrecv)" $((np * steps))
+	expect_eq "$mode: Allreduce calls" \
+		"$(op_calls "$T/$mode" MPI_Allreduce)" $((np * (steps / 8)))
+	expect_eq "$mode: Reduce calls" "$(op_calls "$T/$mode" MPI_Reduce)" \
+		$((np * 2))
+	rows=$("$COMMPROF" export "$T/$mode" --format csv | tail -n +2 |
+		wc -l)
+	# a Sendrecv is a send and a receive row
+	expect_eq "$mode: rows" "$rows" $((np * (2 * steps + steps / 8 + 2)))
+done
+
+# What the children did, seen by strace: no file of ours opened, written,
+# truncated, renamed or removed by a child (a child that ran our exit
+# handler would write the parent's rank file through its inherited
+# SQLite connection, which leaves no trace the checks above can see).
+if command -v strace >/dev/null 2>&1; then
+	: > "$T/pids"
+	COMMPROF_FLUSH_MS=10 timeout -k 5 60 strace -f -qq -y -o "$T/st" \
+		-e trace=open,openat,creat,write,pwrite64,writev,pwritev,ftruncate,unlink,unlinkat,rename,renameat,renameat2 \
+		"$MPIRUN" -np $np -x LD_PRELOAD="$LIBCP" \
+		-x COMMPROF_DIR="$T/st-out" -x COMMPROF_FLUSH_MS \
+		"$T/test_fault_app" fork $steps 0 "$T/pids" >"$T/st.out" \
+		2>"$T/st.err" || fail "fork under strace: status $?"
+	expect_eq "fork under strace: children" "$(wc -l < "$T/pids")" $np
+	grep -qF "$T/st-out/rank-" "$T/st" ||
+		fail "strace shows no access to the rank files at all"
+	while read -r pid; do
+		grep "^$pid " "$T/st" | grep -F "$T/st-out" > "$T/child" &&
+			fail "child $pid touched our files: $(head -n 3 "$T/child")"
+	done < "$T/pids"
+	note "strace: the $np children touched no file of ours"
+else
+	note "no strace: what the children did to files not checked"
+fi
+note "fork and MPI_Init_thread: unchanged, every call recorded"

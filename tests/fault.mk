@@ -9,7 +9,9 @@ FAULT_TESTS = \
 	tests/test_fault_params.sh \
 	tests/test_fault_threads.sh \
 	tests/test_fault_fork.sh \
-	tests/test_fault_disk.sh
+	tests/test_fault_disk.sh \
+	tests/test_fault_hpcc.sh \
+	tests/test_fault_lammps.sh
 TESTS += $(FAULT_TESTS)
 dist_check_SCRIPTS += $(FAULT_TESTS)
 EXTRA_DIST += \

@@ -17,4 +17,6 @@ dist_check_SCRIPTS += $(FAULT_TESTS)
 EXTRA_DIST += \
 	tests/fault_lib.sh \
 	tests/test_fault_app.c \
-	tests/test_fault_threads.c
+	tests/test_fault_threads.c \
+	tests/test_fault_thread_f.f90 \
+	tests/test_fault_thread_f08.f90

@@ -70,4 +70,40 @@ if command -v strace >/dev/null 2>&1; then
 else
 	note "no strace: what the children did to files not checked"
 fi
-note "fork and MPI_Init_thread: unchanged, every call recorded"
+
+# MPI_Init_thread from Fortran, `use mpi` and `use mpi_f08`: same output,
+# every call recorded and flagged fortran, the rank files finished
+fbit=$(sed -n 's/^#define CP_F_FORTRAN[ \t]*\(0x[0-9a-fA-F]*\).*/\1/p' \
+	"$top_srcdir/src/cp_record.h")
+[ -n "$fbit" ] || fail "no CP_F_FORTRAN in cp_record.h"
+nf=0
+for prog in test_fault_thread_f test_fault_thread_f08; do
+	if ! command -v "$MPIFC" >/dev/null 2>&1 ||
+	   ! "$MPIFC" -g -J "$T" -o "$T/$prog" "$top_srcdir/tests/$prog.f90" \
+		2>"$T/fc.err"; then
+		note "$prog does not compile here: skipped"
+		continue
+	fi
+	want=$(cp_mpirun 60 $np "$T/$prog" 2>"$T/base.err")
+	want_rc=$?
+	expect_eq "$prog: status without preload" "$want_rc" 0
+	got=$(cp_run_preload 60 $np "$T/$prog.d" "$T/$prog" 2>"$T/err")
+	got_rc=$?
+	expect_eq "$prog: status" "$got_rc" "$want_rc"
+	expect_eq "$prog: stdout" "$got" "$want"
+	expect_eq "$prog: commprof lines" "$(cp_lines "$T/err")" 0
+	expect_eq "$prog: Allreduce calls" \
+		"$(op_calls "$T/$prog.d" MPI_Allreduce)" $((np * 24))
+	for r in 0 1; do
+		expect_eq "$prog: rank $r rows, fortran ones, finished" \
+			"$("$PYTHON3" -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+q = lambda s: c.execute(s).fetchone()[0]
+print(q("select count(*) from calls"),
+      q("select count(*) from calls where flags & %d" % int(sys.argv[2], 0)),
+      q("select value from meta where key = \"finished\""))' \
+			"$T/$prog.d/rank-0000$r.db" "$fbit")" "24 24 1"
+	done
+	nf=$((nf + 1))
+done
+note "fork, MPI_Init_thread (C and $nf Fortran): unchanged, all recorded"

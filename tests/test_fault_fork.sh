@@ -1,7 +1,8 @@
 #!/bin/sh
 # test_fault_fork.sh - an application that forks (each rank's child does
 # plain work, rank 0's prints a line, and leaves with exit(); the parent
-# waits and goes on with MPI) and one that starts with MPI_Init_thread.  Both print
+# waits and goes on with MPI) and one that starts with MPI_Init_thread
+# (in C, and in Fortran through `use mpi` and `use mpi_f08`).  All print
 # the same and exit the same as without the preload, their calls are all
 # recorded, and a child writes nothing of ours: no commprof line, no
 # file but the rank files, no row beyond the parents' calls.

@@ -54,8 +54,10 @@ done
 # SQLite connection, which leaves no trace the checks above can see).
 if command -v strace >/dev/null 2>&1; then
 	: > "$T/pids"
+	calls=open,openat,creat,write,pwrite64,writev,pwritev,ftruncate
+	calls=$calls,unlink,unlinkat,rename,renameat,renameat2
 	COMMPROF_FLUSH_MS=10 timeout -k 5 60 strace -f -qq -y -o "$T/st" \
-		-e trace=open,openat,creat,write,pwrite64,writev,pwritev,ftruncate,unlink,unlinkat,rename,renameat,renameat2 \
+		-e trace=$calls \
 		"$MPIRUN" -np $np -x LD_PRELOAD="$LIBCP" \
 		-x COMMPROF_DIR="$T/st-out" -x COMMPROF_FLUSH_MS \
 		"$T/test_fault_app" fork $steps 0 "$T/pids" >"$T/st.out" \

@@ -22,7 +22,8 @@ grep -qx 'run 100' "$T/in.melt" || fail "no run line in $melt"
 # results FILE: thermo table (header to last step), atoms, neighbours
 results() {
 	sed -n '/^Step /,/^Loop time/p' "$1" | grep -v '^Loop time'
-	grep -E '^Created [0-9]+ atoms|^Total # of neighbors|^Neighbor list builds' "$1"
+	grep -E '^Created [0-9]+ atoms|^Total # of neighbors' "$1"
+	grep -E '^Neighbor list builds' "$1"
 }
 
 (cd "$T" && cp_mpirun 120 2 "$LMP" -in in.melt -log none) \

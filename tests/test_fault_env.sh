@@ -43,7 +43,8 @@ run() {
 
 # one VAR VALUE: exactly one warning line, naming VAR and VALUE
 one() {
-	local d="$T/out-$(printf '%s' "$1$2" | cksum | cut -d' ' -f1)"
+	local d
+	d="$T/out-$(printf '%s' "$1$2" | cksum | cut -d' ' -f1)"
 	run "$d" COMMPROF_DIR="$d" "$1=$2"
 	expect_eq "$1='$2': commprof lines" "$(cp_lines "$T/err")" 1
 	grep -q "^commprof: $1=" "$T/err" ||

@@ -52,7 +52,8 @@ done
 # truncated, renamed or removed by a child (a child that ran our exit
 # handler would write the parent's rank file through its inherited
 # SQLite connection, which leaves no trace the checks above can see).
-if command -v strace >/dev/null 2>&1; then
+if command -v strace >/dev/null 2>&1 &&
+   strace -f -qq -o /dev/null true 2>/dev/null; then
 	: > "$T/pids"
 	calls=open,openat,creat,write,pwrite64,writev,pwritev,ftruncate
 	calls=$calls,unlink,unlinkat,rename,renameat,renameat2
@@ -71,7 +72,8 @@ if command -v strace >/dev/null 2>&1; then
 	done < "$T/pids"
 	note "strace: the $np children touched no file of ours"
 else
-	note "no strace: what the children did to files not checked"
+	note "no strace (or no ptrace): what the children did to files" \
+		"not checked"
 fi
 
 # MPI_Init_thread from Fortran, `use mpi` and `use mpi_f08`: same output,

@@ -47,8 +47,8 @@ one() {
 	d="$T/out-$(printf '%s' "$1$2" | cksum | cut -d' ' -f1)"
 	run "$d" COMMPROF_DIR="$d" "$1=$2"
 	expect_eq "$1='$2': commprof lines" "$(cp_lines "$T/err")" 1
-	grep -q "^commprof: $1=" "$T/err" ||
-		fail "$1='$2': warning does not name $1: $(cat "$T/err")"
+	grep -qF "commprof: $1='$2' " "$T/err" ||
+		fail "$1='$2': warning does not name $1='$2': $(cat "$T/err")"
 	checked=$((checked + 1))
 }
 

@@ -31,7 +31,8 @@ for np in 1 2; do
 		fail "np $np: $n commprof lines, at most $np: $(cat "$T/err")"
 	expect_eq "np $np: other stderr" "$(other_err "$T/err")" \
 		"$(other_err "$T/base.err")"
-	note "np $np: $n commprof line(s): $(grep '^commprof:' "$T/err")"
+	note "np $np: $n commprof line(s)"
+	grep '^commprof:' "$T/err" | sed 's/^/#   /'
 	df -k "$T/mnt" | awk 'NR == 2 && $4 > 64 { exit 1 }' ||
 		fail "np $np: the tmpfs did not fill up: the test proves nothing"
 	# A reader needs room for the -shm index beside a WAL database,

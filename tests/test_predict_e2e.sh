@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# test_predict_e2e.sh - calibrate (--quick, 2 ranks), profile
+# examples/stride with the parameter file, report: the application's
+# output is unchanged, every model predicted and has an accuracy line,
+# and the report flags the strided sends of stride.c, not the contiguous
+# ones of the same size.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+CAL="$top_builddir/commprof-calibrate"
+APP="$top_builddir/examples/stride"
+SRC="$top_srcdir/examples/stride.c"
+
+cp_mpirun 300 2 "$CAL" --quick -o "$T/c.params" >"$T/cal.out" 2>&1 ||
+	fail "calibration: $(tail -3 "$T/cal.out")"
+cp_mpirun 60 2 "$APP" >"$T/plain.out" 2>"$T/plain.err" ||
+	fail "stride without commprof"
+timeout -k 5 60 "$MPIRUN" -np 2 -x LD_PRELOAD="$LIBCP" \
+	-x COMMPROF_DIR="$T/o" -x COMMPROF_PARAMS="$T/c.params" \
+	"$APP" >"$T/prof.out" 2>"$T/prof.err" || fail "stride with commprof"
+diff "$T/plain.out" "$T/prof.out" >&2 || fail "output changed"
+grep -q '^commprof:' "$T/prof.err" && fail "warned: $(cat "$T/prof.err")"
+"$COMMPROF" report "$T/o" >"$T/r.txt" || fail "report (text)"
+"$COMMPROF" report "$T/o" --format json >"$T/r.json" || fail "report"
+note "$(sed -n '/^1\. Model accuracy/,/^$/p' "$T/r.txt")"
+
+# strided sends: the MPI_Send lines of stride.c whose buffer is mat
+strided=$(grep -n 'MPI_Send(mat' "$SRC" | cut -d: -f1 | sort -n | tr '\n' ' ')
+contig=$(grep -n 'MPI_Send(vec' "$SRC" | cut -d: -f1 | sort -n | tr '\n' ' ')
+[ -n "$strided" ] && [ -n "$contig" ] || fail "stride.c lines not found"
+
+"$PYTHON3" - "$T/r.json" "$strided" "$contig" <<'PY' || exit 1
+import json, sys
+r = json.load(open(sys.argv[1]))
+strided = ["stride.c:" + x for x in sys.argv[2].split()]
+contig = ["stride.c:" + x for x in sys.argv[3].split()]
+models = ["lmo", "log3p", "hockney", "loggp", "plogp"]
+bad = []
+h = r["header"]
+if h.get("pred_models") != ",".join(models):
+    bad.append("models that predicted: %r" % h.get("pred_models"))
+acc = r["accuracy"]["rows"]
+for m in models:
+    rows = [a for a in acc if a["model"] == m and a["group"] == "all"]
+    if len(rows) != 1 or not rows[0]["rows"] > 0 or \
+            not rows[0]["mu_bar"] >= 1:
+        bad.append("no overall accuracy line for %s: %r" % (m, rows))
+    else:
+        print("# %-8s rows %5d mu_bar %.3f median %.3f p90 %.3f" %
+              (m, rows[0]["rows"], rows[0]["mu_bar"], rows[0]["median"],
+               rows[0]["p90"]))
+if any(a["mu_bar"] < 1 for a in acc):
+    bad.append("mu below 1")
+sends = {s["site"] for s in r["strided"]["rows"]
+         if s.get("site") and s.get("op") == "MPI_Send"}
+if sends != set(strided):
+    bad.append("strided sends flagged %s, want %s" % (sorted(sends),
+                                                     strided))
+if sends & set(contig):
+    bad.append("a contiguous send was flagged")
+for b in bad:
+    print("FAIL:", b, file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY

@@ -37,16 +37,23 @@ cd "$T" || fail "cd $T"
 
 t0=$(date +%s)
 "$BED" up 4 "$TABLE" || fail "bed up"
-rc=0
-"$BED" run -t 120 -- "$CAL" -o bed.params --quick --reps 20 \
-	--lmo-bytes "$M" --series series >cal.out 2>cal.err || rc=$?
-[ "$rc" = 0 ] || { cat cal.out cal.err >&2; fail "calibrate: status $rc"; }
-note "calibration across the bed: $(( $(date +%s) - t0 )) s"
-grep -q '^hosts 4 cpbed-h0 cpbed-h1 cpbed-h2 cpbed-h3$' bed.params ||
-	fail "4 hosts expected: $(grep '^hosts' bed.params)"
-"$COMMPROF" params show bed.params --format json >p.json ||
-	fail "params show --format json"
-"$PYTHON3" - "$TABLE" series p.json "$M" <<'PY' || fail "links not recovered"
+# calibrate: one calibration across the bed, then the checks
+calibrate() {
+	rc=0
+	"$BED" run -t 120 -- "$CAL" -o bed.params --quick --reps 20 \
+		--lmo-bytes "$M" --series series >cal.out 2>cal.err || rc=$?
+	[ "$rc" = 0 ] ||
+		{ cat cal.out cal.err >&2; fail "calibrate: status $rc"; }
+	note "calibration across the bed: $(( $(date +%s) - t0 )) s"
+	grep -q '^hosts 4 cpbed-h0 cpbed-h1 cpbed-h2 cpbed-h3$' bed.params ||
+		fail "4 hosts expected: $(grep '^hosts' bed.params)"
+	"$COMMPROF" params show bed.params --format json >p.json ||
+		fail "params show --format json"
+	check
+}
+
+check() {
+"$PYTHON3" - "$TABLE" series p.json "$M" <<'PY'
 import json, statistics, sys
 
 # Ethernet framing: a segment of 1448 payload bytes (MSS 1460 less 12
@@ -140,4 +147,8 @@ for b in bad:
     print('FAIL: ' + b, file=sys.stderr)
 sys.exit(1 if bad else 0)
 PY
+}
+
+# a crowded 2-core machine has slow spells (issue 7): one more try
+calibrate || { note "retrying once"; calibrate; } || fail "links not recovered"
 exit 0

@@ -16,6 +16,10 @@ struct calib {
 	bool quick;		/* --quick: short series */
 	int reps;		/* repetitions of each LMO experiment and of
 				 * each threshold size */
+	int lmo_bytes;		/* --lmo-bytes: M of the LMO series; 0: half
+				 * of S (run_thresholds) */
+	const char *series;	/* --series: raw LMO series to this file, or
+				 * NULL */
 	bool tty;		/* rank 0 and stderr is a terminal */
 	double t0_s;		/* MPI_Wtime at start */
 	int units_total;	/* progress: planned steps */

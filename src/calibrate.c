@@ -4,6 +4,7 @@
  * on and write them to a parameter file (src/cp_params.h).
  *
  *   mpirun -np N commprof-calibrate -o FILE [--quick] [--reps K]
+ *                                   [--lmo-bytes M] [--series FILE]
  *                                   [--progress]
  *
  * Order (models.md "LMO"): thresholds from scatter and gather rows, then
@@ -81,7 +82,7 @@ static int usage(int rank, const char *what)
 	if (rank == 0)
 		fprintf(stderr, "commprof-calibrate: %s\nusage: mpirun -np N "
 			"commprof-calibrate -o FILE [--quick] [--reps K] "
-			"[--progress]\n",
+			"[--lmo-bytes M] [--series FILE] [--progress]\n",
 			what);
 	return 2;
 }
@@ -107,6 +108,14 @@ static int parse_args(struct calib *c, int argc, char **argv,
 			if (*end || k < 2 || k > 1000)
 				return usage(c->rank, "--reps: 2 to 1000");
 			c->reps = (int)k;
+		} else if (!strcmp(argv[i], "--lmo-bytes") && i + 1 < argc) {
+			k = strtol(argv[++i], &end, 10);
+			if (*end || k < 1 || k > (1 << 24))
+				return usage(c->rank,
+					     "--lmo-bytes: 1 to 16777216");
+			c->lmo_bytes = (int)k;
+		} else if (!strcmp(argv[i], "--series") && i + 1 < argc) {
+			c->series = argv[++i];
 		} else {
 			return usage(c->rank, "bad argument");
 		}
@@ -176,12 +185,12 @@ static void describe(struct calib *c, struct cp_params *p)
 	free(all);
 }
 
-static void print_thresholds(const struct res *r)
+static void print_thresholds(const struct res *r, int lmo_bytes)
 {
 	printf("thresholds: S %.0f B, M1 %.0f B, M2 %.0f B (%d gather "
-	       "breaks); lmo message size M = %d B\n", r->th.s_bytes,
+	       "breaks); lmo message size M = %d B%s\n", r->th.s_bytes,
 	       r->th.m1_bytes, r->th.m2_bytes, r->th.gather_breaks,
-	       r->msg_bytes);
+	       r->msg_bytes, lmo_bytes ? " (--lmo-bytes)" : "");
 	printf("gather between M1 and M2: random escalation levels, not "
 	       "predicted\n");
 }
@@ -210,8 +219,12 @@ static void run_thresholds(struct calib *c, const struct plan *pl,
 		k = r->th.s_idx >= 0 ? r->th.s_idx / 2 : -1;
 		if (k >= 0)
 			r->msg_bytes = (int)pl->row[k];
+		/* slow links: M/beta must stand well above the noise of
+		 * the fixed delays, which half of S may not give */
+		if (c->lmo_bytes)
+			r->msg_bytes = c->lmo_bytes;
 		calib_progress_end(c);
-		print_thresholds(r);
+		print_thresholds(r, c->lmo_bytes);
 	}
 	MPI_Bcast(&r->msg_bytes, 1, MPI_INT, 0, MPI_COMM_WORLD);
 }
@@ -226,6 +239,38 @@ static double *alloc0(struct calib *c, size_t n)
 	if (!p)
 		calib_fatal("out of memory");
 	return p;
+}
+
+/* --series: every LMO sample, one a line: "rt0 I J R T_S", "o2o I J R
+ * T_S" (I initiates), "o2t ROOT A B R T_S", so that the estimates can be
+ * checked against the data they came from (rank 0). */
+static void write_series(const struct calib *c, const struct res *r,
+			 const struct calib_sched *s, int nk)
+{
+	static const char *const tag[] = { "rt0", "o2o", "o2t" };
+	const double *t[3] = { r->rt0, r->o2o, r->o2t };
+	FILE *f = fopen(c->series, "w");
+	int k, e, q, m;
+
+	if (!f) {
+		printf("lmo: %s: %s; no series written\n", c->series,
+		       strerror(errno));
+		return;
+	}
+	fprintf(f, "# commprof-calibrate lmo series, M = %d B\n",
+		r->msg_bytes);
+	for (k = 0; k < nk; k++)
+		for (e = 0; e < s[k].nexp; e++)
+			for (q = 0; q < c->reps; q++) {
+				fprintf(f, "%s", tag[k]);
+				for (m = 0; m < s[k].size; m++)
+					fprintf(f, " %d",
+						s[k].memb[e * s[k].size + m]);
+				fprintf(f, " %d %.9e\n", q,
+					t[k][(size_t)e * c->reps + q]);
+			}
+	if (fclose(f))
+		printf("lmo: %s: write failed\n", c->series);
 }
 
 /* The three LMO series in rounds; prints what the rounds saved. */
@@ -251,6 +296,8 @@ static void run_lmo(struct calib *c, struct res *r, struct calib_sched *s)
 	if (c->rank)
 		return;
 	calib_progress_end(c);
+	if (c->series)
+		write_series(c, r, s, nk);
 	for (k = 0; k < nk; k++)
 		printf("lmo %-16s: %3d experiments in %3d rounds x %d reps, "
 		       "wall %.6f s, one after another %.6f s\n", nm[k],

@@ -1,0 +1,340 @@
+/*
+ * delayline.c - the user-space link emulator of the heterogeneous test
+ * bed (tests/cluster/bed; issue 7).  This kernel has no netem, and HTB
+ * lets the first TSO burst of 64 KiB through unshaped, so the bed sends
+ * every shaped frame here instead: tc mirred redirects a host's frames
+ * for the other hosts into its out-TAP; this program serialises each
+ * frame at the link's rate (store and forward, one frame after the other
+ * per directed link), holds it for the link's delay, then writes it into
+ * the destination host's in-TAP, whence tc mirred hands it to that
+ * host's veth as if it had arrived there.
+ *
+ *   delayline CONFIG
+ *
+ * CONFIG, one item a line ('#' starts a comment):
+ *   host K A.B.C.D          host K (0..63) has this IPv4 address
+ *   link K L RATE_BPS DELAY_US   both directions between K and L
+ *
+ * Creates the TAPs cpbed-oK and cpbed-iK in the current network
+ * namespace (the bed moves them), prints "ready" on stdout, and runs
+ * until SIGTERM or SIGINT; then prints per-link counts on stderr.
+ * Exit 0, 1 (failure), 2 (usage).
+ *
+ * A frame occupies the wire for its length plus 24 bytes (FCS 4,
+ * preamble 8, inter-frame gap 12): a TCP segment of 1448 payload bytes
+ * (MSS 1460 less 12 of timestamps) costs 1514 + 24 = 1538 bytes of wire
+ * time, so a bulk transfer sees 1448 / 1538 = 0.9415 of the rate.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/if.h>
+#include <linux/if_tun.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+
+#define MAX_HOSTS	64
+#define FRAME_MAX	65536	/* a TAP without offloads gives <= MTU + 14 */
+#define WIRE_EXTRA	24	/* FCS + preamble + inter-frame gap, bytes */
+#define SPIN_NS		20000	/* closer than this: spin, do not sleep */
+
+struct frame {
+	struct frame *next;
+	uint64_t release_ns;	/* CLOCK_MONOTONIC when it leaves the link */
+	size_t len;		/* bytes, Ethernet header included */
+	unsigned char data[];
+};
+
+/* One direction of one link. */
+struct link {
+	double rate_bps;	/* 0: no link, frames dropped */
+	uint64_t delay_ns;	/* propagation delay */
+	uint64_t busy_ns;	/* wire busy until (serialisation) */
+	struct frame *head, *tail;	/* FIFO: equal delays keep order */
+	uint64_t frames, bytes;	/* forwarded */
+};
+
+static struct link links[MAX_HOSTS][MAX_HOSTS];
+static uint32_t host_ip[MAX_HOSTS];	/* network order, 0: unused */
+static int out_fd[MAX_HOSTS], in_fd[MAX_HOSTS];
+static int nhosts;
+static uint64_t dropped;
+static volatile sig_atomic_t stop;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+/* Open a TAP named name, no packet information header, non-blocking.
+ * Returns the fd or -1 (message printed). */
+static int tap_open(const char *name)
+{
+	struct ifreq ifr;
+	int fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0) {
+		perror("delayline: /dev/net/tun");
+		return -1;
+	}
+	memset(&ifr, 0, sizeof(ifr));
+	ifr.ifr_flags = IFF_TAP | IFF_NO_PI;
+	snprintf(ifr.ifr_name, IFNAMSIZ, "%s", name);
+	if (ioctl(fd, TUNSETIFF, &ifr) < 0) {
+		fprintf(stderr, "delayline: %s: %s\n", name, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int parse_config(const char *path)
+{
+	char line[256], ip[64];
+	double rate, delay_us;
+	FILE *f = fopen(path, "r");
+	int k, l, no = 0;
+
+	if (!f) {
+		fprintf(stderr, "delayline: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		no++;
+		line[strcspn(line, "#\n")] = '\0';
+		if (line[strspn(line, " \t")] == '\0')
+			continue;
+		if (sscanf(line, " host %d %63s", &k, ip) == 2 && k >= 0 &&
+		    k < MAX_HOSTS && inet_pton(AF_INET, ip, &host_ip[k]) == 1) {
+			if (k >= nhosts)
+				nhosts = k + 1;
+		} else if (sscanf(line, " link %d %d %lf %lf", &k, &l, &rate,
+				  &delay_us) == 4 && k >= 0 && l >= 0 &&
+			   k < MAX_HOSTS && l < MAX_HOSTS && k != l &&
+			   rate > 0 && delay_us >= 0) {
+			links[k][l].rate_bps = links[l][k].rate_bps = rate;
+			links[k][l].delay_ns = links[l][k].delay_ns =
+				(uint64_t)(delay_us * 1000);
+		} else {
+			fprintf(stderr, "delayline: %s:%d: bad line\n", path,
+				no);
+			fclose(f);
+			return -1;
+		}
+	}
+	fclose(f);
+	for (k = 0; k < nhosts; k++)
+		if (!host_ip[k]) {
+			fprintf(stderr, "delayline: host %d missing\n", k);
+			return -1;
+		}
+	return nhosts > 1 ? 0 : -1;
+}
+
+static int host_of(uint32_t ip)
+{
+	int k;
+
+	for (k = 0; k < nhosts; k++)
+		if (host_ip[k] == ip)
+			return k;
+	return -1;
+}
+
+/* Queue one frame read from host src's out-TAP at time t. */
+static void enqueue(int src, const unsigned char *buf, size_t len,
+		    uint64_t t)
+{
+	struct frame *fr;
+	struct link *lk;
+	uint32_t dst_ip;
+	uint64_t start;
+	int dst;
+
+	/* IPv4 only (ethertype 0x0800): the bed redirects nothing else */
+	if (len < 34 || buf[12] != 0x08 || buf[13] != 0x00)
+		goto drop;
+	memcpy(&dst_ip, buf + 14 + 16, 4);
+	dst = host_of(dst_ip);
+	if (dst < 0 || !links[src][dst].rate_bps)
+		goto drop;
+	lk = &links[src][dst];
+	fr = malloc(sizeof(*fr) + len);
+	if (!fr)
+		goto drop;
+	memcpy(fr->data, buf, len);
+	fr->len = len;
+	fr->next = NULL;
+	start = lk->busy_ns > t ? lk->busy_ns : t;
+	/* short frames are padded to 60 bytes on the wire */
+	lk->busy_ns = start + (uint64_t)(((len < 60 ? 60 : len) + WIRE_EXTRA) *
+					 8 * 1e9 / lk->rate_bps);
+	fr->release_ns = lk->busy_ns + lk->delay_ns;
+	if (lk->tail)
+		lk->tail->next = fr;
+	else
+		lk->head = fr;
+	lk->tail = fr;
+	return;
+drop:
+	dropped++;
+}
+
+/* Write out every frame due at t; return the next release time or
+ * UINT64_MAX. */
+static uint64_t release(uint64_t t)
+{
+	uint64_t next = UINT64_MAX;
+	struct frame *fr;
+	struct link *lk;
+	int a, b;
+
+	for (a = 0; a < nhosts; a++)
+		for (b = 0; b < nhosts; b++) {
+			lk = &links[a][b];
+			while ((fr = lk->head) && fr->release_ns <= t) {
+				lk->head = fr->next;
+				if (!lk->head)
+					lk->tail = NULL;
+				if (write(in_fd[b], fr->data, fr->len) ==
+				    (ssize_t)fr->len) {
+					lk->frames++;
+					lk->bytes += fr->len;
+				} else {
+					dropped++;
+				}
+				free(fr);
+			}
+			if (fr && fr->release_ns < next)
+				next = fr->release_ns;
+		}
+	return next;
+}
+
+static void drain(struct pollfd *pf)
+{
+	static unsigned char buf[FRAME_MAX];
+	uint64_t t = now_ns();
+	ssize_t len;
+	int k;
+
+	for (k = 0; k < nhosts; k++) {
+		if (!(pf[k].revents & POLLIN))
+			continue;
+		while ((len = read(out_fd[k], buf, sizeof(buf))) > 0)
+			enqueue(k, buf, (size_t)len, t);
+	}
+}
+
+static void run(void)
+{
+	struct pollfd pf[MAX_HOSTS];
+	struct timespec ts, *tp;
+	uint64_t next, t;
+	int k;
+
+	for (k = 0; k < nhosts; k++) {
+		pf[k].fd = out_fd[k];
+		pf[k].events = POLLIN;
+	}
+	while (!stop) {
+		t = now_ns();
+		next = release(t);
+		tp = NULL;
+		if (next != UINT64_MAX) {
+			if (next <= t + SPIN_NS) {
+				/* sub-timer-resolution wait: poll without
+				 * sleeping, then release again */
+				ts.tv_sec = 0;
+				ts.tv_nsec = 0;
+			} else {
+				ts.tv_sec = (time_t)((next - t) / 1000000000u);
+				ts.tv_nsec = (long)((next - t) % 1000000000u);
+			}
+			tp = &ts;
+		}
+		if (ppoll(pf, (nfds_t)nhosts, tp, NULL) > 0)
+			drain(pf);
+	}
+}
+
+/* Real-time priority keeps the line ahead of the busy-polling ranks;
+ * without it (no permission) the bed still works, with more jitter. */
+static void go_realtime(void)
+{
+	struct sched_param sp = { .sched_priority = 50 };
+
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	if (sched_setscheduler(0, SCHED_FIFO, &sp))
+		fprintf(stderr, "delayline: no SCHED_FIFO (%s): timing "
+			"jitter will be larger\n", strerror(errno));
+	if (mlockall(MCL_CURRENT | MCL_FUTURE))
+		fprintf(stderr, "delayline: mlockall: %s\n", strerror(errno));
+}
+
+static void report(void)
+{
+	int a, b;
+
+	for (a = 0; a < nhosts; a++)
+		for (b = 0; b < nhosts; b++)
+			if (links[a][b].rate_bps)
+				fprintf(stderr, "delayline: %d->%d %llu frames "
+					"%llu bytes\n", a, b,
+					(unsigned long long)links[a][b].frames,
+					(unsigned long long)links[a][b].bytes);
+	fprintf(stderr, "delayline: %llu frames dropped\n",
+		(unsigned long long)dropped);
+}
+
+int main(int argc, char **argv)
+{
+	struct sigaction sa;
+	char name[IFNAMSIZ];
+	int k;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: delayline CONFIG\n");
+		return 2;
+	}
+	if (parse_config(argv[1]))
+		return 2;
+	for (k = 0; k < nhosts; k++) {
+		snprintf(name, sizeof(name), "cpbed-o%d", k);
+		out_fd[k] = tap_open(name);
+		snprintf(name, sizeof(name), "cpbed-i%d", k);
+		in_fd[k] = tap_open(name);
+		if (out_fd[k] < 0 || in_fd[k] < 0)
+			return 1;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	go_realtime();
+	printf("ready\n");
+	fflush(stdout);
+	run();
+	report();
+	return 0;
+}

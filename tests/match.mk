@@ -7,3 +7,7 @@ TESTS += tests/test_analysis_match
 tests_test_analysis_match_SOURCES = tests/test_analysis_match.c
 tests_test_analysis_match_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
 tests_test_analysis_match_LDADD = libcpanalysis.la $(GSL_LIBS) -lm
+
+TESTS += tests/test_match.sh
+dist_check_SCRIPTS += tests/test_match.sh
+EXTRA_DIST += tests/test_match.c tests/match_check.py

@@ -9,6 +9,7 @@ libcpanalysis_la_SOURCES = \
 	analysis/cp_lmo.h analysis/cp_lmo.c \
 	analysis/cp_log3p.h analysis/cp_log3p.c \
 	analysis/cp_baseline.h analysis/cp_baseline.c \
-	analysis/cp_baseline_pred.c
+	analysis/cp_baseline_pred.c \
+	analysis/cp_match.h analysis/cp_match.c
 libcpanalysis_la_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
 libcpanalysis_la_LIBADD = $(GSL_LIBS) -lm

@@ -31,6 +31,16 @@ void cp_cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * static buffer. */
 const char *cp_cli_strerror(int e);
 
+/*
+ * cp_cli_match - the merged hook of cp_db_open_dir (db/cp_db.h): match
+ * sends with receives and collective calls into instances in the merge
+ * just built, storing t_transfer, t_wait, the late side and mu per row
+ * and the match_* keys of its meta table (db/schema.sql).  A failure
+ * prints one line; the merge stands without matches.  arg: unused; db:
+ * the merge, valid during the call.
+ */
+void cp_cli_match(void *arg, struct cp_db *db);
+
 /* Open output directory dir for reading, printing one line per damaged
  * rank file and one line on failure.  Returns 0 and *db, or
  * CP_CLI_FAIL. */

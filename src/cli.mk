@@ -1,7 +1,8 @@
 # src/cli.mk: the commprof command-line tool and its manual pages (see
 # Makefile.am).  The tool needs no MPI library: it reads the rank files
 # through db/cp_db.c and resolves callsites through src/cp_site.c (libdw);
-# report adds db/cp_db_report.c and the statistics of libcpanalysis.la.
+# report adds db/cp_db_report.c and the statistics of libcpanalysis.la;
+# it matches sends with receives through libcpanalysis.la (src/cli_match.c).
 # Its objects get their own names (per-target CFLAGS), so db/cp_db.c can
 # also be built into the profiling library.  MPI_CFLAGS only for the
 # CP_F_* and CP_PEER_* constants of src/cp_record.h.
@@ -14,6 +15,7 @@ commprof_SOURCES = \
 	src/cli_lines.c \
 	src/cli_report.c \
 	src/cli_rtab.c \
+	src/cli_match.c \
 	src/cli_site.c \
 	src/cli_summary.c \
 	src/cp_site.c \
@@ -28,8 +30,9 @@ commprof_SOURCES = \
 	db/cp_db_report.c
 nodist_commprof_SOURCES = db/cp_schema_gen.h
 commprof_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS) $(LIBDW_CFLAGS) \
-	$(MPI_CFLAGS)
-commprof_LDADD = libcpanalysis.la $(SQLITE_LIBS) $(LIBDW_LIBS) -ldl -lm
+	$(MPI_CFLAGS) $(GSL_CFLAGS)
+commprof_LDADD = libcpanalysis.la $(SQLITE_LIBS) $(LIBDW_LIBS) \
+	$(GSL_LIBS) -ldl -lm
 
 dist_man_MANS += man/commprof.1 man/commprof-env.7
 

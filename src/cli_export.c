@@ -1,12 +1,14 @@
 /*
  * cli_export.c - "commprof export DIR [--format csv|json] [-o FILE]": one
  * record per recorded call, in (rank, seq) order.  Times in seconds with
- * nine decimals (exact: printed from integer ns), sentinels as empty
- * fields (CSV) or null (JSON), peers MPI_PROC_NULL / MPI_ANY_SOURCE by
- * name, flags as a '|'-joined list of names.
+ * nine decimals (exact: printed from integer ns; predictions rounded to
+ * the ns), sentinels as empty fields (CSV) or null (JSON), peers
+ * MPI_PROC_NULL / MPI_ANY_SOURCE by name, flags as a '|'-joined list of
+ * names, the late side of a matched message as sender or receiver.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,9 +23,20 @@ static const char *const cp_cli_cols[] = {
 	"contiguous", "block_bytes", "stride_bytes", "nblocks", "callsite",
 	"t_start", "t_measured", "count", "comm", "t_incall", "flags",
 	"thread", "seq", "function",
+	"pred_lmo", "pred_log3p", "pred_hockney", "pred_loggp", "pred_plogp",
+	"t_transfer", "t_wait", "late",
+	"mu_lmo", "mu_log3p", "mu_hockney", "mu_loggp", "mu_plogp",
 };
 
+/* First columns of the predictions, of the matching and of mu (one per
+ * model, in CP_DB_MODEL_* order). */
+#define CP_CLI_COL_PRED		21
+#define CP_CLI_COL_XFER		(CP_CLI_COL_PRED + CP_DB_NMODELS)
+#define CP_CLI_COL_MU		(CP_CLI_COL_XFER + 3)
+
 #define CP_CLI_NCOLS (sizeof(cp_cli_cols) / sizeof(cp_cli_cols[0]))
+_Static_assert(CP_CLI_COL_MU + CP_DB_NMODELS == CP_CLI_NCOLS,
+	       "cp_cli_cols and its column numbers disagree");
 
 /* CP_F_* names, in bit order. */
 static const struct {
@@ -117,6 +130,30 @@ static void cp_cli_time(struct cp_cli_export *x, struct cp_cli_field *f,
 	f[i].s = x->buf[i];
 }
 
+/* A prediction in ns as seconds, nine decimals; empty when NAN. */
+static void cp_cli_pred(struct cp_cli_export *x, struct cp_cli_field *f,
+			int i, double ns)
+{
+	f[i].str = false;
+	f[i].s = NULL;
+	if (!isfinite(ns))
+		return;
+	snprintf(x->buf[i], sizeof(x->buf[i]), "%.9f", ns / 1e9);
+	f[i].s = x->buf[i];
+}
+
+/* A plain number (mu); empty when NAN. */
+static void cp_cli_real(struct cp_cli_export *x, struct cp_cli_field *f,
+			int i, double v)
+{
+	f[i].str = false;
+	f[i].s = NULL;
+	if (!isfinite(v))
+		return;
+	snprintf(x->buf[i], sizeof(x->buf[i]), "%.9g", v);
+	f[i].s = x->buf[i];
+}
+
 /* A peer or root: world rank, a sentinel name, or empty. */
 static void cp_cli_peer(struct cp_cli_export *x, struct cp_cli_field *f,
 			int i, int32_t p)
@@ -134,6 +171,24 @@ static void cp_cli_str(struct cp_cli_field *f, int i, const char *s)
 {
 	f[i].s = s && s[0] ? s : NULL;
 	f[i].str = true;
+}
+
+/* The columns of predictions, matching and mu of row r. */
+static void cp_cli_model_fields(struct cp_cli_export *x,
+				const struct cp_db_row *r,
+				struct cp_cli_field *f)
+{
+	int i;
+
+	for (i = 0; i < CP_DB_NMODELS; i++) {
+		cp_cli_pred(x, f, CP_CLI_COL_PRED + i, r->call.pred_ns[i]);
+		cp_cli_real(x, f, CP_CLI_COL_MU + i, r->mu[i]);
+	}
+	cp_cli_time(x, f, CP_CLI_COL_XFER, r->t_transfer_ns,
+		    r->t_transfer_ns < 0);
+	cp_cli_time(x, f, CP_CLI_COL_XFER + 1, r->t_wait_ns, r->t_wait_ns < 0);
+	cp_cli_str(f, CP_CLI_COL_XFER + 2, r->late == 1 ? "sender" :
+		   r->late == 2 ? "receiver" : NULL);
 }
 
 /* Fill the fields of row r, in the order of cp_cli_cols.  Returns 0 or
@@ -171,6 +226,7 @@ static int cp_cli_fields(struct cp_cli_export *x, const struct cp_db_row *r,
 	cp_cli_num(x, f, 18, c->thread, INT64_MIN);
 	cp_cli_num(x, f, 19, c->seq, INT64_MIN);
 	cp_cli_str(f, 20, func);
+	cp_cli_model_fields(x, r, f);
 	return 0;
 }
 

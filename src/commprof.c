@@ -83,7 +83,7 @@ static void cp_cli_warn(void *arg, const char *msg)
 
 int cp_cli_open(const char *dir, struct cp_db **db)
 {
-	if (!cp_db_open_dir(dir, cp_cli_warn, NULL, NULL, db))
+	if (!cp_db_open_dir(dir, cp_cli_warn, cp_cli_match, NULL, db))
 		return 0;
 	cp_cli_err("%s", cp_db_errmsg(NULL));
 	return CP_CLI_FAIL;

@@ -224,7 +224,7 @@ static void cp_cli_match_note(const struct cp_cli_match *m,
 			"differ, not completed or intercommunicator");
 }
 
-static int cp_cli_put_num(struct cp_db *db, const char *key, long long v)
+static int cp_cli_meta_num(struct cp_db *db, const char *key, long long v)
 {
 	char buf[32];
 
@@ -239,16 +239,16 @@ static int cp_cli_match_meta(struct cp_db *db, int matched, size_t p2p_rows,
 {
 	int ret;
 
-	ret = cp_cli_put_num(db, "matched", matched);
+	ret = cp_cli_meta_num(db, "matched", matched);
 	if (!ret)
-		ret = cp_cli_put_num(db, "match_p2p_rows", (long long)p2p_rows);
+		ret = cp_cli_meta_num(db, "match_p2p_rows", (long long)p2p_rows);
 	if (!ret)
-		ret = cp_cli_put_num(db, "match_coll_rows",
+		ret = cp_cli_meta_num(db, "match_coll_rows",
 				     (long long)coll_rows);
 	if (!ret)
-		ret = cp_cli_put_num(db, "match_p2p_left", (long long)p2p_left);
+		ret = cp_cli_meta_num(db, "match_p2p_left", (long long)p2p_left);
 	if (!ret)
-		ret = cp_cli_put_num(db, "match_coll_left",
+		ret = cp_cli_meta_num(db, "match_coll_left",
 				     (long long)coll_left);
 	if (!ret && note[0])
 		ret = cp_db_put_meta(db, "match_note", note);

@@ -1288,17 +1288,12 @@ int cp_db_put_xfers(struct cp_db *db, const struct cp_db_xfer *x, size_t n)
 	return cp_db_fail(db, CP_DB_EIO, "cannot write matches");
 }
 
-int cp_db_get_meta(struct cp_db *db, const char *key, char *buf,
-		   size_t len)
+/* The text of the first column of st's first row into buf. */
+static int cp_db_meta_text(struct cp_db *db, sqlite3_stmt *st, char *buf,
+			   size_t len)
 {
-	sqlite3_stmt *st;
-	int rc, ret = -CP_DB_ENOENT;
+	int rc = sqlite3_step(st), ret = -CP_DB_ENOENT;
 
-	if (sqlite3_prepare_v2(db->h, "SELECT value FROM meta WHERE key = ?",
-			       -1, &st, NULL))
-		return cp_db_fail(db, CP_DB_EIO, "cannot read meta");
-	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
 		snprintf(buf, len, "%s", sqlite3_column_text(st, 0));
 		ret = 0;
@@ -1309,24 +1304,27 @@ int cp_db_get_meta(struct cp_db *db, const char *key, char *buf,
 	return ret;
 }
 
+int cp_db_get_meta(struct cp_db *db, const char *key, char *buf,
+		   size_t len)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(db->h, "SELECT value FROM meta WHERE key = ?",
+			       -1, &st, NULL))
+		return cp_db_fail(db, CP_DB_EIO, "cannot read meta");
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	return cp_db_meta_text(db, st, buf, len);
+}
+
 int cp_db_get_rank_meta(struct cp_db *db, int32_t rank, const char *key,
 			char *buf, size_t len)
 {
 	sqlite3_stmt *st;
-	int rc, ret = -CP_DB_ENOENT;
 
 	if (sqlite3_prepare_v2(db->h, "SELECT value FROM rank_meta WHERE "
 			       "rank = ? AND key = ?", -1, &st, NULL))
 		return cp_db_fail(db, CP_DB_EIO, "cannot read meta");
 	sqlite3_bind_int(st, 1, rank);
 	sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
-		snprintf(buf, len, "%s", sqlite3_column_text(st, 0));
-		ret = 0;
-	} else if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		ret = cp_db_fail(db, CP_DB_EIO, "cannot read meta");
-	}
-	sqlite3_finalize(st);
-	return ret;
+	return cp_db_meta_text(db, st, buf, len);
 }

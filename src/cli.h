@@ -160,6 +160,12 @@ void cp_cli_tab_note(struct cp_cli_tab *t, const char *note);
 /* Release the cells of t.  Cannot fail. */
 void cp_cli_tab_free(struct cp_cli_tab *t);
 
+/* One text field quoted for CSV (RFC 4180: quotes only when it holds a
+ * comma, quote or line break; NULL prints nothing) or as a JSON string.
+ * f: output; s: the text. */
+void cp_cli_csv_str(FILE *f, const char *s);
+void cp_cli_json_str(FILE *f, const char *s);
+
 /* Print tables t[0..n) to f in fmt; t[0] must be the kv header.  Returns
  * 0 or -1 when f reports a write error. */
 int cp_cli_tabs_print(FILE *f, enum cp_cli_fmt fmt,

@@ -230,40 +230,6 @@ static int cp_cli_fields(struct cp_cli_export *x, const struct cp_db_row *r,
 	return 0;
 }
 
-/* RFC 4180: quote a field holding a comma, quote or line break. */
-static void cp_cli_csv_field(FILE *f, const char *s)
-{
-	if (!s)
-		return;
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-static void cp_cli_json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 static void cp_cli_put_csv(FILE *f, const struct cp_cli_field *fl)
 {
 	size_t i;
@@ -271,7 +237,7 @@ static void cp_cli_put_csv(FILE *f, const struct cp_cli_field *fl)
 	for (i = 0; i < CP_CLI_NCOLS; i++) {
 		if (i)
 			fputc(',', f);
-		cp_cli_csv_field(f, fl[i].s);
+		cp_cli_csv_str(f, fl[i].s);
 	}
 	fputc('\n', f);
 }

@@ -311,7 +311,7 @@ static void cp_cli_md_kv(FILE *f, const struct cp_cli_tab *t)
 
 /* ---- JSON ---- */
 
-static void cp_cli_json_str(FILE *f, const char *s)
+void cp_cli_json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
@@ -389,10 +389,8 @@ static void cp_cli_json(FILE *f, const struct cp_cli_tab *t, size_t n)
 
 /* ---- CSV ---- */
 
-/* RFC 4180: quote a field holding a comma, quote or line break. */
-static void cp_cli_csv_field(FILE *f, const char *s)
+void cp_cli_csv_str(FILE *f, const char *s)
 {
-	fputc(',', f);
 	if (!s)
 		return;
 	if (!strpbrk(s, ",\"\r\n")) {
@@ -406,6 +404,12 @@ static void cp_cli_csv_field(FILE *f, const char *s)
 		fputc(*s, f);
 	}
 	fputc('"', f);
+}
+
+static void cp_cli_csv_field(FILE *f, const char *s)
+{
+	fputc(',', f);
+	cp_cli_csv_str(f, s);
 }
 
 /* The header as "section,key,value"; the notes of the other sections

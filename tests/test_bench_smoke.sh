@@ -30,8 +30,13 @@ for b in 'PROC_NULL send, 1 rank' 'ping-pong 0 B, 2 ranks' \
 		has "^$b +$c +$num +$num$"
 	done
 done
+# 16 timed rows, then 4 rows of the prediction cost (ratio, ns/call)
 expect_eq "timed rows" \
-	"$(grep -Ec '^(PROC_NULL send|ping-pong|Allreduce)[ ,]' "$T/out")" 16
+	"$(grep -Ec '^(PROC_NULL send|ping-pong|Allreduce)[ ,]' "$T/out")" 20
+for b in 'PROC_NULL send, 1 rank' 'ping-pong 0 B, 2 ranks' \
+	'ping-pong 8 B, 2 ranks' 'Allreduce 8 B, 2 ranks'; do
+	has "^$b +[0-9]+\\.[0-9]{3} +$num$"
+done
 has '^commprof: [0-9]+ of [1-9][0-9]* calls found the ring full'
 if command -v valgrind >/dev/null 2>&1; then
 	has '^none +[0-9]+\.[0-9] +-?[0-9]+\.[0-9] +-$'

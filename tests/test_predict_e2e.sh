@@ -10,10 +10,18 @@ CAL="$top_builddir/commprof-calibrate"
 APP="$top_builddir/examples/stride"
 SRC="$top_srcdir/examples/stride.c"
 
-cp_mpirun 300 2 "$CAL" --quick -o "$T/c.params" >"$T/cal.out" 2>&1 ||
-	fail "calibration: $(tail -3 "$T/cal.out")"
 cp_mpirun 60 2 "$APP" >"$T/plain.out" 2>"$T/plain.err" ||
 	fail "stride without commprof"
+# A quick calibration on a busy machine may fail an estimate, which
+# leaves its model out (and the file says so); take up to three.
+for try in 1 2 3; do
+	cp_mpirun 300 2 "$CAL" --quick -o "$T/c.params" >"$T/cal.out" \
+		2>&1 || fail "calibration: $(tail -3 "$T/cal.out")"
+	grep -Eq '^fail (hockney|loggp\.(L|o|G|g) |plogp|log3p)' \
+		"$T/c.params" || break
+	note "calibration $try failed a baseline estimate; again"
+done
+rm -rf "$T/o"
 timeout -k 5 60 "$MPIRUN" -np 2 -x LD_PRELOAD="$LIBCP" \
 	-x COMMPROF_DIR="$T/o" -x COMMPROF_PARAMS="$T/c.params" \
 	"$APP" >"$T/prof.out" 2>"$T/prof.err" || fail "stride with commprof"

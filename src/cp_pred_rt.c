@@ -48,16 +48,21 @@ static void kinds_init(void)
 	kind_of[CP_CALL_MPI_Igather] = CP_PK_GATHER;
 }
 
-/* Every rank's host name, [cp_size][CP_HOST_BYTES]; NULL on failure. */
+/* Every rank's host name, [cp_size][CP_HOST_BYTES]; NULL on failure.
+ * Collective: every rank learns whether all could allocate before any
+ * sends, so that no rank joins the allgather with other counts. */
 static char (*gather_hosts(void))[CP_HOST_BYTES]
 {
 	char me[CP_HOST_BYTES] = "", (*all)[CP_HOST_BYTES];
+	int ok, all_ok = 0;
 
 	gethostname(me, sizeof(me) - 1);
 	all = calloc((size_t)cp_size, sizeof(*all));
-	if (PMPI_Allgather(me, CP_HOST_BYTES, MPI_CHAR, all ? all[0] : NULL,
-			   all ? CP_HOST_BYTES : 0, MPI_CHAR,
-			   MPI_COMM_WORLD) != MPI_SUCCESS) {
+	ok = all != NULL;
+	if (PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN,
+			   MPI_COMM_WORLD) != MPI_SUCCESS || !all_ok ||
+	    PMPI_Allgather(me, CP_HOST_BYTES, MPI_CHAR, all[0], CP_HOST_BYTES,
+			   MPI_CHAR, MPI_COMM_WORLD) != MPI_SUCCESS) {
 		free(all);
 		return NULL;
 	}
@@ -86,6 +91,7 @@ static bool load(char (*hosts)[CP_HOST_BYTES])
 	struct cp_params *p = NULL;
 	char err[400];
 	unsigned models;
+	bool averaged;
 	int i, rc;
 
 	rc = cp_params_load(cp_env.params, &p, err, sizeof(err));
@@ -97,7 +103,7 @@ static bool load(char (*hosts)[CP_HOST_BYTES])
 	for (i = 0; hosts && i < cp_size; i++)
 		hp[i] = hosts[i];
 	rc = cp_pred_build(p, cp_size, hosts ? hp : NULL, &tab, &models,
-			   err, sizeof(err));
+			   &averaged, err, sizeof(err));
 	cp_params_free(p);
 	if (rc) {
 		snprintf(cp_pred_note, sizeof(cp_pred_note),
@@ -113,7 +119,7 @@ static bool load(char (*hosts)[CP_HOST_BYTES])
 		cp_pred_tab = tab;
 	/* a fallback for this job is worth a line; a model the file could
 	 * not estimate is in pred_note and in the report */
-	return strstr(err, "calibrated on") != NULL || !models;
+	return averaged || !models;
 }
 
 void cp_pred_rt_init(void)
@@ -159,8 +165,8 @@ void cp_pred_event(struct cp_event *ev, const struct cp_comm_info *ci)
 	in.members = ci->world;
 	in.nmembers = ci->size;
 	in.bytes = (double)ev->bytes;
-	shape = cp_layout_shape(ev->layout);
-	if (ev->layout == CP_LAYOUT_NONE || shape == CP_SHAPE_IRREGULAR) {
+	shape = cp_layout_shape(ev->layout);	/* NONE answers irregular */
+	if (shape == CP_SHAPE_IRREGULAR) {
 		in.stride_bytes = -1;
 		in.block_bytes = -1;
 	} else {

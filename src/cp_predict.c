@@ -283,7 +283,8 @@ static int build_baselines(struct cp_pred *m, const struct cp_params *p,
 
 int cp_pred_build(const struct cp_params *p, int nranks,
 		  const char *const *hosts, struct cp_pred **out,
-		  unsigned *models, char *note, size_t len)
+		  unsigned *models, bool *job_differs, char *note,
+		  size_t len)
 {
 	struct cp_pred *m;
 	bool same;
@@ -291,6 +292,7 @@ int cp_pred_build(const struct cp_params *p, int nranks,
 
 	*out = NULL;
 	*models = 0;
+	*job_differs = false;
 	if (len)
 		note[0] = '\0';
 	if (nranks < 1)
@@ -300,6 +302,7 @@ int cp_pred_build(const struct cp_params *p, int nranks,
 		return -ENOMEM;
 	m->n = nranks;
 	same = same_job(p, nranks, hosts);
+	*job_differs = !same;
 	if (!same) {
 		char what[160];
 

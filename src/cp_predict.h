@@ -22,6 +22,7 @@
 #ifndef CP_PREDICT_H
 #define CP_PREDICT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -87,13 +88,15 @@ struct cp_pred;
  * per-rank and per-link estimates for every rank and link (and says so
  * in note).  A model whose parameters failed or are missing is left out
  * and named in note.  note: one line (no newline), "" when all is as
- * calibrated; models: out, bit (1 << CP_DB_MODEL_*) per usable model.
+ * calibrated; models: out, bit (1 << CP_DB_MODEL_*) per usable model;
+ * job_differs: out, true when that fallback was taken.
  * Returns 0 and *out (release with cp_pred_free), -ENOMEM, or -EINVAL
  * (nranks < 1).
  */
 int cp_pred_build(const struct cp_params *p, int nranks,
 		  const char *const *hosts, struct cp_pred **out,
-		  unsigned *models, char *note, size_t len);
+		  unsigned *models, bool *job_differs, char *note,
+		  size_t len);
 
 /* Release m (NULL-safe).  Cannot fail. */
 void cp_pred_free(struct cp_pred *m);

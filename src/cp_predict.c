@@ -182,31 +182,26 @@ static int build_lmo(struct cp_pred *m, const struct cp_params *p, bool same,
 	return 0;
 }
 
+/* A table entry: its value, or NAN (counted in *nfail) if it failed. */
+static double entry(const struct cp_pval *v, int *nfail)
+{
+	if (v->state == CP_PV_OK && isfinite(v->val))
+		return v->val;
+	(*nfail)++;
+	return NAN;
+}
+
 static int build_log3p(struct cp_pred *m, const struct cp_params *p,
 		       char *note, size_t len)
 {
 	int ns = p->l3_nsizes, nd = p->l3_nstrides, i;
 	struct cp_log3p *l = &m->l3;
 
+	int nfail = 0;
+
 	if (ns < 1 || nd < 1) {
 		note_add(note, len, "log3P: no tables");
 		return 0;
-	}
-	for (i = 0; i < ns; i++) {
-		if (p->l3_o_mw_s[i].state != CP_PV_OK ||
-		    p->l3_o_net_s[i].state != CP_PV_OK ||
-		    p->l3_t_mem_s[i].state != CP_PV_OK) {
-			note_add(note, len, "log3P: a table entry failed, "
-				 "not predicted");
-			return 0;
-		}
-	}
-	for (i = 0; i < ns * nd; i++) {
-		if (p->l3_l_mw_s[i].state != CP_PV_OK) {
-			note_add(note, len, "log3P: an l_mw entry failed, "
-				 "not predicted");
-			return 0;
-		}
 	}
 	l->nsizes = ns;
 	l->nstrides = nd;
@@ -222,13 +217,22 @@ static int build_log3p(struct cp_pred *m, const struct cp_params *p,
 	memcpy(l->size_bytes, p->l3_size_bytes, (size_t)ns * sizeof(double));
 	memcpy(l->stride_bytes, p->l3_stride_bytes,
 	       (size_t)nd * sizeof(double));
+	/* a failed entry is a hole (NAN): the calls whose interpolation
+	 * touches it get no log3P value, the others keep theirs */
 	for (i = 0; i < ns; i++) {
-		l->t_mem_s[i] = p->l3_t_mem_s[i].val;
-		l->o_mw_s[i] = p->l3_o_mw_s[i].val;
-		l->o_net_s[i] = p->l3_o_net_s[i].val;
+		l->t_mem_s[i] = entry(&p->l3_t_mem_s[i], &nfail);
+		l->o_mw_s[i] = entry(&p->l3_o_mw_s[i], &nfail);
+		l->o_net_s[i] = entry(&p->l3_o_net_s[i], &nfail);
 	}
 	for (i = 0; i < ns * nd; i++)
-		l->l_mw_s[i] = p->l3_l_mw_s[i].val;
+		l->l_mw_s[i] = entry(&p->l3_l_mw_s[i], &nfail);
+	if (nfail) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "log3P: %d failed table entries, "
+			 "calls that need them not predicted", nfail);
+		note_add(note, len, what);
+	}
 	m->models |= 1u << CP_DB_MODEL_LOG3P;
 	return 0;
 }
@@ -431,8 +435,8 @@ static bool log3p_terms(const struct cp_pred *m, const struct cp_pred_in *in,
 		*flags |= CP_PF_L3_BLOCK;
 		return false;
 	}
-	if (cp_log3p_predict(&m->l3, in->bytes, d, lp))
-		return false;
+	if (cp_log3p_predict(&m->l3, in->bytes, d, lp) || isnan(lp->t_s))
+		return false;	/* a failed table entry on the way */
 	if (lp->flags & CP_LOG3P_F_EXTRAP_SIZE)
 		*flags |= CP_PF_L3_EXTRAP_SIZE;
 	if (lp->flags & CP_LOG3P_F_EXTRAP_STRIDE)

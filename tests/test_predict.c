@@ -72,16 +72,27 @@ static const char file_ok[] =
 static const double C[3] = { 1e-6, 2e-6, 3e-6 };
 static const double t[3] = { 1e-9, 2e-9, 3e-9 };
 
-static struct cp_params *load(const char *beta02)
+/* The file with the line for beta_02, and the line starting with `cut`
+ * (if any) replaced by `with`. */
+static struct cp_params *load_edit(const char *beta02, const char *cut,
+				   const char *with)
 {
-	char path[] = "/tmp/test_predict.XXXXXX", err[512];
+	char path[] = "/tmp/test_predict.XXXXXX", err[512], text[8192];
 	struct cp_params *p = NULL;
+	char *at, *eol;
 	FILE *f;
 	int fd = mkstemp(path);
 
 	if (fd < 0 || !(f = fdopen(fd, "w")))
 		exit(1);
-	fprintf(f, file_ok, beta02);
+	snprintf(text, sizeof(text), file_ok, beta02);
+	at = cut ? strstr(text, cut) : NULL;
+	if (at && (eol = strchr(at, '\n'))) {
+		*at = '\0';
+		fprintf(f, "%s%s%s", text, with, eol);
+	} else {
+		fputs(text, f);
+	}
 	fclose(f);
 	if (cp_params_load(path, &p, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
@@ -90,6 +101,11 @@ static struct cp_params *load(const char *beta02)
 	}
 	unlink(path);
 	return p;
+}
+
+static struct cp_params *load(const char *beta02)
+{
+	return load_edit(beta02, NULL, NULL);
 }
 
 static double ib(int i, int j)
@@ -307,6 +323,36 @@ static void check_fallbacks(void)
 	cp_params_free(p);
 }
 
+/* A failed log3P entry is a hole: calls that interpolate through it get
+ * nothing, the others keep their values. */
+static void check_hole(void)
+{
+	struct cp_params *p = load_edit("lmo.beta 0 2 2e9 lo 2e9 hi 2e9 n 5\n",
+					"log3p.l_mw 2000 64",
+					"fail log3p.l_mw 2000 64 : negative");
+	const char *hosts[3] = { "a", "a", "b" };
+	struct cp_pred_out o, o2;
+	struct cp_pred *m;
+	unsigned models;
+	bool differs;
+	char note[256];
+
+	if (cp_pred_build(p, 3, hosts, &m, &models, &differs, note,
+			  sizeof(note)))
+		exit(1);
+	o = eval(m, p2p(1, 0, 1000, 16, 8));
+	o2 = eval(m, p2p(1, 0, 2000, 64, 8));
+	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LOG3P], 3500, TOL) &&
+		 isnan(o2.t_ns[CP_DB_MODEL_LOG3P]) &&
+		 !isnan(o2.t_ns[CP_DB_MODEL_HOCKNEY]) &&
+		 (models & (1u << CP_DB_MODEL_LOG3P)) &&
+		 strstr(note, "log3P: 1 failed table entries"),
+		 "failed l_mw(2000, 64): that call NULL, (1000, 16) %.3f ns; "
+		 "%s", o.t_ns[CP_DB_MODEL_LOG3P], note);
+	cp_pred_free(m);
+	cp_params_free(p);
+}
+
 int main(void)
 {
 	struct cp_params *p = load("lmo.beta 0 2 2e9 lo 2e9 hi 2e9 n 5\n");
@@ -323,5 +369,6 @@ int main(void)
 	cp_pred_free(m);
 	cp_params_free(p);
 	check_fallbacks();
+	check_hole();
 	return ta_done("test_predict");
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # test_predict_e2e.sh - calibrate (--quick, 2 ranks), profile
 # examples/stride with the parameter file, report: the application's
-# output is unchanged, every model predicted and has an accuracy line,
-# and the report flags the strided sends of stride.c, not the contiguous
+# output is unchanged, every model that predicted has an accuracy line
+# (a baseline the calibration failed may be missing only when the report
+# names it; LMO and log3P must predict), and the report flags the strided sends of stride.c, not the contiguous
 # ones of the same size.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
@@ -13,18 +14,24 @@ SRC="$top_srcdir/examples/stride.c"
 cp_mpirun 60 2 "$APP" >"$T/plain.out" 2>"$T/plain.err" ||
 	fail "stride without commprof"
 # A quick calibration on a busy machine may fail an estimate, which
-# leaves its model out (and the file says so); take up to three.
+# leaves its model out (the run's pred_models says which are in); take
+# up to three.
+want=lmo,log3p,hockney,loggp,plogp
 for try in 1 2 3; do
 	cp_mpirun 300 2 "$CAL" --quick -o "$T/c.params" >"$T/cal.out" \
 		2>&1 || fail "calibration: $(tail -3 "$T/cal.out")"
-	grep -Eq '^fail (hockney|loggp\.(L|o|G|g) |plogp|log3p)' \
-		"$T/c.params" || break
-	note "calibration $try failed a baseline estimate; again"
+	rm -rf "$T/o"
+	timeout -k 5 60 "$MPIRUN" -np 2 -x LD_PRELOAD="$LIBCP" \
+		-x COMMPROF_DIR="$T/o" -x COMMPROF_PARAMS="$T/c.params" \
+		"$APP" >"$T/prof.out" 2>"$T/prof.err" ||
+		fail "stride with commprof"
+	got=$("$PYTHON3" -c 'import sqlite3, sys
+print(sqlite3.connect(sys.argv[1]).execute("SELECT value FROM meta "
+      "WHERE key = \x27pred_models\x27").fetchone()[0])' \
+		"$T/o/rank-00000.db") || fail "no pred_models in rank 0"
+	[ "$got" = "$want" ] && break
+	note "calibration $try: models $got; again"
 done
-rm -rf "$T/o"
-timeout -k 5 60 "$MPIRUN" -np 2 -x LD_PRELOAD="$LIBCP" \
-	-x COMMPROF_DIR="$T/o" -x COMMPROF_PARAMS="$T/c.params" \
-	"$APP" >"$T/prof.out" 2>"$T/prof.err" || fail "stride with commprof"
 diff "$T/plain.out" "$T/prof.out" >&2 || fail "output changed"
 grep -q '^commprof:' "$T/prof.err" && fail "warned: $(cat "$T/prof.err")"
 "$COMMPROF" report "$T/o" >"$T/r.txt" || fail "report (text)"
@@ -44,10 +51,20 @@ contig = ["stride.c:" + x for x in sys.argv[3].split()]
 models = ["lmo", "log3p", "hockney", "loggp", "plogp"]
 bad = []
 h = r["header"]
-if h.get("pred_models") != ",".join(models):
-    bad.append("models that predicted: %r" % h.get("pred_models"))
-acc = r["accuracy"]["rows"]
+# a baseline that three quick calibrations could not estimate may be out,
+# but only with the header naming it; log3P and LMO must be in
+names = {"hockney": "Hockney", "loggp": "LogGP", "plogp": "PLogP"}
+have = h.get("pred_models", "").split(",")
 for m in models:
+    if m in have:
+        continue
+    if m in names and names[m] + ": failed" in (h.get("pred_note") or ""):
+        print("# %s left out: %s" % (m, h["pred_note"]))
+    else:
+        bad.append("%s did not predict, and the header does not say "
+                   "why: %r" % (m, h.get("pred_note")))
+acc = r["accuracy"]["rows"]
+for m in (m for m in models if m in have):
     rows = [a for a in acc if a["model"] == m and a["group"] == "all"]
     if len(rows) != 1 or not rows[0]["rows"] > 0 or \
             not rows[0]["mu_bar"] >= 1:

@@ -181,52 +181,101 @@ static int series_init(struct series *s, const double *t, int nexp,
 	return 0;
 }
 
-/* C_i = mean over triplets {i,j,k} of (T_ij + T_ik - T_jk)/4, which sums
- * to ((n-1)*S_i - Tot) / (4*C(n-1,2)), S_i the sum of T over pairs with i:
- * coefficient (n-2)/(4*C(n-1,2)) on those pairs, -1/(4*C(n-1,2)) on the
- * others. */
-static void estimate_c(int n, const struct series *s0, double level,
-		       struct cp_est *c)
-{
-	double tot = 0, si, den = 4.0 * c2(n - 1);
-	int i, a, b, p, np = c2(n);
-	struct cp_ws w;
-	bool in;
+/* The estimator for n >= 3.  Every estimate is a fixed linear
+ * combination of experiment means once the partners are chosen; a
+ * combination is a dense vector over all experiments, in the order
+ * rt0 [0, np), o2o [np, 2np), o2t [2np, 2np + n2t), o2t0 [.., + n2t). */
+struct lsys {
+	int n, np, n2t, nexp;
+	double mb;		/* M */
+	bool diff;		/* t_i from the measured empty one-to-two */
+	struct series s[4];	/* rt0, o2o, o2t, o2t0 */
+	int *pm;		/* [n2t] partner of larger T_ij(M) */
+	int *p0;		/* [n2t] partner of larger T_ij(0) */
+	double *v;		/* [nexp] scratch combination */
+};
 
-	for (p = 0; p < np; p++)
-		tot += s0->mean[p];
-	for (i = 0; i < n; i++) {
-		memset(&w, 0, sizeof(w));
-		si = 0;
-		for (a = 0, p = 0; a < n; a++)
-			for (b = a + 1; b < n; b++, p++) {
-				in = a == i || b == i;
-				if (in)
-					si += s0->mean[p];
-				cp_stats_ws_add(&w, (in ? n - 2 : -1) / den,
-						s0->se[p], s0->df);
-			}
-		c[i].val = ((n - 1) * si - tot) / den;
-		c[i].n = np * s0->reps;
-		c[i].fail = NULL;
-		cp_stats_ws_est(&w, level, &c[i]);
-	}
+static const struct series *lsys_series(const struct lsys *l, int e,
+					int *idx)
+{
+	int k = e < l->np ? 0 : e < 2 * l->np ? 1 :
+		e < 2 * l->np + l->n2t ? 2 : 3;
+	static const int base_np[4] = { 0, 1, 2, 2 };
+	static const int base_t[4] = { 0, 0, 0, 1 };
+
+	*idx = e - base_np[k] * l->np - base_t[k] * l->n2t;
+	return &l->s[k];
 }
 
-/* t_i = mean over the triplets rooted at i of (T_i - T_ip - 2C_i)/M, p
- * the partner of larger T_ij(M); cnt[i*n + p] counts how often p was
- * chosen, which gives the coefficients of T_ip here and in 1/beta. */
-static void estimate_t(int n, double mb, const struct series *s1,
-		       const struct series *s2, const struct cp_est *c,
-		       int *cnt, double level, struct cp_est *t)
+/* Value and interval of the combination in l->v. */
+static void lsys_est(const struct lsys *l, double level, struct cp_est *e)
 {
-	double sum, den = c2(n - 1) * mb;
-	int i, a, b, p, q, pa, pb, used;
+	const struct series *s;
 	struct cp_ws w;
+	int x, i;
 
-	for (i = 0; i < n; i++) {
-		memset(&w, 0, sizeof(w));
-		sum = 0;
+	memset(&w, 0, sizeof(w));
+	memset(e, 0, sizeof(*e));
+	for (x = 0; x < l->nexp; x++) {
+		if (l->v[x] == 0)
+			continue;
+		s = lsys_series(l, x, &i);
+		e->val += l->v[x] * s->mean[i];
+		e->n += s->reps;
+		cp_stats_ws_add(&w, l->v[x], s->se[i], s->df);
+	}
+	cp_stats_ws_est(&w, level, e);
+}
+
+/* v += coef * C_i.  C_i = mean over triplets {i,j,k} of (T_ij + T_ik -
+ * T_jk)/4, which sums to ((n-1)*S_i - Tot) / (4*C(n-1,2)), S_i the sum of
+ * T(0) over pairs with i: coefficient (n-2)/(4*C(n-1,2)) on those pairs,
+ * -1/(4*C(n-1,2)) on the others. */
+static void add_c(struct lsys *l, double coef, int i)
+{
+	double den = 4.0 * c2(l->n - 1);
+	int a, b, p;
+
+	for (a = 0, p = 0; a < l->n; a++)
+		for (b = a + 1; b < l->n; b++, p++)
+			l->v[p] += coef * (a == i || b == i ? l->n - 2 : -1) /
+				   den;
+}
+
+/* v += coef * t_i.  t_i = mean over the triplets rooted at i of
+ * (T_i(M) - T_ip(M) - F_i)/M, p the partner of larger T_ij(M).  F_i, the
+ * fixed part of the one-to-two: 002 takes the model's 2C_i; with the
+ * empty one-to-two measured (ours) F_i = T_i(0) - T_iq(0), q the partner
+ * of larger T_ij(0).  Both agree where the model holds; the measured one
+ * stays right where fixed delays of the two transfers overlap (link
+ * latency, a root that does not pay it twice), which 2C_i over-counts. */
+static void add_t(struct lsys *l, double coef, int i)
+{
+	double w = coef / (c2(l->n - 1) * l->mb);
+	int a, b, q;
+
+	for (a = 0; a < l->n; a++)
+		for (b = a + 1; b < l->n; b++) {
+			if (a == i || b == i)
+				continue;
+			q = cp_lmo_o2t_idx(l->n, i, a, b);
+			l->v[2 * l->np + q] += w;
+			l->v[l->np + cp_lmo_pair_idx(l->n, i, l->pm[q])] -= w;
+			if (!l->diff)
+				continue;
+			l->v[2 * l->np + l->n2t + q] -= w;
+			l->v[cp_lmo_pair_idx(l->n, i, l->p0[q])] += w;
+		}
+	if (!l->diff)
+		add_c(l, -2 * coef / l->mb, i);
+}
+
+/* Partners of larger T_ij(M) and T_ij(0) of every one-to-two. */
+static void choose_partners(struct lsys *l)
+{
+	int n = l->n, i, a, b, q, pa, pb;
+
+	for (i = 0; i < n; i++)
 		for (a = 0; a < n; a++)
 			for (b = a + 1; b < n; b++) {
 				if (a == i || b == i)
@@ -234,87 +283,38 @@ static void estimate_t(int n, double mb, const struct series *s1,
 				q = cp_lmo_o2t_idx(n, i, a, b);
 				pa = cp_lmo_pair_idx(n, i, a);
 				pb = cp_lmo_pair_idx(n, i, b);
-				p = s1->mean[pa] >= s1->mean[pb] ? a : b;
-				cnt[i * n + p]++;
-				sum += s2->mean[q] -
-				       s1->mean[p == a ? pa : pb];
-				cp_stats_ws_add(&w, 1 / den, s2->se[q], s2->df);
+				l->pm[q] = l->s[1].mean[pa] >=
+					   l->s[1].mean[pb] ? a : b;
+				l->p0[q] = l->s[0].mean[pa] >=
+					   l->s[0].mean[pb] ? a : b;
 			}
-		used = 0;
-		for (p = 0; p < n; p++) {
-			if (!cnt[i * n + p])
-				continue;
-			used++;
-			cp_stats_ws_add(&w, -cnt[i * n + p] / den,
-					s1->se[cp_lmo_pair_idx(n, i, p)],
-					s1->df);
-		}
-		cp_stats_ws_add(&w, -2 / mb, c[i].se, c[i].df);
-		t[i].val = sum / den - 2 * c[i].val / mb;
-		t[i].n = c2(n - 1) * s2->reps + used * s1->reps + c[i].n;
-		t[i].fail = NULL;
-		cp_stats_ws_est(&w, level, &t[i]);
-	}
 }
 
-/* Coefficients of the T(M) means in 1/beta_ij once t_i and t_j are
- * substituted (the C terms cancel exactly: -2C_i/M directly, +2C_i/M
- * through -t_i): T_ij gets (1 + (cnt_ij + cnt_ji)/N3)/M, T_ik cnt_ik/(N3 M),
- * T_jk cnt_jk/(N3 M), every one-to-two rooted at i or j -1/(N3 M). */
-static void ib_variance(int n, int i, int j, double mb, const struct series *s1,
-			const struct series *s2, const int *cnt,
-			struct cp_ws *w, int *nsamp)
+/* C, t, then 1/beta_ij = (T_ij(M) - 2C_i - 2C_j)/M - t_i - t_j. */
+static void estimate_lsys(struct lsys *l, double level, struct cp_lmo *m)
 {
-	double n3 = c2(n - 1);
-	int k, a, b, r, root;
+	size_t sz = (size_t)l->nexp * sizeof(*l->v);
+	int i, j, p;
 
-	memset(w, 0, sizeof(*w));
-	cp_stats_ws_add(w, (1 + (cnt[i * n + j] + cnt[j * n + i]) / n3) / mb,
-			s1->se[cp_lmo_pair_idx(n, i, j)], s1->df);
-	*nsamp = s1->reps + 2 * c2(n - 1) * s2->reps;
-	for (k = 0; k < n; k++) {
-		if (k == i || k == j)
-			continue;
-		for (r = 0; r < 2; r++) {
-			root = r ? j : i;
-			if (!cnt[root * n + k])
-				continue;
-			*nsamp += s1->reps;
-			cp_stats_ws_add(w, cnt[root * n + k] / (n3 * mb),
-					s1->se[cp_lmo_pair_idx(n, root, k)],
-					s1->df);
-		}
+	choose_partners(l);
+	for (i = 0; i < l->n; i++) {
+		memset(l->v, 0, sz);
+		add_c(l, 1, i);
+		lsys_est(l, level, &m->c_s[i]);
+		memset(l->v, 0, sz);
+		add_t(l, 1, i);
+		lsys_est(l, level, &m->t_spb[i]);
 	}
-	for (r = 0; r < 2; r++) {
-		root = r ? j : i;
-		for (a = 0; a < n; a++)
-			for (b = a + 1; b < n; b++) {
-				if (a == root || b == root)
-					continue;
-				cp_stats_ws_add(w, -1 / (n3 * mb),
-					s2->se[cp_lmo_o2t_idx(n, root, a, b)],
-					s2->df);
-			}
-	}
-}
-
-static void estimate_ib(int n, double mb, const struct series *s1,
-			const struct series *s2, const struct cp_est *c,
-			const struct cp_est *t, const int *cnt, double level,
-			struct cp_est *ib)
-{
-	struct cp_ws w;
-	int i, j, p, ns;
-
-	for (i = 0; i < n; i++)
-		for (j = i + 1; j < n; j++) {
-			p = pair_of(n, i, j);
-			ib[p].val = (s1->mean[p] - 2 * c[i].val -
-				     2 * c[j].val) / mb - t[i].val - t[j].val;
-			ib_variance(n, i, j, mb, s1, s2, cnt, &w, &ns);
-			ib[p].n = ns;
-			ib[p].fail = NULL;
-			cp_stats_ws_est(&w, level, &ib[p]);
+	for (i = 0; i < l->n; i++)
+		for (j = i + 1; j < l->n; j++) {
+			p = pair_of(l->n, i, j);
+			memset(l->v, 0, sz);
+			l->v[l->np + p] += 1 / l->mb;
+			add_c(l, -2 / l->mb, i);
+			add_c(l, -2 / l->mb, j);
+			add_t(l, -1, i);
+			add_t(l, -1, j);
+			lsys_est(l, level, &m->ib_spb[p]);
 		}
 }
 
@@ -358,6 +358,18 @@ static int check(struct cp_est *e, const char *neg, bool strict)
 	return e->fail != NULL;
 }
 
+/* A per-byte delay below 0 whose interval reaches 0 is noise around a
+ * cost too small to see at M: it becomes 0, the interval stays as
+ * measured, and the model says so (CP_LMO_F_T_CLAMPED).  One whose
+ * whole interval is below 0 fails: the data contradict the model. */
+static void clamp_t(struct cp_lmo *m, struct cp_est *t)
+{
+	if (t->fail || !isfinite(t->val) || t->val >= 0 || !(t->hi >= 0))
+		return;
+	t->val = 0;
+	m->flags |= CP_LMO_F_T_CLAMPED;
+}
+
 /* Flag what is negative or not finite, and what was computed from a
  * flagged value; mirror 1/beta into beta. */
 static void check_all(struct cp_lmo *m)
@@ -369,8 +381,10 @@ static void check_all(struct cp_lmo *m)
 	for (i = 0; i < m->n; i++)
 		m->nfail += check(&m->c_s[i], cause_neg_c, false);
 	for (i = 0; i < m->n; i++) {
-		if (m->c_s[i].fail && !m->t_spb[i].fail)
+		if (m->c_s[i].fail && !m->t_spb[i].fail &&
+		    !(m->flags & CP_LMO_F_T_MEASURED))
 			m->t_spb[i].fail = cause_dep_c;
+		clamp_t(m, &m->t_spb[i]);
 		m->nfail += check(&m->t_spb[i], cause_neg_t, false);
 	}
 	for (i = 0; i < m->n; i++)
@@ -398,58 +412,84 @@ static int validate(const struct cp_lmo_meas *in)
 		return -CP_EINVAL;
 	if (in->n > 2 && (in->reps2 < 2 || !in->o2t_s))
 		return -CP_EINVAL;
+	if (in->n > 2 && in->o2t0_s && in->reps3 < 2)
+		return -CP_EINVAL;
 	return 0;
+}
+
+static void lsys_free(struct lsys *l)
+{
+	int k;
+
+	for (k = 0; k < 4; k++)
+		series_free(&l->s[k]);
+	free(l->pm);
+	free(l->p0);
+	free(l->v);
+}
+
+/* Means of every series; the scratch of the n >= 3 estimator. */
+static int lsys_init(struct lsys *l, const struct cp_lmo_meas *in)
+{
+	int rc;
+
+	memset(l, 0, sizeof(*l));
+	l->n = in->n;
+	l->np = c2(in->n);
+	l->n2t = cp_lmo_no2t(in->n);
+	l->nexp = 2 * l->np + 2 * l->n2t;
+	l->mb = in->msg_bytes;
+	l->diff = in->n > 2 && in->o2t0_s;
+	rc = series_init(&l->s[0], in->rt0_s, l->np, in->reps0);
+	if (!rc)
+		rc = series_init(&l->s[1], in->o2o_s, l->np, in->reps1);
+	if (!rc && in->n > 2)
+		rc = series_init(&l->s[2], in->o2t_s, l->n2t, in->reps2);
+	if (!rc && l->diff)
+		rc = series_init(&l->s[3], in->o2t0_s, l->n2t, in->reps3);
+	if (!rc && in->n > 2) {
+		l->pm = calloc(l->n2t, sizeof(*l->pm));
+		l->p0 = calloc(l->n2t, sizeof(*l->p0));
+		l->v = calloc(l->nexp, sizeof(*l->v));
+		if (!l->pm || !l->p0 || !l->v)
+			rc = -CP_ENOMEM;
+	}
+	if (rc)
+		lsys_free(l);
+	return rc;
 }
 
 int cp_lmo_estimate(const struct cp_lmo_meas *in, double level,
 		    struct cp_lmo *m)
 {
-	struct series s0 = { 0 }, s1 = { 0 }, s2 = { 0 };
-	int n, np, *cnt = NULL, rc;
+	struct lsys l;
+	int rc;
 
 	rc = validate(in);
 	if (rc)
 		return rc;
 	if (!(level > 0 && level < 1))
 		return -CP_EINVAL;
-	n = in->n;
-	np = c2(n);
-	rc = cp_lmo_alloc(m, n);
+	rc = cp_lmo_alloc(m, in->n);
 	if (rc)
 		return rc;
 	m->msg_bytes = in->msg_bytes;
 	m->level = level;
-	rc = series_init(&s0, in->rt0_s, np, in->reps0);
-	if (!rc)
-		rc = series_init(&s1, in->o2o_s, np, in->reps1);
-	if (!rc && n > 2)
-		rc = series_init(&s2, in->o2t_s, cp_lmo_no2t(n), in->reps2);
-	if (rc)
-		goto out_free;
-	if (n == 2) {
-		estimate_n2(in->msg_bytes, &s0, &s1, level, m);
-	} else {
-		cnt = calloc((size_t)n * n, sizeof(*cnt));
-		if (!cnt) {
-			rc = -CP_ENOMEM;
-			goto out_free;
-		}
-		estimate_c(n, &s0, level, m->c_s);
-		estimate_t(n, in->msg_bytes, &s1, &s2, m->c_s, cnt, level,
-			   m->t_spb);
-		estimate_ib(n, in->msg_bytes, &s1, &s2, m->c_s, m->t_spb, cnt,
-			    level, m->ib_spb);
-	}
-	check_all(m);
-	rc = m->nfail ? -CP_ENUM : 0;
-out_free:
-	free(cnt);
-	series_free(&s0);
-	series_free(&s1);
-	series_free(&s2);
-	if (rc && rc != -CP_ENUM)
+	rc = lsys_init(&l, in);
+	if (rc) {
 		cp_lmo_free(m);
-	return rc;
+		return rc;
+	}
+	if (in->n == 2) {
+		estimate_n2(in->msg_bytes, &l.s[0], &l.s[1], level, m);
+	} else {
+		estimate_lsys(&l, level, m);
+		if (l.diff)
+			m->flags |= CP_LMO_F_T_MEASURED;
+	}
+	lsys_free(&l);
+	check_all(m);
+	return m->nfail ? -CP_ENUM : 0;
 }
 
 int cp_lmo_predict_p2p(const struct cp_lmo *m, int i, int j, double bytes,

@@ -5,8 +5,9 @@
  * Per processor i a fixed delay C_i (s) and a per-byte delay t_i (s/B);
  * per link a rate beta_ij = beta_ji (B/s).  A message i -> j of M bytes
  * costs C_i + t_i*M + C_j + t_j*M + M/beta_ij.  The calibrator measures
- * three series at one size M < S (struct cp_lmo_meas); cp_lmo_estimate
- * solves them for C, t and 1/beta.  The thresholds S, M1, M2 and the
+ * three series at one size M < S, and the one-to-two with empty messages
+ * too (struct cp_lmo_meas); cp_lmo_estimate solves them for C, t and
+ * 1/beta.  The thresholds S, M1, M2 and the
  * gather slope corrections kappa1, kappa2 come from scatter and gather
  * size rows (cp_lmo_scatter_thresh, cp_lmo_gather_thresh, cp_lmo_kappa).
  *
@@ -38,6 +39,13 @@ struct cp_lmo_meas {
 	 * and to k, both reply empty, T_root(M); unused (may be NULL) when
 	 * n == 2 */
 	const double *o2t_s;
+	int reps3;		/* k3: repetitions of each empty one-to-two */
+	/* [cp_lmo_o2t_idx(n, root, j, k) * reps3 + r]: the one-to-two with
+	 * empty messages, T_root(0), or NULL.  With it, t_i's fixed part is
+	 * measured, T_i(0) - max_j T_ij(0), instead of 002's 2C_i (ours;
+	 * CP_LMO_F_T_MEASURED): right also where the fixed delays of the
+	 * root's two transfers overlap, as link latency does. */
+	const double *o2t0_s;
 };
 
 /* Flags of struct cp_lmo: assumptions the data could not check. */
@@ -45,6 +53,10 @@ struct cp_lmo_meas {
 #define CP_LMO_F_EQUAL_C	0x1
 /* n == 2: t_0 = t_1 = 0 assumed, all per-byte cost in 1/beta_01 */
 #define CP_LMO_F_ZERO_T		0x2
+/* t_i's fixed part measured by the empty one-to-two (o2t0_s) */
+#define CP_LMO_F_T_MEASURED	0x4
+/* a t_i < 0 whose interval reaches 0 was set to 0 (lo keeps the sign) */
+#define CP_LMO_F_T_CLAMPED	0x8
 
 /* An estimated (or loaded) model.  Arrays owned: cp_lmo_free(). */
 struct cp_lmo {
@@ -117,6 +129,7 @@ int cp_lmo_alloc(struct cp_lmo *m, int n);
 void cp_lmo_free(struct cp_lmo *m);
 
 /* Estimate C, t, 1/beta and beta from in at confidence level.
+ * A t_i below 0 whose interval reaches 0 is set to 0 (CP_LMO_F_T_CLAMPED).
  * Returns 0, or -CP_ENUM when at least one estimate is negative or not
  * finite: m is then filled all the same, m->nfail counts the failed
  * estimates and each carries its cause in fail.  On both, m owns arrays

@@ -20,6 +20,10 @@ struct calib {
 				 * of S (run_thresholds) */
 	const char *series;	/* --series: raw LMO series to this file, or
 				 * NULL */
+	double slow_s;		/* --slow-us: an LMO series with an
+				 * experiment whose median exceeds its
+				 * minimum by more than this (+2%) is run
+				 * again; 0 never */
 	bool tty;		/* rank 0 and stderr is a terminal */
 	double t0_s;		/* MPI_Wtime at start */
 	int units_total;	/* progress: planned steps */
@@ -42,6 +46,8 @@ void calib_fatal(const char *what) __attribute__((noreturn));
 #define CALIB_RT0	0	/* empty roundtrip i <-> j */
 #define CALIB_O2O	1	/* i sends M to j, empty reply */
 #define CALIB_O2T	2	/* root sends M to a and b, empty replies */
+#define CALIB_O2T0	3	/* the same with empty messages */
+#define CALIB_NKINDS	4
 
 /* Experiments grouped in rounds: no process takes part in two
  * experiments of one round. */
@@ -70,7 +76,7 @@ void calib_sched_free(struct calib_sched *s);
  * between rounds.  On rank 0, t_s[e * reps + r] gets the initiator's
  * time of repetition r of experiment e; *wall_s the phase's wall time;
  * *seq_s the sum of all experiment times (running them one after
- * another).  Collective.  bytes: M (unused for CALIB_RT0). */
+ * another).  Collective.  bytes: M (unused for CALIB_RT0, CALIB_O2T0). */
 void calib_sched_run(struct calib *c, const struct calib_sched *s,
 		     int bytes, int reps, double *t_s, double *wall_s,
 		     double *seq_s);

@@ -51,7 +51,7 @@ static void fill_members(struct calib_sched *s, int n)
 
 	for (i = 0; i < n; i++)
 		for (j = i + 1; j < n; j++) {
-			if (s->kind != CALIB_O2T) {
+			if (s->size == 2) {
 				e = cp_lmo_pair_idx(n, i, j);
 				s->memb[2 * e] = i;
 				s->memb[2 * e + 1] = j;
@@ -109,8 +109,8 @@ int calib_sched_build(struct calib_sched *s, int kind, int n)
 {
 	memset(s, 0, sizeof(*s));
 	s->kind = kind;
-	s->size = kind == CALIB_O2T ? 3 : 2;
-	s->nexp = kind == CALIB_O2T ? cp_lmo_no2t(n) : cp_lmo_npairs(n);
+	s->size = kind == CALIB_O2T || kind == CALIB_O2T0 ? 3 : 2;
+	s->nexp = s->size == 3 ? cp_lmo_no2t(n) : cp_lmo_npairs(n);
 	s->memb = calloc((size_t)s->nexp * s->size + 1, sizeof(int));
 	s->order = calloc((size_t)s->nexp + 1, sizeof(int));
 	s->round_start = calloc((size_t)s->nexp + 2, sizeof(int));
@@ -135,7 +135,8 @@ void calib_sched_free(struct calib_sched *s)
 static double run_one(const struct calib_sched *s, const int *m, int me,
 		      char *buf, int bytes)
 {
-	int out = s->kind == CALIB_RT0 ? 0 : bytes, k;
+	int out = s->kind == CALIB_RT0 || s->kind == CALIB_O2T0 ? 0 : bytes;
+	int k;
 	double t0;
 
 	if (me != 0) {
@@ -154,7 +155,8 @@ static double run_one(const struct calib_sched *s, const int *m, int me,
 }
 
 static const char *const kind_name[] = {
-	"lmo: empty roundtrips", "lmo: one-to-one", "lmo: one-to-two"
+	"lmo: empty roundtrips", "lmo: one-to-one", "lmo: one-to-two",
+	"lmo: empty one-to-two"
 };
 
 void calib_sched_run(struct calib *c, const struct calib_sched *s,
@@ -185,7 +187,9 @@ void calib_sched_run(struct calib *c, const struct calib_sched *s,
 				mine[(size_t)e * reps + r] =
 					run_one(s, m, me, buf, bytes);
 		}
-		MPI_Barrier(MPI_COMM_WORLD);
+		/* ranks done with their round sleep, not poll: a
+		 * polling rank takes a core from one still measuring */
+		calib_idle_barrier();
 		calib_progress(c, kind_name[s->kind], 1);
 	}
 	*wall_s = MPI_Wtime() - t0;

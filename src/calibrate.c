@@ -5,6 +5,7 @@
  *
  *   mpirun -np N commprof-calibrate -o FILE [--quick] [--reps K]
  *                                   [--lmo-bytes M] [--series FILE]
+ *                                   [--slow-us US]
  *                                   [--progress]
  *
  * Order (models.md "LMO"): thresholds from scatter and gather rows, then
@@ -44,7 +45,7 @@ struct plan {
 /* Measurements and results, on rank 0. */
 struct res {
 	double *scat, *gath;			/* [nrow] */
-	double *rt0, *o2o, *o2t;		/* LMO series */
+	double *rt0, *o2o, *o2t, *o2t0;		/* LMO series */
 	int msg_bytes;				/* M */
 	double t_mem[16], t00[16], t01[16];	/* log3P */
 	double t00sd[16 * 8], t01sd[16 * 8];
@@ -82,7 +83,8 @@ static int usage(int rank, const char *what)
 	if (rank == 0)
 		fprintf(stderr, "commprof-calibrate: %s\nusage: mpirun -np N "
 			"commprof-calibrate -o FILE [--quick] [--reps K] "
-			"[--lmo-bytes M] [--series FILE] [--progress]\n",
+			"[--lmo-bytes M] [--series FILE] [--slow-us US] "
+			"[--progress]\n",
 			what);
 	return 2;
 }
@@ -96,6 +98,7 @@ static int parse_args(struct calib *c, int argc, char **argv,
 
 	*out = NULL;
 	c->reps = 0;
+	c->slow_s = 50e-6;
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-o") && i + 1 < argc) {
 			*out = argv[++i];
@@ -116,6 +119,11 @@ static int parse_args(struct calib *c, int argc, char **argv,
 			c->lmo_bytes = (int)k;
 		} else if (!strcmp(argv[i], "--series") && i + 1 < argc) {
 			c->series = argv[++i];
+		} else if (!strcmp(argv[i], "--slow-us") && i + 1 < argc) {
+			k = strtol(argv[++i], &end, 10);
+			if (*end || k < 0 || k > 1000000)
+				return usage(c->rank, "--slow-us: 0 to 1000000");
+			c->slow_s = k * 1e-6;
 		} else {
 			return usage(c->rank, "bad argument");
 		}
@@ -242,13 +250,14 @@ static double *alloc0(struct calib *c, size_t n)
 }
 
 /* --series: every LMO sample, one a line: "rt0 I J R T_S", "o2o I J R
- * T_S" (I initiates), "o2t ROOT A B R T_S", so that the estimates can be
- * checked against the data they came from (rank 0). */
+ * T_S" (I initiates), "o2t ROOT A B R T_S", "o2t0 ROOT A B R T_S", so
+ * that the estimates can be checked against the data they came from
+ * (rank 0). */
 static void write_series(const struct calib *c, const struct res *r,
 			 const struct calib_sched *s, int nk)
 {
-	static const char *const tag[] = { "rt0", "o2o", "o2t" };
-	const double *t[3] = { r->rt0, r->o2o, r->o2t };
+	static const char *const tag[] = { "rt0", "o2o", "o2t", "o2t0" };
+	const double *t[CALIB_NKINDS] = { r->rt0, r->o2o, r->o2t, r->o2t0 };
 	FILE *f = fopen(c->series, "w");
 	int k, e, q, m;
 
@@ -273,18 +282,95 @@ static void write_series(const struct calib *c, const struct res *r,
 		printf("lmo: %s: write failed\n", c->series);
 }
 
-/* The three LMO series in rounds; prints what the rounds saved. */
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The experiment of t (nexp x reps) whose median stands furthest above
+ * its minimum, beyond 2% of the minimum: the slow mode of a crowded
+ * host lifts most repetitions of small messages by 200-280 us.  Returns
+ * that excess in s (<= 0: none) and the experiment in *worst. */
+static double slow_excess(const double *t, int nexp, int reps, int *worst)
+{
+	double *v = malloc(reps * sizeof(double)), best = -INFINITY, x;
+	int e;
+
+	if (!v)
+		calib_fatal("out of memory");
+	*worst = 0;
+	for (e = 0; e < nexp; e++) {
+		memcpy(v, t + (size_t)e * reps, reps * sizeof(double));
+		qsort(v, reps, sizeof(double), cmp_dbl);
+		x = v[reps / 2] - v[0] - 0.02 * v[0];
+		if (x > best) {
+			best = x;
+			*worst = e;
+		}
+	}
+	free(v);
+	return best;
+}
+
+#define SLOW_TRIES 3
+
+/* One LMO series, run again (up to SLOW_TRIES in all) while rank 0 sees
+ * the slow mode in it; the try with the smallest excess is kept. */
+static void run_series(struct calib *c, const struct calib_sched *s,
+		       int bytes, double *t, double *wall, double *seq)
+{
+	static const char *const nm[] = { "empty roundtrips",
+		"one-to-one", "one-to-two", "empty one-to-two" };
+	size_t len = (size_t)s->nexp * c->reps;
+	double *best = NULL, bx = INFINITY, x = 0;
+	int again, tr, w = 0, *m;
+
+	for (tr = 1; tr <= SLOW_TRIES; tr++) {
+		calib_sched_run(c, s, bytes, c->reps, t, wall, seq);
+		again = 0;
+		if (c->rank == 0 && c->slow_s > 0) {
+			x = slow_excess(t, s->nexp, c->reps, &w);
+			if (x < bx) {
+				bx = x;
+				if (!best)
+					best = malloc(len * sizeof(double));
+				if (!best)
+					calib_fatal("out of memory");
+				memcpy(best, t, len * sizeof(double));
+			}
+			again = x > c->slow_s && tr < SLOW_TRIES;
+			m = s->memb + (size_t)w * s->size;
+			if (x > c->slow_s)
+				printf("lmo %s: slow mode: a median %.0f us "
+				       "above its minimum (+2%%), ranks %d %d"
+				       "%s; %s\n", nm[s->kind], x * 1e6, m[0],
+				       m[1], s->size == 3 ? " ..." : "",
+				       again ? "series run again" :
+				       "kept the calmest try");
+		}
+		MPI_Bcast(&again, 1, MPI_INT, 0, MPI_COMM_WORLD);
+		if (!again)
+			break;
+	}
+	if (best && bx < x)
+		memcpy(t, best, len * sizeof(double));
+	free(best);
+}
+
+/* The LMO series in rounds; prints what the rounds saved. */
 static void run_lmo(struct calib *c, struct res *r, struct calib_sched *s)
 {
 	static const char *const nm[] = { "empty roundtrips",
-		"one-to-one", "one-to-two" };
-	double *t[3], wall[3] = { 0 }, seq[3] = { 0 }, tw = 0, ts = 0;
-	int k, nk = c->n > 2 ? 3 : 2, ne = 0, nr = 0;
+		"one-to-one", "one-to-two", "empty one-to-two" };
+	double *t[CALIB_NKINDS], wall[CALIB_NKINDS] = { 0 };
+	double seq[CALIB_NKINDS] = { 0 }, tw = 0, ts = 0;
+	int k, nk = c->n > 2 ? CALIB_NKINDS : 2, ne = 0, nr = 0;
 
 	for (k = 0; k < nk; k++) {
 		t[k] = alloc0(c, (size_t)s[k].nexp * c->reps);
-		calib_sched_run(c, &s[k], r->msg_bytes, c->reps, t[k],
-				&wall[k], &seq[k]);
+		run_series(c, &s[k], r->msg_bytes, t[k], &wall[k], &seq[k]);
 		ne += s[k].nexp;
 		nr += s[k].nrounds;
 		tw += wall[k];
@@ -293,6 +379,7 @@ static void run_lmo(struct calib *c, struct res *r, struct calib_sched *s)
 	r->rt0 = t[0];
 	r->o2o = t[1];
 	r->o2t = nk > 2 ? t[2] : NULL;
+	r->o2t0 = nk > 3 ? t[3] : NULL;
 	if (c->rank)
 		return;
 	calib_progress_end(c);
@@ -313,7 +400,8 @@ static void run_lmo(struct calib *c, struct res *r, struct calib_sched *s)
 static void estimate_lmo(struct calib *c, struct res *r)
 {
 	struct cp_lmo_meas in = { c->n, r->msg_bytes, c->reps, c->reps,
-				  c->reps, r->rt0, r->o2o, r->o2t };
+				  c->reps, r->rt0, r->o2o, r->o2t, c->reps,
+				  r->o2t0 };
 	int *peers = calloc(c->n, sizeof(int)), i, rc;
 
 	if (!peers)
@@ -322,6 +410,17 @@ static void estimate_lmo(struct calib *c, struct res *r)
 	if (rc && rc != -CP_ENUM) {
 		printf("lmo: estimate failed: %s\n", cp_err_str(rc));
 		cp_lmo_alloc(&r->lmo, c->n);
+	}
+	if (r->lmo.flags & CP_LMO_F_T_MEASURED)
+		printf("lmo: t_i from the one-to-two less its measured empty "
+		       "run, not less 2C_i (assume lmo.t fixed_measured)\n");
+	if (r->lmo.flags & CP_LMO_F_T_CLAMPED) {
+		printf("lmo: t_i below 0 within its interval, set to 0 "
+		       "(assume lmo.t clamped):");
+		for (i = 0; i < c->n; i++)
+			if (r->lmo.t_spb[i].val == 0 && r->lmo.t_spb[i].n)
+				printf(" %d", i);
+		printf("\n");
 	}
 	for (i = 1; i < c->n; i++)
 		peers[i - 1] = i;
@@ -389,6 +488,10 @@ static void fill_lmo(struct calib *c, const struct res *r,
 	}
 	if (c->n == 2)
 		p->assume |= CP_PARAMS_A_N2;
+	if (r->lmo.flags & CP_LMO_F_T_MEASURED)
+		p->assume |= CP_PARAMS_A_T_FIXED;
+	if (r->lmo.flags & CP_LMO_F_T_CLAMPED)
+		p->assume |= CP_PARAMS_A_T_CLAMPED;
 	if (!isnan(r->th.s_bytes))
 		put_exact(&p->lmo_s_bytes, r->th.s_bytes, 0);
 	if (!isnan(r->th.m1_bytes))
@@ -568,6 +671,7 @@ static void free_res(struct res *r)
 	free(r->rt0);
 	free(r->o2o);
 	free(r->o2t);
+	free(r->o2t0);
 	free(r->os);
 	free(r->or_);
 	free(r->rtt);
@@ -579,11 +683,11 @@ static void free_res(struct res *r)
 
 static int calibrate(struct calib *c, const char *path, FILE *f)
 {
-	struct calib_sched s[3] = { 0 };
+	struct calib_sched s[CALIB_NKINDS] = { 0 };
 	struct cp_params p = { 0 };
 	struct plan pl;
 	struct res r = { 0 };
-	int k, nk = c->n > 2 ? 3 : 2, rc = 0;
+	int k, nk = c->n > 2 ? CALIB_NKINDS : 2, rc = 0;
 	bool over;
 
 	plan_init(&pl, c->quick);

@@ -64,7 +64,10 @@ struct cp_rep_mu {
 	double mu;
 	int32_t op;		/* ops.id */
 	int32_t cls;		/* size class */
+	int64_t link;		/* message between world ranks a < b:
+				 * a << 32 | b; -1 not a message */
 };
+
 
 /* One of the worst-predicted rows of a model. */
 struct cp_rep_worst {
@@ -85,6 +88,12 @@ struct cp_rep_stat {
 	double mean, med, p90;
 };
 
+/* mu statistics of one link (pair of world ranks) for one model. */
+struct cp_rep_lstat {
+	int64_t link;		/* as cp_rep_mu */
+	struct cp_rep_stat st;
+};
+
 struct cp_rep_model {
 	uint64_t predicted;		/* rows with a prediction */
 	uint64_t why[CP_REP_NR];	/* rows per reason */
@@ -95,6 +104,8 @@ struct cp_rep_model {
 	struct cp_rep_stat all;
 	struct cp_rep_stat cls[CP_REP_NCLS];
 	struct cp_rep_stat *op;		/* [nops] */
+	struct cp_rep_lstat *lk;	/* [nlk] ascending link */
+	size_t nlk, caplk;
 };
 
 /* Values of one rank meta key over the ranks. */
@@ -117,6 +128,7 @@ struct cp_rep {
 	char **ops;			/* [nops] op names by id, or NULL */
 	size_t nops;
 	struct cp_rep_model m[CP_DB_NMODELS];
+	bool all_links;			/* json, csv: every link group */
 	bool oom;
 };
 
@@ -251,8 +263,22 @@ static int cp_rep_worst_add(struct cp_rep *r, struct cp_rep_model *m,
 			       &w->site, &w->func);
 }
 
+/* Link of a row: a point-to-point message between two world ranks. */
+static int64_t cp_rep_link(const struct cp_db_prow *p)
+{
+	int32_t a = p->rank, b = p->peer;
+
+	if (p->root >= 0 || b < 0 || a == b)
+		return -1;
+	if (a > b) {
+		a = b;
+		b = p->rank;
+	}
+	return (int64_t)a << 32 | b;
+}
+
 static int cp_rep_mu_add(struct cp_rep_model *m, double mu, int32_t op,
-			 int32_t cls)
+			 int32_t cls, int64_t link)
 {
 	struct cp_rep_mu *v;
 
@@ -265,6 +291,7 @@ static int cp_rep_mu_add(struct cp_rep_model *m, double mu, int32_t op,
 	}
 	m->v[m->n].mu = mu;
 	m->v[m->n].op = op;
+	m->v[m->n].link = link;
 	m->v[m->n++].cls = cls;
 	return 0;
 }
@@ -288,7 +315,8 @@ static int cp_rep_row_model(struct cp_rep *r, const struct cp_db_prow *p,
 		m->why[CP_REP_R_UNMATCHED]++;
 		return 0;
 	}
-	if (cp_rep_mu_add(m, p->mu[k], p->op, cp_rep_cls(p->bytes)))
+	if (cp_rep_mu_add(m, p->mu[k], p->op, cp_rep_cls(p->bytes),
+			  cp_rep_link(p)))
 		return -1;
 	return r->top ? cp_rep_worst_add(r, m, p, k) : 0;
 }
@@ -341,6 +369,13 @@ static int cp_rep_by_op(const void *pa, const void *pb)
 	return (a->op > b->op) - (a->op < b->op);
 }
 
+static int cp_rep_by_link(const void *pa, const void *pb)
+{
+	const struct cp_rep_mu *a = pa, *b = pb;
+
+	return (a->link > b->link) - (a->link < b->link);
+}
+
 static int cp_rep_by_cls(const void *pa, const void *pb)
 {
 	const struct cp_rep_mu *a = pa, *b = pb;
@@ -374,6 +409,25 @@ static int cp_rep_model_stats(struct cp_rep *r, struct cp_rep_model *m)
 		for (j = i; j < m->n && m->v[j].cls == m->v[i].cls; j++)
 			;
 		if (cp_rep_stat(m->v + i, j - i, x, &m->cls[m->v[i].cls]))
+			goto out_free;
+	}
+	qsort(m->v, m->n, sizeof(*m->v), cp_rep_by_link);
+	for (i = 0; i < m->n; i = j) {
+		for (j = i; j < m->n && m->v[j].link == m->v[i].link; j++)
+			;
+		if (m->v[i].link < 0)
+			continue;
+		if (m->nlk == m->caplk) {
+			struct cp_rep_lstat *l;
+
+			m->caplk = m->caplk ? 2 * m->caplk : 16;
+			l = realloc(m->lk, m->caplk * sizeof(*l));
+			if (!l)
+				goto out_free;
+			m->lk = l;
+		}
+		m->lk[m->nlk].link = m->v[i].link;
+		if (cp_rep_stat(m->v + i, j - i, x, &m->lk[m->nlk++].st))
 			goto out_free;
 	}
 	ret = 0;
@@ -568,11 +622,30 @@ static const char *const cp_rep_acc_cols[] = {
 static const char *const cp_rep_acc_heads[] = {
 	"group", "", "model", "rows", "mu_bar", "median", "p90", "best" };
 
+static const struct cp_rep_stat cp_rep_none;
+
+/* Statistics of model m on link (none: n == 0). */
+static const struct cp_rep_stat *cp_rep_lk_stat(const struct cp_rep_model *m,
+						int64_t link)
+{
+	size_t lo = 0, hi = m->nlk, mid;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (m->lk[mid].link < link)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->nlk && m->lk[lo].link == link ? &m->lk[lo].st :
+	       &cp_rep_none;
+}
+
 /* Rows of one group: every model with compared rows, the lowest mu_bar
- * marked.  kind: 0 all, 1 op idx, 2 size class idx. */
+ * marked.  kind: 0 all, 1 op idx, 2 size class idx, 3 link idx. */
 static void cp_rep_acc_group(struct cp_cli_tab *t, const struct cp_rep *r,
 			     const char *group, const char *key, int kind,
-			     size_t idx)
+			     int64_t idx)
 {
 	const struct cp_rep_stat *s[CP_DB_NMODELS];
 	int k, best = -1;
@@ -580,7 +653,8 @@ static void cp_rep_acc_group(struct cp_cli_tab *t, const struct cp_rep *r,
 
 	for (k = 0; k < CP_DB_NMODELS; k++) {
 		s[k] = kind == 0 ? &r->m[k].all : kind == 1 ?
-		       &r->m[k].op[idx] : &r->m[k].cls[idx];
+		       &r->m[k].op[idx] : kind == 2 ? &r->m[k].cls[idx] :
+		       cp_rep_lk_stat(&r->m[k], idx);
 		if (s[k]->n && (best < 0 || s[k]->mean < s[best]->mean))
 			best = k;
 	}
@@ -614,6 +688,54 @@ static int cp_rep_by_name(const void *pa, const void *pb)
 		      cp_rep_op(cp_rep_sort_ctx, (int32_t)*b));
 }
 
+static int cp_rep_cmp_i64(const void *pa, const void *pb)
+{
+	const int64_t *a = pa, *b = pb;
+
+	return (*a > *b) - (*a < *b);
+}
+
+/* Links shown in the text formats; json and csv show all. */
+#define CP_REP_MAX_LINKS	66
+
+/* One group per link (pair of world ranks) when messages went over more
+ * than one: heterogeneous links are what LMO is for. */
+static void cp_rep_acc_links(struct cp_cli_tab *t, const struct cp_rep *r)
+{
+	size_t n = 0, u = 0, i;
+	int64_t *v;
+	char key[32], note[512];
+	int k;
+
+	for (k = 0; k < CP_DB_NMODELS; k++)
+		n += r->m[k].nlk;
+	v = malloc((n ? n : 1) * sizeof(*v));
+	if (!v) {
+		t->oom = true;
+		return;
+	}
+	for (k = 0, n = 0; k < CP_DB_NMODELS; k++)
+		for (i = 0; i < r->m[k].nlk; i++)
+			v[n++] = r->m[k].lk[i].link;
+	qsort(v, n, sizeof(*v), cp_rep_cmp_i64);
+	for (i = 0; i < n; i++)
+		if (!u || v[u - 1] != v[i])
+			v[u++] = v[i];
+	if (u > CP_REP_MAX_LINKS && !r->all_links) {
+		snprintf(note, sizeof(note), "%s; mu per link (%zu pairs of "
+			 "ranks) in --format csv or json", t->note ? t->note :
+			 "", u);
+		cp_cli_tab_note(t, note);
+	} else if (u > 1) {
+		for (i = 0; i < u; i++) {
+			snprintf(key, sizeof(key), "%d-%d",
+				 (int)(v[i] >> 32), (int)(v[i] & 0xffffffff));
+			cp_rep_acc_group(t, r, "link", key, 3, v[i]);
+		}
+	}
+	free(v);
+}
+
 static void cp_rep_accuracy(struct cp_cli_tab *t, const struct cp_rep *r)
 {
 	char label[64];
@@ -635,7 +757,8 @@ static void cp_rep_accuracy(struct cp_cli_tab *t, const struct cp_rep *r)
 	}
 	cp_cli_tab_note(t, "mu = max(t_transfer, pred) / min(t_transfer, "
 			"pred) over the matched rows; * lowest mu_bar of the "
-			"group; size classes lo-hi exclude hi");
+			"group; size classes lo-hi exclude hi; link a-b: "
+			"messages between world ranks a and b");
 	cp_rep_acc_group(t, r, "all", "all", 0, 0);
 	ix = malloc((r->nops ? r->nops : 1) * sizeof(*ix));
 	if (!ix) {
@@ -652,8 +775,9 @@ static void cp_rep_accuracy(struct cp_cli_tab *t, const struct cp_rep *r)
 	free(ix);
 	for (i = 0; i < CP_REP_NCLS; i++) {
 		cp_rep_cls_label((int32_t)i, label, sizeof(label));
-		cp_rep_acc_group(t, r, "size", label, 2, i);
+		cp_rep_acc_group(t, r, "size", label, 2, (int64_t)i);
 	}
+	cp_rep_acc_links(t, r);
 }
 
 static const char *const cp_rep_cov_cols[] = {
@@ -1097,6 +1221,7 @@ static void cp_rep_free(struct cp_rep *r)
 		free(r->m[k].v);
 		free(r->m[k].worst);
 		free(r->m[k].op);
+		free(r->m[k].lk);
 	}
 	for (i = 0; i < r->nops; i++)
 		free(r->ops[i]);
@@ -1205,6 +1330,7 @@ int cp_cli_report(int argc, char **argv)
 	if (cp_cli_open(a.dir, &r.db))
 		return CP_CLI_FAIL;
 	r.top = a.top;
+	r.all_links = fmt == CP_CLI_FMT_JSON || fmt == CP_CLI_FMT_CSV;
 	r.sites = cp_cli_sites_new();
 	ret = CP_CLI_FAIL;
 	if (!r.sites) {

@@ -65,6 +65,24 @@ static const struct cp_pdesc cp_params_desc[] = {
 
 #define NDESC (sizeof(cp_params_desc) / sizeof(cp_params_desc[0]))
 
+/* "assume LINE" in the file, TEXT in `params show`. */
+static const struct {
+	unsigned bit;
+	const char *line;
+	const char *text;
+} assume_tab[] = {
+	{ CP_PARAMS_A_N2, "lmo.n2 C_equal t_zero",
+	  "assumed: 2 ranks, LMO C_0 = C_1 and t_0 = t_1 = 0" },
+	{ CP_PARAMS_A_OVERSUB, "oversubscribed",
+	  "warning: measured with more ranks than CPUs" },
+	{ CP_PARAMS_A_T_FIXED, "lmo.t fixed_measured",
+	  "LMO t_i: fixed part of the one-to-two measured, not taken as "
+	  "2C_i" },
+	{ CP_PARAMS_A_T_CLAMPED, "lmo.t clamped",
+	  "LMO t_i: a value below 0 within its interval set to 0" },
+};
+#define NASSUME ((int)(sizeof(assume_tab) / sizeof(assume_tab[0])))
+
 static int nidx(enum cp_pk k)
 {
 	switch (k) {
@@ -285,10 +303,9 @@ int cp_params_write(const struct cp_params *p, FILE *f)
 	write_table(f, "log3p.sizes", p->l3_size_bytes, p->l3_nsizes);
 	write_table(f, "log3p.strides", p->l3_stride_bytes, p->l3_nstrides);
 	write_table(f, "plogp.sizes", p->plogp_size_bytes, p->plogp_n);
-	if (p->assume & CP_PARAMS_A_N2)
-		fputs("assume lmo.n2 C_equal t_zero\n", f);
-	if (p->assume & CP_PARAMS_A_OVERSUB)
-		fputs("assume oversubscribed\n", f);
+	for (i = 0; i < NASSUME; i++)
+		if (p->assume & assume_tab[i].bit)
+			fprintf(f, "assume %s\n", assume_tab[i].line);
 	fputs("# name index... value lo LO hi HI n SAMPLES; seconds, bytes,"
 	      " bytes/s\n", f);
 	for (k = 0; k < NDESC; k++)
@@ -588,18 +605,15 @@ static int rd_param(struct rd *r, char **tok, int ntok, const char *cause)
 static int rd_assume(struct rd *r, char **tok, int ntok)
 {
 	char b[256];
+	int i;
 
-	if (ntok == 4 && !strcmp(tok[1], "lmo.n2") &&
-	    !strcmp(tok[2], "C_equal") && !strcmp(tok[3], "t_zero")) {
-		r->p->assume |= CP_PARAMS_A_N2;
-		return 0;
-	}
-	if (ntok == 2 && !strcmp(tok[1], "oversubscribed")) {
-		r->p->assume |= CP_PARAMS_A_OVERSUB;
-		return 0;
-	}
-	return fmt_err(r, "unknown assumption '%s'",
-		       joined(tok + 1, ntok - 1, b, sizeof(b)));
+	joined(tok + 1, ntok - 1, b, sizeof(b));
+	for (i = 0; i < NASSUME; i++)
+		if (!strcmp(b, assume_tab[i].line)) {
+			r->p->assume |= assume_tab[i].bit;
+			return 0;
+		}
+	return fmt_err(r, "unknown assumption '%s'", b);
 }
 
 /* The header lines, in order: mpi_library, date, hosts, rankmap,
@@ -862,11 +876,9 @@ int cp_params_print(const struct cp_params *p, FILE *f)
 	for (i = 0; i < p->nhosts; i++)
 		fprintf(f, " %s", p->hosts[i]);
 	fputc('\n', f);
-	if (p->assume & CP_PARAMS_A_N2)
-		fputs("assumed: 2 ranks, LMO C_0 = C_1 and t_0 = t_1 = 0\n",
-		      f);
-	if (p->assume & CP_PARAMS_A_OVERSUB)
-		fputs("warning: measured with more ranks than CPUs\n", f);
+	for (i = 0; i < NASSUME; i++)
+		if (p->assume & assume_tab[i].bit)
+			fprintf(f, "%s\n", assume_tab[i].text);
 	for (k = 0; k < NDESC; k++)
 		each_idx(p, &cp_params_desc[k], print_one, f);
 	return ferror(f) ? -CP_PARAMS_EIO : 0;
@@ -995,7 +1007,7 @@ static void json_log3p(const struct cp_params *p, FILE *f)
 
 int cp_params_print_json(const struct cp_params *p, FILE *f)
 {
-	int i;
+	int i, k;
 
 	fprintf(f, "{\"format\": %d,\n  \"mpi_library\": ",
 		CP_PARAMS_VERSION);
@@ -1011,11 +1023,10 @@ int cp_params_print_json(const struct cp_params *p, FILE *f)
 	for (i = 0; i < p->nranks; i++)
 		fprintf(f, "%s%d", i ? ", " : "", p->rank_host[i]);
 	fprintf(f, "],\n  \"nranks\": %d,\n  \"assume\": [", p->nranks);
-	if (p->assume & CP_PARAMS_A_N2)
-		fputs("\"lmo.n2 C_equal t_zero\"", f);
-	if (p->assume & CP_PARAMS_A_OVERSUB)
-		fprintf(f, "%s\"oversubscribed\"",
-			(p->assume & CP_PARAMS_A_N2) ? ", " : "");
+	for (i = 0, k = 0; i < NASSUME; i++)
+		if (p->assume & assume_tab[i].bit)
+			fprintf(f, "%s\"%s\"", k++ ? ", " : "",
+				assume_tab[i].line);
 	fputc(']', f);
 	json_lmo(p, f);
 	json_log3p(p, f);

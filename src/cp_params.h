@@ -45,6 +45,10 @@ struct cp_pval {
 #define CP_PARAMS_A_N2		0x1	/* lmo.n2 C_equal t_zero */
 #define CP_PARAMS_A_OVERSUB	0x2	/* oversubscribed: more ranks than
 					 * CPUs on a host when measured */
+#define CP_PARAMS_A_T_FIXED	0x4	/* lmo.t fixed_measured: t_i's fixed
+					 * part from the empty one-to-two */
+#define CP_PARAMS_A_T_CLAMPED	0x8	/* lmo.t clamped: a t_i < 0 within
+					 * noise set to 0 */
 
 /* Everything in a parameter file.  Arrays owned: cp_params_free(). */
 struct cp_params {

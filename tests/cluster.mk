@@ -11,4 +11,4 @@ tests_cluster_delayline_SOURCES = tests/cluster/delayline.c
 CLUSTER_TESTS = tests/test_cluster.sh
 TESTS += $(CLUSTER_TESTS)
 dist_check_SCRIPTS += $(CLUSTER_TESTS)
-EXTRA_DIST += tests/cluster/bed tests/cluster/links.table
+EXTRA_DIST += tests/cluster/bed tests/cluster/links.table tests/cluster/pairs.c

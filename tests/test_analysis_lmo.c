@@ -5,7 +5,10 @@
  * must recover every parameter inside its interval, with intervals under
  * 20% of the value, and order the links right.  Also: coverage of the 95%
  * intervals, the n = 2 assumption flags, failures with causes, S, M1, M2
- * and kappa from synthetic scatter and gather rows, predictions.
+ * and kappa from synthetic scatter and gather rows, predictions.  Both
+ * ways to get t_i are checked: 002's (fixed part of the one-to-two taken
+ * as 2C_i) and ours (measured by the empty one-to-two), also on data
+ * with link latency, which the root of a one-to-two pays only once.
  */
 #include "config.h"
 
@@ -21,7 +24,7 @@
 
 /* Single draws are checked against 99.9% intervals: with 41 parameters
  * at 95%, two would miss on a correct estimator.  The 95% level is
- * checked by its coverage over many draws (test_coverage). */
+ * checked by its coverage over many draws (test_coverage_v). */
 #define LEVEL 0.999
 #define MSG 65536.0
 #define REPS 10
@@ -32,6 +35,9 @@ struct truth {
 	double c[8];		/* s */
 	double t[8];		/* s/B */
 	double ib[28];		/* s/B, by cp_lmo_pair_idx */
+	double h[8];		/* s, link latency shares: i <-> j pays
+				 * h_i + h_j each way, on the wire (not on a
+				 * processor, so transfers overlap) */
 };
 
 static double ib_of(const struct truth *p, int i, int j)
@@ -43,29 +49,34 @@ static double ib_of(const struct truth *p, int i, int j)
 static double o2o(const struct truth *p, int i, int j, double m)
 {
 	return 2 * p->c[i] + 2 * p->c[j] + (p->t[i] + p->t[j]) * m +
-	       m * ib_of(p, i, j);
+	       m * ib_of(p, i, j) + 2 * (p->h[i] + p->h[j]);
 }
 
 static double o2t(const struct truth *p, int i, int j, int k, double m)
 {
-	double a = 2 * p->c[j] + p->t[j] * m + m * ib_of(p, i, j);
-	double b = 2 * p->c[k] + p->t[k] * m + m * ib_of(p, i, k);
+	double a = 2 * p->c[j] + p->t[j] * m + m * ib_of(p, i, j) +
+		   2 * (p->h[i] + p->h[j]);
+	double b = 2 * p->c[k] + p->t[k] * m + m * ib_of(p, i, k) +
+		   2 * (p->h[i] + p->h[k]);
 
 	return 4 * p->c[i] + 2 * p->t[i] * m + (a > b ? a : b);
 }
 
 struct data {
-	double *rt0, *o2o, *o2t;
+	double *rt0, *o2o, *o2t, *o2t0;
 	struct cp_lmo_meas in;
 };
 
-static void synth(gsl_rng *r, const struct truth *p, struct data *d)
+/* diff: hand the empty one-to-two to the estimator (t_i ours) */
+static void synth_v(gsl_rng *r, const struct truth *p, struct data *d,
+		    bool diff)
 {
 	int n = p->n, np = cp_lmo_npairs(n), i, j, k, q, x;
 
 	d->rt0 = malloc(np * REPS * sizeof(double));
 	d->o2o = malloc(np * REPS * sizeof(double));
 	d->o2t = malloc((cp_lmo_no2t(n) + 1) * REPS * sizeof(double));
+	d->o2t0 = malloc((cp_lmo_no2t(n) + 1) * REPS * sizeof(double));
 	for (i = 0; i < n; i++)
 		for (j = i + 1; j < n; j++)
 			for (x = 0; x < REPS; x++) {
@@ -81,12 +92,21 @@ static void synth(gsl_rng *r, const struct truth *p, struct data *d)
 				if (i == j || i == k)
 					continue;
 				q = cp_lmo_o2t_idx(n, i, j, k) * REPS;
-				for (x = 0; x < REPS; x++)
+				for (x = 0; x < REPS; x++) {
 					d->o2t[q + x] = o2t(p, i, j, k, MSG) +
 						gsl_ran_gaussian(r, SD);
+					d->o2t0[q + x] = o2t(p, i, j, k, 0) +
+						gsl_ran_gaussian(r, SD);
+				}
 			}
 	d->in = (struct cp_lmo_meas){ n, MSG, REPS, REPS, REPS, d->rt0,
-				      d->o2o, d->o2t };
+				      d->o2o, d->o2t, diff ? REPS : 0,
+				      diff ? d->o2t0 : NULL };
+}
+
+static void synth(gsl_rng *r, const struct truth *p, struct data *d)
+{
+	synth_v(r, p, d, false);
 }
 
 static void data_free(struct data *d)
@@ -94,6 +114,7 @@ static void data_free(struct data *d)
 	free(d->rt0);
 	free(d->o2o);
 	free(d->o2t);
+	free(d->o2t0);
 }
 
 static bool covers(const struct cp_est *e, double v)
@@ -105,6 +126,7 @@ static void truth_init(struct truth *p, int n, gsl_rng *r)
 {
 	int i, np = cp_lmo_npairs(n), *perm = malloc(np * sizeof(int));
 
+	memset(p, 0, sizeof(*p));
 	p->n = n;
 	for (i = 0; i < n; i++) {
 		p->c[i] = (40 + 7 * i) * 1e-6;		/* 40..75 us */
@@ -133,20 +155,30 @@ static bool same_order(const struct truth *p, const struct cp_lmo *m)
 	return ok;
 }
 
-static void recover(gsl_rng *r, int n)
+/* Every parameter inside its interval.  diff: t_i ours; lat: the
+ * processors also have link latency shares of 25..100 us. */
+static void recover_v(gsl_rng *r, int n, bool diff, bool lat)
 {
 	struct truth p;
 	struct data d;
 	struct cp_lmo m;
 	const struct cp_est *e;
 	int i, j, q, rc;
-	double pred;
+	double pred, h;
+	unsigned want = diff ? CP_LMO_F_T_MEASURED : 0;
 
 	truth_init(&p, n, r);
-	synth(r, &p, &d);
+	for (i = 0; lat && i < n; i++)
+		p.h[i] = (25 + 75.0 * ((i * 5) % n) / (n - 1)) * 1e-6;
+	synth_v(r, &p, &d, diff);
 	rc = cp_lmo_estimate(&d.in, LEVEL, &m);
-	ta_check(rc == 0 && m.nfail == 0 && m.flags == 0,
-		 "n=%d: estimate returns 0, nothing failed (rc %d)", n, rc);
+	ta_check(rc == 0 && m.nfail == 0 && m.flags == want,
+		 "n=%d%s%s: estimate returns 0, nothing failed, flags %#x "
+		 "(rc %d, flags %#x)", n, diff ? " t ours" : "",
+		 lat ? " latency" : "", want, rc, m.flags);
+	/* C_i takes the latency shares: T_ij(0) cannot tell them apart */
+	for (i = 0; i < n; i++)
+		p.c[i] += p.h[i];
 	for (i = 0; i < n; i++) {
 		e = &m.c_s[i];
 		ta_check(covers(e, p.c[i]) && e->hi - e->lo < 0.2 * p.c[i],
@@ -176,15 +208,86 @@ static void recover(gsl_rng *r, int n)
 	ta_check(same_order(&p, &m), "n=%d: the %d links ordered as the truth",
 		 n, cp_lmo_npairs(n));
 	cp_lmo_predict_p2p(&m, 1, n - 1, 1e5, &pred);
+	h = 2 * (p.h[1] + p.h[n - 1]);	/* o2o() counts it twice now */
 	ta_check(ta_near(pred, o2o(&p, 1, n - 1, 1e5) - 2 * p.c[1] -
-			 2 * p.c[n - 1] + p.c[1] + p.c[n - 1], 0.01),
+			 2 * p.c[n - 1] + p.c[1] + p.c[n - 1] - h, 0.01),
 		 "n=%d: p2p 1 -> %d of 1e5 B predicted within 1%%", n, n - 1);
 	cp_lmo_free(&m);
 	data_free(&d);
 }
 
-/* Monte Carlo coverage of the 95% intervals on n = 4, 300 draws. */
-static void test_coverage(gsl_rng *r)
+static void recover(gsl_rng *r, int n)
+{
+	recover_v(r, n, false, false);
+}
+
+/* Link latency makes 002's t_i wrong by -2h_i/M: with small t_i it
+ * comes out negative and takes the links with it. */
+static void test_latency_paper(gsl_rng *r)
+{
+	struct truth p;
+	struct data d;
+	struct cp_lmo m;
+	int i, rc, nt = 0;
+
+	truth_init(&p, 4, r);
+	for (i = 0; i < 4; i++) {
+		p.h[i] = (25 + 25 * i) * 1e-6;
+		p.t[i] = 0.2e-9;
+	}
+	synth_v(r, &p, &d, false);
+	rc = cp_lmo_estimate(&d.in, LEVEL, &m);
+	for (i = 0; i < 4; i++)
+		nt += m.t_spb[i].fail != NULL;
+	ta_check(rc == -CP_ENUM && nt == 4,
+		 "link latency, t_i as 002: all 4 t_i fail (%d), t_3 %.3f "
+		 "ns/B (true 0.2, -2h_3/M %.3f)", nt, m.t_spb[3].val * 1e9,
+		 -2 * p.h[3] / MSG * 1e9);
+	cp_lmo_free(&m);
+	data_free(&d);
+	synth_v(r, &p, &d, true);
+	rc = cp_lmo_estimate(&d.in, LEVEL, &m);
+	for (i = 0, nt = 0; i < 4; i++)
+		nt += covers(&m.t_spb[i], 0.2e-9);
+	ta_check(rc == 0 && nt == 4,
+		 "same data, t_i ours: 4 of 4 t_i cover 0.2 ns/B (%d)", nt);
+	cp_lmo_free(&m);
+	data_free(&d);
+}
+
+/* t_i = 0 exactly: estimates scatter around 0; those below it are set to
+ * 0 with the flag, none fails, and the links stay right. */
+static void test_clamp(gsl_rng *r)
+{
+	struct truth p;
+	struct data d;
+	struct cp_lmo m;
+	int it, i, q, fails = 0, clamped = 0, zero = 0, off = 0;
+
+	truth_init(&p, 4, r);
+	for (i = 0; i < 4; i++)
+		p.t[i] = 0;
+	for (it = 0; it < 20; it++) {
+		synth_v(r, &p, &d, true);
+		cp_lmo_estimate(&d.in, LEVEL, &m);
+		fails += m.nfail;
+		clamped += (m.flags & CP_LMO_F_T_CLAMPED) != 0;
+		for (i = 0; i < 4; i++)
+			zero += m.t_spb[i].val == 0 && m.t_spb[i].lo < 0;
+		for (q = 0; q < 6; q++)
+			off += !covers(&m.ib_spb[q], p.ib[q]);
+		cp_lmo_free(&m);
+		data_free(&d);
+	}
+	ta_check(fails == 0 && clamped > 0 && zero > 0 && off <= 1,
+		 "t_i = 0: 20 draws, %d failures, %d clamped models, %d t_i "
+		 "set to 0, %d of 120 links outside their interval", fails,
+		 clamped, zero, off);
+}
+
+/* Monte Carlo coverage of the 95% intervals on n = 4, 300 draws; diff:
+ * t_i ours, with link latency in the data. */
+static void test_coverage_v(gsl_rng *r, bool diff)
 {
 	int it, i, q, n = 4, iters = 300, np = cp_lmo_npairs(4);
 	int cc = 0, ct = 0, cb = 0;
@@ -193,11 +296,13 @@ static void test_coverage(gsl_rng *r)
 	struct cp_lmo m;
 
 	truth_init(&p, n, r);
+	for (i = 0; diff && i < n; i++)
+		p.h[i] = (25 + 25 * i) * 1e-6;
 	for (it = 0; it < iters; it++) {
-		synth(r, &p, &d);
+		synth_v(r, &p, &d, diff);
 		cp_lmo_estimate(&d.in, 0.95, &m);
 		for (i = 0; i < n; i++) {
-			cc += covers(&m.c_s[i], p.c[i]);
+			cc += covers(&m.c_s[i], p.c[i] + p.h[i]);
 			ct += covers(&m.t_spb[i], p.t[i]);
 		}
 		for (q = 0; q < np; q++)
@@ -206,19 +311,25 @@ static void test_coverage(gsl_rng *r)
 		data_free(&d);
 	}
 	ta_check(cc >= 0.92 * iters * n && cc <= 0.98 * iters * n,
-		 "95%% CIs of C_i cover in %.1f%% of %d",
-		 100.0 * cc / iters / n, iters * n);
+		 "%s95%% CIs of C_i cover in %.1f%% of %d",
+		 diff ? "t ours: " : "", 100.0 * cc / iters / n, iters * n);
 	ta_check(ct >= 0.92 * iters * n && ct <= 0.98 * iters * n,
-		 "95%% CIs of t_i cover in %.1f%% of %d",
-		 100.0 * ct / iters / n, iters * n);
+		 "%s95%% CIs of t_i cover in %.1f%% of %d",
+		 diff ? "t ours: " : "", 100.0 * ct / iters / n, iters * n);
 	ta_check(cb >= 0.92 * iters * np && cb <= 0.98 * iters * np,
-		 "95%% CIs of 1/beta cover in %.1f%% of %d",
-		 100.0 * cb / iters / np, iters * np);
+		 "%s95%% CIs of 1/beta cover in %.1f%% of %d",
+		 diff ? "t ours: " : "", 100.0 * cb / iters / np, iters * np);
+}
+
+static void test_coverage(gsl_rng *r)
+{
+	test_coverage_v(r, false);
+	test_coverage_v(r, true);
 }
 
 static void test_n2(gsl_rng *r)
 {
-	struct truth p = { 2, { 50e-6, 50e-6 }, { 0, 0 }, { 10e-9 } };
+	struct truth p = { 2, { 50e-6, 50e-6 }, { 0, 0 }, { 10e-9 }, { 0 } };
 	struct data d;
 	struct cp_lmo m;
 	int rc;
@@ -404,6 +515,10 @@ int main(void)
 	test_indices();
 	recover(r, 4);
 	recover(r, 6);
+	recover_v(r, 4, true, false);
+	recover_v(r, 6, true, true);
+	test_latency_paper(r);
+	test_clamp(r);
 	test_coverage(r);
 	test_n2(r);
 	test_failures(r);

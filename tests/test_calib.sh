@@ -64,7 +64,9 @@ grep -q '^assume lmo.n2' c3.params && fail "n2 assumption on 3 ranks"
 # with 3 ranks every pair and triplet shares a process: one per round
 has c3.out '^lmo empty roundtrips: +3 experiments in +3 rounds x 5 reps, wall '
 has c3.out '^lmo one-to-two +: +3 experiments in +3 rounds x 5 reps, wall '
-has c3.out '^lmo experiments: 9 in 9 rounds, wall time [0-9.]+ s; one after another [0-9.]+ s \(saving -?[0-9]+%\)$'
+has c3.out '^lmo empty one-to-two: +3 experiments in +3 rounds x 5 reps, wall '
+has c3.params '^assume lmo.t fixed_measured$'
+has c3.out '^lmo experiments: 12 in 12 rounds, wall time [0-9.]+ s; one after another [0-9.]+ s \(saving -?[0-9]+%\)$'
 has c3.out '^log3p remote strided, predicted o_mw \+ l_mw \+ o_net vs measured'
 has c3.out '^ +32768 +256 +[0-9.]+ +[0-9.]+ +[0-9.na]+$'
 has c3.out '^lmo\.C 2 '
@@ -89,7 +91,7 @@ calibrate 4 c4
 has c4.out '^lmo empty roundtrips: +6 experiments in +3 rounds'
 has c4.out '^lmo one-to-one +: +6 experiments in +3 rounds'
 has c4.out '^lmo one-to-two +: +12 experiments in +12 rounds'
-has c4.out '^lmo experiments: 24 in 18 rounds'
+has c4.out '^lmo experiments: 36 in 30 rounds'
 expect_eq "beta lines" "$(grep -Ec '^(fail )?lmo\.beta ' c4.params)" 6
 "$TP" show c4.params >/dev/null || fail "show c4.params"
 

@@ -168,7 +168,7 @@ for line in open(sys.argv[1]):
     f = line.split('#')[0].split()
     if f:
         rate['%d-%d' % tuple(sorted((int(f[0]), int(f[1]))))] = float(f[2])
-acc = json.load(open(sys.argv[2]))['accuracy']
+acc = json.load(open(sys.argv[2]))['accuracy']['rows']
 mu = {}
 for r in acc:
     if r['group'] == 'link':

@@ -136,6 +136,7 @@ static double run_one(const struct calib_sched *s, const int *m, int me,
 		      char *buf, int bytes)
 {
 	int out = s->kind == CALIB_RT0 || s->kind == CALIB_O2T0 ? 0 : bytes;
+	MPI_Request req[2];
 	int k;
 	double t0;
 
@@ -145,9 +146,15 @@ static double run_one(const struct calib_sched *s, const int *m, int me,
 		MPI_Send(buf, 0, MPI_BYTE, m[0], TAG_REPLY, MPI_COMM_WORLD);
 		return 0;
 	}
+	/* both messages of a one-to-two are posted at once: with blocking
+	 * sends the second would wait until the first had drained into a
+	 * socket buffer, and the root would pay part of the first link's
+	 * transfer too, which the model gives to the link alone */
 	t0 = MPI_Wtime();
 	for (k = 1; k < s->size; k++)
-		MPI_Send(buf, out, MPI_BYTE, m[k], TAG_GO, MPI_COMM_WORLD);
+		MPI_Isend(buf, out, MPI_BYTE, m[k], TAG_GO, MPI_COMM_WORLD,
+			  &req[k - 1]);
+	MPI_Waitall(s->size - 1, req, MPI_STATUSES_IGNORE);
 	for (k = 1; k < s->size; k++)
 		MPI_Recv(buf, 0, MPI_BYTE, MPI_ANY_SOURCE, TAG_REPLY,
 			 MPI_COMM_WORLD, MPI_STATUS_IGNORE);

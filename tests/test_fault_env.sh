@@ -53,16 +53,18 @@ one() {
 }
 
 checked=0
-for v in -5 lots 1e6 99999999999999999999999 0x10 "7 rows"; do
+# only plain decimal digits: no sign, space, hex or exponent
+for v in -5 lots 1e6 99999999999999999999999 0x10 "7 rows" " 5" "+5" \
+	"5 " 1e3; do
 	one COMMPROF_MAX_ROWS "$v"
 done
-for v in 0 -1 2.5 many 4294967296; do
+for v in 0 -1 2.5 many 4294967296 " 2" "+2"; do
 	one COMMPROF_SAMPLE "$v"
 done
 for v in 0 5 soon 3600001 "100ms"; do
 	one COMMPROF_FLUSH_MS "$v"
 done
-for v in 1000 3000 65535 0x10000 big 33554432; do
+for v in 1000 3000 65535 0x10000 big 33554432 "+2048"; do
 	one COMMPROF_RING "$v"
 done
 for v in maybe 2 on "1 "; do

@@ -1304,6 +1304,12 @@ int cp_db_get_totals(struct cp_db *db, struct cp_db_totals *t)
 	t->rows_dropped = (uint64_t)cp_db_query_int(db->h,
 		"SELECT coalesce(sum(CAST(value AS INTEGER)), 0) FROM "
 		"rank_meta WHERE key = 'rows_dropped'", 0, &r4);
+	t->rows_not_kept = (uint64_t)cp_db_query_int(db->h,
+		"SELECT coalesce(sum(CAST(value AS INTEGER)), 0) FROM "
+		"rank_meta WHERE key = 'rows_not_kept'", 0, &r3);
+	t->rows_lost_disk = (uint64_t)cp_db_query_int(db->h,
+		"SELECT coalesce(sum(CAST(value AS INTEGER)), 0) FROM "
+		"rank_meta WHERE key = 'rows_lost_disk'", 0, &r4);
 	napp = cp_db_query_int(db->h, "SELECT count(*) FROM rank_meta "
 			       "WHERE key = 'app_time_ns'", 0, &r2);
 	t->app_time_ns = cp_db_query_int(db->h, "SELECT coalesce(sum(CAST("

@@ -238,6 +238,10 @@ struct cp_db_totals {
 	uint64_t rows_kept;	/* calls that got a row (aggs.rows summed) */
 	uint64_t rows_stored;	/* rows present in calls (after damage) */
 	uint64_t rows_dropped;	/* meta rows_dropped summed (ring full) */
+	/* rows, like rows_stored (a Sendrecv makes two), summed over ranks:
+	 * meta rows_not_kept (limit, sampling), rows_lost_disk (disk full) */
+	uint64_t rows_not_kept;
+	uint64_t rows_lost_disk;
 };
 
 /* cp_db_get_totals - fill *t.  Returns 0 or -CP_DB_EIO. */

@@ -287,8 +287,9 @@ static int drain(struct cp_ring *r)
 		if ((t & 255) == 255)
 			atomic_store_explicit(&r->tail, t + 1,
 					      memory_order_release);
-		keep = rows_kept < (int64_t)cp_env.max_rows &&
-		       rows_seen++ % (int64_t)cp_env.sample == 0;
+		/* count every row seen, the limit reached or not */
+		keep = rows_seen++ % (int64_t)cp_env.sample == 0 &&
+		       rows_kept < (int64_t)cp_env.max_rows;
 		if (!(c.flags & CP_F_HALF))	/* one call, one count */
 			agg_add(&c, keep);
 		if (!keep)

@@ -89,4 +89,20 @@ for v in DIR MAX_ROWS SAMPLE FLUSH_MS RING DISABLE; do
 	expect_eq "all at once: lines about COMMPROF_$v" \
 		"$(grep -c "^commprof: COMMPROF_$v=" "$T/err")" 1
 done
+
+# a row limit: summary counts stored, dropped, not kept and lost rows in
+# one unit (a Sendrecv is two rows): they add up to every row made
+d="$T/limit"
+run_limit() {
+	env COMMPROF_DIR="$d" COMMPROF_MAX_ROWS=50 timeout -k 5 60 \
+		"$MPIRUN" -np $np -x LD_PRELOAD="$LIBCP" -x COMMPROF_DIR \
+		-x COMMPROF_MAX_ROWS "$T/test_fault_app" rows $steps
+}
+expect_eq "row limit: stdout" "$(run_limit 2>"$T/err")" "$want"
+line=$("$COMMPROF" summary "$d" | grep '^call rows:')
+sum=$(printf '%s\n' "$line" | awk '{ print $3 + $5 + $9 + $15 }')
+expect_eq "row limit: $line" "$sum" \
+	$((np * (2 * steps + steps / 8 + 2)))
+expect_eq "row limit: stored" "$(printf '%s\n' "$line" | awk '{ print $3 }')" \
+	$((np * 50))
 note "$checked nonsense values and all at once: one line each"

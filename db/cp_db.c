@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -50,9 +52,10 @@ static const char *const cp_db_writer_sql[CP_ST_MAX] = {
 		"end_addr, base_addr, path, build_id) VALUES (?, ?, ?, ?, ?)",
 	[CP_ST_OP] = "INSERT OR REPLACE INTO ops (id, name, kind, class) "
 		"VALUES (?, ?, ?, ?)",
-	[CP_ST_BEGIN] = "BEGIN",
-	[CP_ST_COMMIT] = "COMMIT",
-	[CP_ST_ROLLBACK] = "ROLLBACK",
+	/* savepoints nest: a batch inside cp_db_begin() joins its group */
+	[CP_ST_BEGIN] = "SAVEPOINT cp",
+	[CP_ST_COMMIT] = "RELEASE cp",
+	[CP_ST_ROLLBACK] = "ROLLBACK TO cp",
 };
 
 /* Error text of the last failed open (cp_db_errmsg(NULL)). */
@@ -122,7 +125,8 @@ static int cp_db_step(sqlite3_stmt *st)
 
 static void cp_db_unlink_files(const char *path)
 {
-	static const char *const sfx[] = { "", "-wal", "-shm", "-journal" };
+	static const char *const sfx[] = { "", "-wal", "-shm", "-journal",
+					   "-reserve" };
 	char p[4096];
 	size_t i;
 
@@ -135,6 +139,57 @@ static void cp_db_unlink_files(const char *path)
 static struct cp_db *cp_db_alloc(void)
 {
 	return calloc(1, sizeof(struct cp_db));
+}
+
+/*
+ * Allocate CP_DB_RESERVE_BYTES in path "-reserve".  When the disk fills
+ * up, the rows that fit are stored and this room is given back for the
+ * last aggregates and meta (how many rows were lost): without it those
+ * would not fit either and the file would not say what it misses.
+ */
+static int cp_db_reserve(struct cp_db *db, const char *path)
+{
+	int fd, e;
+
+	snprintf(db->reserve, sizeof(db->reserve), "%s-reserve", path);
+	fd = open(db->reserve, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		  0644);
+	if (fd < 0) {
+		e = errno;
+		db->reserve[0] = '\0';
+	} else {
+		e = posix_fallocate(fd, 0, CP_DB_RESERVE_BYTES);
+		close(fd);
+	}
+	if (!e)
+		return 0;
+	snprintf(db->err, sizeof(db->err), "cannot reserve %d bytes: %s",
+		 CP_DB_RESERVE_BYTES, strerror(e));
+	return e == ENOSPC || e == EDQUOT ? -CP_DB_EFULL : -CP_DB_EIO;
+}
+
+bool cp_db_rank_room(struct cp_db *db)
+{
+	char dir[sizeof(db->reserve)], *slash;
+	struct statvfs sv;
+
+	snprintf(dir, sizeof(dir), "%s", db->reserve);
+	slash = strrchr(dir, '/');
+	if (!db->reserve[0])
+		return true;
+	if (slash)
+		*slash = '\0';
+	if (statvfs(slash ? dir : ".", &sv))
+		return true;
+	return (uint64_t)sv.f_bavail * sv.f_frsize >= 2 * CP_DB_RESERVE_BYTES;
+}
+
+void cp_db_rank_unreserve(struct cp_db *db)
+{
+	if (!db->reserve[0])
+		return;
+	unlink(db->reserve);
+	db->reserve[0] = '\0';
 }
 
 /*
@@ -153,6 +208,9 @@ int cp_db_rank_open(const char *path, struct cp_db **out)
 		return cp_db_open_fail(CP_DB_ENOMEM, "out of memory");
 	db->writer = true;
 	cp_db_unlink_files(path);
+	ret = cp_db_reserve(db, path);
+	if (ret)
+		goto out_close;
 	if (sqlite3_open_v2(path, &db->h, SQLITE_OPEN_READWRITE |
 			    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL)) {
 		ret = cp_db_fail(db, CP_DB_EIO, path);
@@ -160,7 +218,7 @@ int cp_db_rank_open(const char *path, struct cp_db **out)
 	}
 	if (sqlite3_exec(db->h, "PRAGMA journal_mode=WAL;"
 			 "PRAGMA synchronous=NORMAL;", NULL, NULL, NULL) ||
-	    sqlite3_exec(db->h, "BEGIN", NULL, NULL, NULL) ||
+	    sqlite3_exec(db->h, "SAVEPOINT cp", NULL, NULL, NULL) ||
 	    cp_db_exec_schema(db->h, NULL, CP_DB_MARK_MERGED)) {
 		ret = cp_db_fail(db, CP_DB_EIO, "cannot create schema");
 		goto out_close;
@@ -185,6 +243,9 @@ int cp_db_rank_open(const char *path, struct cp_db **out)
 out_close:
 	snprintf(cp_db_open_err, sizeof(cp_db_open_err), "%s", db->err);
 	cp_db_close(db);
+	/* a file without its schema is of no use; a -shm cut short by a
+	 * full disk would only mislead the next reader */
+	cp_db_unlink_files(path);
 	return ret;
 }
 
@@ -243,16 +304,34 @@ static void cp_db_bind_call(sqlite3_stmt *st, const struct cp_db_call *c)
 	sqlite3_bind_int64(st, 18 + CP_DB_NMODELS, c->pred_flags);
 }
 
-/* Run BEGIN; the caller's rows; COMMIT, or ROLLBACK on any failure. */
+/* Run BEGIN; the caller's rows; COMMIT, or ROLLBACK on any failure
+ * (each fails harmlessly when SQLite rolled back already).  Returns 0,
+ * -CP_DB_EFULL (SQLITE_FULL: the disk) or -CP_DB_EIO. */
 static int cp_db_end_batch(struct cp_db *db, int rc, const char *what)
 {
+	int code;
+
 	if (!rc)
 		rc = cp_db_step(db->st[CP_ST_COMMIT]);
 	if (!rc)
 		return 0;
-	cp_db_fail(db, CP_DB_EIO, what);
+	code = (rc & 0xff) == SQLITE_FULL ? CP_DB_EFULL : CP_DB_EIO;
+	cp_db_fail(db, code, what);
 	cp_db_step(db->st[CP_ST_ROLLBACK]);
-	return -CP_DB_EIO;
+	cp_db_step(db->st[CP_ST_COMMIT]);	/* pops the savepoint */
+	return -code;
+}
+
+int cp_db_begin(struct cp_db *db)
+{
+	if (cp_db_step(db->st[CP_ST_BEGIN]))
+		return cp_db_fail(db, CP_DB_EIO, "cannot begin");
+	return 0;
+}
+
+int cp_db_commit(struct cp_db *db)
+{
+	return cp_db_end_batch(db, 0, "cannot commit");
 }
 
 int cp_db_put_calls(struct cp_db *db, const struct cp_db_call *c, size_t n)
@@ -267,6 +346,32 @@ int cp_db_put_calls(struct cp_db *db, const struct cp_db_call *c, size_t n)
 		rc = cp_db_step(st);
 	}
 	return cp_db_end_batch(db, rc, "cannot write calls");
+}
+
+int cp_db_put_counts(struct cp_db *db, const char *const *keys,
+		     const int64_t *vals, size_t n)
+{
+	sqlite3_stmt *st = db->st[CP_ST_META];
+	char v[32];
+	size_t i;
+	int rc;
+
+	rc = cp_db_step(db->st[CP_ST_BEGIN]);
+	for (i = 0; !rc && i < n; i++) {
+		snprintf(v, sizeof(v), "%lld", (long long)vals[i]);
+		sqlite3_bind_text(st, 1, keys[i], -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, v, -1, SQLITE_TRANSIENT);
+		rc = cp_db_step(st);
+	}
+	return cp_db_end_batch(db, rc, "cannot write meta");
+}
+
+int cp_db_checkpoint(struct cp_db *db)
+{
+	if (sqlite3_wal_checkpoint_v2(db->h, NULL, SQLITE_CHECKPOINT_TRUNCATE,
+				      NULL, NULL))
+		return cp_db_fail(db, CP_DB_EIO, "cannot checkpoint");
+	return 0;
 }
 
 int cp_db_put_layouts(struct cp_db *db, const struct cp_db_layout *l,
@@ -373,6 +478,7 @@ void cp_db_close(struct cp_db *db)
 		return;
 	for (i = 0; i < CP_ST_MAX; i++)
 		sqlite3_finalize(db->st[i]);
+	cp_db_rank_unreserve(db);	/* room for the checkpoint below */
 	if (db->h && db->writer)
 		sqlite3_exec(db->h, "PRAGMA journal_mode=DELETE", NULL, NULL,
 			     NULL);
@@ -1198,6 +1304,12 @@ int cp_db_get_totals(struct cp_db *db, struct cp_db_totals *t)
 	t->rows_dropped = (uint64_t)cp_db_query_int(db->h,
 		"SELECT coalesce(sum(CAST(value AS INTEGER)), 0) FROM "
 		"rank_meta WHERE key = 'rows_dropped'", 0, &r4);
+	t->rows_not_kept = (uint64_t)cp_db_query_int(db->h,
+		"SELECT coalesce(sum(CAST(value AS INTEGER)), 0) FROM "
+		"rank_meta WHERE key = 'rows_not_kept'", 0, &r3);
+	t->rows_lost_disk = (uint64_t)cp_db_query_int(db->h,
+		"SELECT coalesce(sum(CAST(value AS INTEGER)), 0) FROM "
+		"rank_meta WHERE key = 'rows_lost_disk'", 0, &r4);
 	napp = cp_db_query_int(db->h, "SELECT count(*) FROM rank_meta "
 			       "WHERE key = 'app_time_ns'", 0, &r2);
 	t->app_time_ns = cp_db_query_int(db->h, "SELECT coalesce(sum(CAST("

@@ -14,6 +14,7 @@
 #ifndef CP_DB_H
 #define CP_DB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,6 +24,7 @@
 #define CP_DB_ESCHEMA	2	/* a file of another schema version */
 #define CP_DB_ENOENT	3	/* no rank files in the directory */
 #define CP_DB_ENOMEM	4
+#define CP_DB_EFULL	5	/* disk (or quota) full: nothing written */
 
 /* The models whose predictions a row carries, in column order
  * (pred_<name>_ns, mu_<name>). */
@@ -99,12 +101,31 @@ struct cp_db_module {
 struct cp_db;
 
 /* Writer (library side).  Open or create rank file `path` and its schema;
- * an existing file of the same job is overwritten. */
+ * an existing file of the same job is overwritten.  Beside it, path
+ * "-reserve" holds CP_DB_RESERVE_BYTES until cp_db_rank_unreserve() or
+ * cp_db_close().  On failure nothing is left behind. */
+#define CP_DB_RESERVE_BYTES	(64 * 1024)
 int cp_db_rank_open(const char *path, struct cp_db **out);
+/* Group the writes that follow, up to cp_db_commit(), into one
+ * transaction: every commit rewrites the pages it touches, so forty
+ * small ones take ten times the room of their data (the set-up of a rank
+ * file: 420 KiB).  Groups nest.  cp_db_commit() rolls the group back on
+ * failure.  Both return 0 or -CP_DB_E* (-CP_DB_EFULL: disk full). */
+int cp_db_begin(struct cp_db *db);
+int cp_db_commit(struct cp_db *db);
 /* Key/value facts: rank, size, host, pid, mpi_library, start time... */
 int cp_db_put_meta(struct cp_db *db, const char *key, const char *value);
-/* One transaction per batch; all or nothing. */
+/* One transaction per batch; all or nothing.  -CP_DB_EFULL: the disk
+ * is full, the batch is rolled back; a smaller one may still fit. */
 int cp_db_put_calls(struct cp_db *db, const struct cp_db_call *c, size_t n);
+/* Integer meta values keys[i] = vals[i], i < n, in one transaction (a
+ * commit rewrites the pages it touches: one, not one per key). */
+int cp_db_put_counts(struct cp_db *db, const char *const *keys,
+		     const int64_t *vals, size_t n);
+/* Move what the write-ahead log holds into the file and empty the log,
+ * so that the rows have the room the set-up's log took.  Returns 0 or
+ * -CP_DB_EIO. */
+int cp_db_checkpoint(struct cp_db *db);
 int cp_db_put_layouts(struct cp_db *db, const struct cp_db_layout *l,
 		      size_t n);
 /* Replaces the rank's aggregates with these (all of them, each flush). */
@@ -116,7 +137,16 @@ int cp_db_put_modules(struct cp_db *db, const struct cp_db_module *m,
 int cp_db_put_ops(struct cp_db *db, const char *const *names,
 		  const char *const *kinds, const char *const *classes,
 		  size_t n);
-/* Closes; db may be NULL.  Cannot fail. */
+/* Give back the room cp_db_rank_open() reserved beside the rank file
+ * (CP_DB_RESERVE_BYTES) so that the last aggregates and meta of a rank
+ * whose disk is full still fit.  db: a rank file.  Cannot fail; a second
+ * call does nothing. */
+void cp_db_rank_unreserve(struct cp_db *db);
+/* False when the disk of a rank file has less than twice the reserve
+ * free: ranks that share a disk then stop before they take the room
+ * that another rank's unreserve gave back for its last writes. */
+bool cp_db_rank_room(struct cp_db *db);
+/* Closes (and unreserves); db may be NULL.  Cannot fail. */
 void cp_db_close(struct cp_db *db);
 /* Last error text of db (or of the last failed open when db is NULL). */
 const char *cp_db_errmsg(struct cp_db *db);
@@ -208,6 +238,10 @@ struct cp_db_totals {
 	uint64_t rows_kept;	/* calls that got a row (aggs.rows summed) */
 	uint64_t rows_stored;	/* rows present in calls (after damage) */
 	uint64_t rows_dropped;	/* meta rows_dropped summed (ring full) */
+	/* rows, like rows_stored (a Sendrecv makes two), summed over ranks:
+	 * meta rows_not_kept (limit, sampling), rows_lost_disk (disk full) */
+	uint64_t rows_not_kept;
+	uint64_t rows_lost_disk;
 };
 
 /* cp_db_get_totals - fill *t.  Returns 0 or -CP_DB_EIO. */

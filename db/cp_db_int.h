@@ -32,6 +32,8 @@ struct cp_db {
 	bool writer;			/* rank file: see cp_db_close */
 	sqlite3_stmt *st[CP_ST_MAX];	/* writer statements, or NULL */
 	char err[256];
+	char reserve[4200];		/* writer: path of the reserve file,
+					 * "" once given back */
 };
 
 /* The module of a rank that holds an address: the one with the greatest

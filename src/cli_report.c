@@ -544,8 +544,6 @@ static void cp_rep_head_run(struct cp_cli_tab *t, const struct cp_rep *r,
 			    const char *dir)
 {
 	const struct cp_db_totals *o = &r->tot;
-	uint64_t lost = o->calls - o->rows_kept;
-
 	cp_rep_kv_str(t, "directory", "directory", dir, dir);
 	cp_rep_kv_int(t, "ranks", "ranks", o->ranks);
 	cp_rep_kv(t, "app_time", "app time (summed over ranks)");
@@ -563,9 +561,10 @@ static void cp_rep_head_run(struct cp_cli_tab *t, const struct cp_rep *r,
 		      (int64_t)o->rows_stored);
 	cp_rep_kv_int(t, "rows_dropped", "call rows dropped (buffer full)",
 		      (int64_t)o->rows_dropped);
-	cp_rep_kv_int(t, "rows_not_kept", "calls without a row (limit, "
-		      "sampling)", (int64_t)(lost > o->rows_dropped ?
-					     lost - o->rows_dropped : 0));
+	cp_rep_kv_int(t, "rows_not_kept", "call rows not kept (limit, "
+		      "sampling)", (int64_t)o->rows_not_kept);
+	cp_rep_kv_int(t, "rows_lost_disk", "call rows lost (disk full)",
+		      (int64_t)o->rows_lost_disk);
 }
 
 static void cp_rep_head_pred(struct cp_cli_tab *t, const struct cp_rep *r)

@@ -28,8 +28,6 @@ static void cp_cli_print_line(const struct cp_cli_line *l, int64_t mpi_ns)
 
 static void cp_cli_print_totals(const char *dir, const struct cp_db_totals *t)
 {
-	uint64_t lost = t->calls - t->rows_kept;
-
 	printf("commprof summary of %s\n", dir);
 	printf("ranks:      %d\n", (int)t->ranks);
 	if (t->app_time_ns >= 0)
@@ -44,9 +42,10 @@ static void cp_cli_print_totals(const char *dir, const struct cp_db_totals *t)
 	printf("\ncalls:      %" PRIu64 "\n", t->calls);
 	printf("bytes:      %" PRIu64 "\n", t->bytes);
 	printf("call rows:  %" PRIu64 " stored, %" PRIu64 " dropped (buffer "
-	       "full), %" PRIu64 " not kept (row limit or sampling)\n",
-	       t->rows_stored, t->rows_dropped,
-	       lost > t->rows_dropped ? lost - t->rows_dropped : 0);
+	       "full), %" PRIu64 " not kept (row limit or sampling), %" PRIu64
+	       " lost (disk full); rows, not calls: a Sendrecv has two\n",
+	       t->rows_stored, t->rows_dropped, t->rows_not_kept,
+	       t->rows_lost_disk);
 }
 
 static void cp_cli_print_sites(const struct cp_cli_summary *s, size_t top,

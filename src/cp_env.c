@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,13 +31,16 @@ static void env_u64(const char *name, uint64_t lo, uint64_t hi,
 	const char *v = getenv(name);
 	char want[96], def[32];
 	unsigned long long x;
-	char *end;
+	bool digits;
 
 	if (!v || !*v)
 		return;
+	/* plain decimal digits only: strtoull alone takes " 5", "+5" and
+	 * wraps "-5" */
+	digits = strspn(v, "0123456789") == strlen(v);
 	errno = 0;
-	x = strtoull(v, &end, 10);
-	if (!errno && *end == '\0' && v[0] != '-' && x >= lo && x <= hi) {
+	x = digits ? strtoull(v, NULL, 10) : 0;
+	if (digits && !errno && x >= lo && x <= hi) {
 		*out = x;
 		return;
 	}

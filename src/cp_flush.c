@@ -5,7 +5,8 @@
  * their own single-producer ring and never wait; the flusher drains every
  * ring, turns events into rows on the job clock, keeps the aggregates,
  * and writes one transaction per flush.  A full ring drops the event but
- * counts it per call, so totals stay complete.
+ * counts it per call, so totals stay complete.  A full disk keeps the
+ * rows that fit, stops recording with one line, and counts the rest.
  *
  * A flush is requested through an eventfd, which a signal handler may
  * write; a requester sees its flush done when the generation counter
@@ -42,6 +43,8 @@ struct cp_ring {
 	_Atomic uint64_t drop_n[CP_CALL_COUNT];	/* owner writes only */
 	_Atomic uint64_t drop_bytes[CP_CALL_COUNT];
 	_Atomic uint64_t drop_ticks[CP_CALL_COUNT];
+	_Atomic uint64_t drop_halves;	/* receive halves of Sendrecv: rows,
+					 * not calls */
 	struct cp_event slot[];
 };
 
@@ -61,6 +64,9 @@ static _Atomic int stopping, running;
 static struct cp_db_call batch[BATCH];
 static size_t nbatch;
 static int64_t seq, rows_kept, rows_seen;
+static int64_t rows_stored;		/* committed to the rank file */
+static int64_t rows_lost_disk;		/* kept, but the disk was full */
+static bool disk_full;
 static uint32_t layouts_done;
 static struct cp_db_agg *aggs;
 static size_t aggs_cap, aggs_n;
@@ -91,6 +97,12 @@ static inline void count_drop(struct cp_ring *r, const struct cp_event *ev)
 {
 	unsigned c = ev->call < CP_CALL_COUNT ? ev->call : 0;
 
+	if (ev->flags & CP_F_HALF) {	/* its call is counted by the other */
+		atomic_store_explicit(&r->drop_halves, atomic_load_explicit(
+			&r->drop_halves, memory_order_relaxed) + 1,
+			memory_order_relaxed);
+		return;
+	}
 #define BUMP(f, v) atomic_store_explicit(&r->f[c], atomic_load_explicit( \
 	&r->f[c], memory_order_relaxed) + (v), memory_order_relaxed)
 	BUMP(drop_n, 1);
@@ -218,10 +230,39 @@ static void to_row(struct cp_db_call *c, const struct cp_event *ev,
 	c->pred_lmw_ns = ev->pred_flags ? ev->pred_lmw_ns : NAN;
 }
 
+/*
+ * Store rows c[0..n-1], or on a full disk the longest prefix that fits:
+ * a transaction that fails for want of room is retried in halves (about
+ * 2 log2(n) transactions), so the rows stored are every row up to the
+ * cut, in seq order.  Returns 0, -CP_DB_EFULL (after storing what fit)
+ * or another -CP_DB_E*.
+ */
+static int put_rows(const struct cp_db_call *c, size_t n)
+{
+	int rc = cp_db_put_calls(db, c, n);
+
+	if (!rc)
+		rows_stored += (int64_t)n;
+	if (rc != -CP_DB_EFULL || n == 1)
+		return rc;
+	rc = put_rows(c, n / 2);
+	return rc ? rc : put_rows(c + n / 2, n - n / 2);
+}
+
 static int write_batch(void)
 {
-	int rc = nbatch ? cp_db_put_calls(db, batch, nbatch) : 0;
+	int64_t before = rows_stored;
+	int rc = 0;
 
+	if (nbatch)
+		rc = cp_db_rank_room(db) ? put_rows(batch, nbatch) :
+		     -CP_DB_EFULL;
+
+	if (rc == -CP_DB_EFULL) {
+		rows_lost_disk += (int64_t)nbatch - (rows_stored - before);
+		disk_full = true;
+		rc = 0;
+	}
 	nbatch = 0;
 	return rc;
 }
@@ -246,13 +287,18 @@ static int drain(struct cp_ring *r)
 		if ((t & 255) == 255)
 			atomic_store_explicit(&r->tail, t + 1,
 					      memory_order_release);
-		keep = rows_kept < (int64_t)cp_env.max_rows &&
-		       rows_seen++ % (int64_t)cp_env.sample == 0;
+		/* count every row seen, the limit reached or not */
+		keep = rows_seen++ % (int64_t)cp_env.sample == 0 &&
+		       rows_kept < (int64_t)cp_env.max_rows;
 		if (!(c.flags & CP_F_HALF))	/* one call, one count */
 			agg_add(&c, keep);
 		if (!keep)
 			continue;
 		rows_kept++;
+		if (disk_full) {
+			rows_lost_disk++;
+			continue;
+		}
 		batch[nbatch++] = c;
 		if (nbatch == BATCH && (rc = write_batch()))
 			break;
@@ -304,19 +350,52 @@ static int write_aggs(void)
 	return rc;
 }
 
+/* Rows (not calls: a Sendrecv makes two) that found their ring full. */
 uint64_t cp_flush_dropped(void)
 {
 	uint64_t n = 0;
 
-	for (struct cp_ring *r = atomic_load(&rings); r; r = r->next)
+	for (struct cp_ring *r = atomic_load(&rings); r; r = r->next) {
+		n += atomic_load(&r->drop_halves);
 		for (int c = 0; c < CP_CALL_COUNT; c++)
 			n += atomic_load(&r->drop_n[c]);
+	}
 	return n;
 }
 
-static int flush_once(void)
+/* The rank's row and thread counts (db/schema.sql, meta). */
+static int put_counts(void)
 {
-	char v[32];
+	static const char *const keys[] = {
+		"rows_dropped", "rows_not_kept", "rows_lost_disk", "threads",
+	};
+	int64_t v[] = {
+		(int64_t)cp_flush_dropped(), rows_seen - rows_kept,
+		rows_lost_disk, atomic_load(&nthreads),
+	};
+
+	return cp_db_put_counts(db, keys, v, 4);
+}
+
+/* The disk has just filled up: one line, recording stops (the flushes
+ * that follow count what the rings still hold as lost), and the reserve
+ * makes room for the aggregates and meta of this flush and the last. */
+static void disk_full_stop(void)
+{
+	char what[sizeof(cp_env.dir) + 128];
+
+	snprintf(what, sizeof(what),
+		 "cannot write %s/rank-%05d.db: disk full after %lld call rows",
+		 cp_env.dir, cp_rank, (long long)rows_stored);
+	cp_warn_once(what);
+	cp_db_rank_unreserve(db);
+}
+
+/* One flush; last: the one at cp_flush_stop().  Returns 0 or -CP_DB_E*
+ * (the disk filling up is not an error: see disk_full_stop). */
+static int flush_once(bool last)
+{
+	bool was_full = disk_full;
 	int rc = 0;
 
 	cp_time_refine();
@@ -325,21 +404,20 @@ static int flush_once(void)
 		rc = drain(r);
 	if (!rc)
 		rc = write_batch();
+	if (rc)
+		return rc;
+	if (disk_full && !was_full)
+		disk_full_stop();
+	else if (was_full && !last)
+		return 0;	/* the reserve is for now and the end only */
+	rc = cp_db_begin(db);	/* one commit: see cp_db_begin() */
 	if (!rc)
 		rc = write_layouts();
 	if (!rc)
 		rc = write_aggs();
-	if (!rc) {
-		snprintf(v, sizeof(v), "%llu",
-			 (unsigned long long)cp_flush_dropped());
-		rc = cp_db_put_meta(db, "rows_dropped", v);
-	}
-	if (!rc) {
-		snprintf(v, sizeof(v), "%lld", (long long)(rows_seen -
-							    rows_kept));
-		rc = cp_db_put_meta(db, "rows_not_kept", v);
-	}
-	return rc;
+	if (!rc)
+		rc = put_counts();
+	return rc ? (cp_db_commit(db), rc) : cp_db_commit(db);
 }
 
 static void *flusher(void *arg)
@@ -366,7 +444,7 @@ static void *flusher(void *arg)
 		 * every event made before this point */
 		stop = atomic_load(&stopping);
 		asked = atomic_load(&gen_asked);
-		if (atomic_load(&running) && flush_once()) {
+		if (atomic_load(&running) && flush_once(stop)) {
 			char what[sizeof(cp_env.dir) + 256];
 
 			snprintf(what, sizeof(what),

@@ -290,8 +290,11 @@ void cp_rt_init(void)
 	cp_pred_rt_init();
 	if (open_db())
 		return;
+	cp_db_begin(db);	/* one commit: see cp_db_begin() */
 	put_meta();
 	put_modules();
+	cp_db_commit(db);
+	cp_db_checkpoint(db);	/* best effort: it only saves room */
 	if (cp_flush_start(db)) {
 		cp_warn_once("cannot start the flusher thread");
 		return;
@@ -314,11 +317,13 @@ void cp_rt_finalize(void)
 	cp_req_flush_pending(cp_ticks());
 	cp_flush_stop();
 	/* the flusher is gone: this thread owns the database now */
+	cp_db_begin(db);
 	put_modules();
 	put_meta_int("app_time_ns",
 		     (long long)(cp_mono_ns() - cp_init_entry_ns));
 	if (!atomic_load(&warned))
 		put_meta_int("finished", 1);
+	cp_db_commit(db);
 	cp_db_close(db);
 	db = NULL;
 	cp_layout_fini();

@@ -159,6 +159,7 @@ static void cp_test_rank1(const char *dir, const struct cp_test_self *s,
 
 	if (cp_db_put_meta(db, "app_time_ns", "3000000000") ||
 	    cp_db_put_meta(db, "rows_dropped", "2") ||
+	    cp_db_put_meta(db, "rows_not_kept", "3") ||
 	    cp_db_put_layouts(db, &l, 1) || cp_db_put_calls(db, c, 3) ||
 	    cp_db_put_aggs(db, a, 2))
 		cp_test_die("rank 1", db);

@@ -100,7 +100,8 @@ G="%-18s %12s %14s %12s %7s %12s\n"
 	echo "calls:      11"
 	echo "bytes:      1099511639872"
 	echo "call rows:  6 stored, 2 dropped (buffer full)," \
-		"3 not kept (row limit or sampling)"
+		"3 not kept (row limit or sampling), 0 lost (disk full);" \
+		"rows, not calls: a Sendrecv has two"
 	echo
 	echo "Top callsites by MPI time"
 	printf "$F" site function op calls bytes "time(ms)" "%mpi" "avg(us)"

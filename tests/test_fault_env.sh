@@ -53,16 +53,18 @@ one() {
 }
 
 checked=0
-for v in -5 lots 1e6 99999999999999999999999 0x10 "7 rows"; do
+# only plain decimal digits: no sign, space, hex or exponent
+for v in -5 lots 1e6 99999999999999999999999 0x10 "7 rows" " 5" "+5" \
+	"5 " 1e3; do
 	one COMMPROF_MAX_ROWS "$v"
 done
-for v in 0 -1 2.5 many 4294967296; do
+for v in 0 -1 2.5 many 4294967296 " 2" "+2"; do
 	one COMMPROF_SAMPLE "$v"
 done
 for v in 0 5 soon 3600001 "100ms"; do
 	one COMMPROF_FLUSH_MS "$v"
 done
-for v in 1000 3000 65535 0x10000 big 33554432; do
+for v in 1000 3000 65535 0x10000 big 33554432 "+2048"; do
 	one COMMPROF_RING "$v"
 done
 for v in maybe 2 on "1 "; do
@@ -87,4 +89,20 @@ for v in DIR MAX_ROWS SAMPLE FLUSH_MS RING DISABLE; do
 	expect_eq "all at once: lines about COMMPROF_$v" \
 		"$(grep -c "^commprof: COMMPROF_$v=" "$T/err")" 1
 done
+
+# a row limit: summary counts stored, dropped, not kept and lost rows in
+# one unit (a Sendrecv is two rows): they add up to every row made
+d="$T/limit"
+run_limit() {
+	env COMMPROF_DIR="$d" COMMPROF_MAX_ROWS=50 timeout -k 5 60 \
+		"$MPIRUN" -np $np -x LD_PRELOAD="$LIBCP" -x COMMPROF_DIR \
+		-x COMMPROF_MAX_ROWS "$T/test_fault_app" rows $steps
+}
+expect_eq "row limit: stdout" "$(run_limit 2>"$T/err")" "$want"
+line=$("$COMMPROF" summary "$d" | grep '^call rows:')
+sum=$(printf '%s\n' "$line" | awk '{ print $3 + $5 + $9 + $15 }')
+expect_eq "row limit: $line" "$sum" \
+	$((np * (2 * steps + steps / 8 + 2)))
+expect_eq "row limit: stored" "$(printf '%s\n' "$line" | awk '{ print $3 }')" \
+	$((np * 50))
 note "$checked nonsense values and all at once: one line each"

@@ -1275,6 +1275,26 @@ int cp_db_each_site(struct cp_db *db,
 	return ret;
 }
 
+/* The threads fields of *t (cp_db_totals).  Returns 0 or an SQLite
+ * code. */
+static int cp_db_get_threads(struct cp_db *db, struct cp_db_totals *t)
+{
+	int r1, r2, r3;
+
+	t->threads_min = (int32_t)cp_db_query_int(db->h, "SELECT min(max("
+		"CAST(value AS INTEGER), 1)) FROM rank_meta WHERE key = "
+		"'threads'", 0, &r1);
+	t->threads_max = (int32_t)cp_db_query_int(db->h, "SELECT max(max("
+		"CAST(value AS INTEGER), 1)) FROM rank_meta WHERE key = "
+		"'threads'", 0, &r2);
+	t->thread_time_ns = cp_db_query_int(db->h, "SELECT coalesce(sum("
+		"CAST(a.value AS INTEGER) * max(coalesce(CAST(n.value AS "
+		"INTEGER), 1), 1)), 0) FROM rank_meta a LEFT JOIN rank_meta "
+		"n ON n.rank = a.rank AND n.key = 'threads' WHERE a.key = "
+		"'app_time_ns'", 0, &r3);
+	return r1 ? r1 : r2 ? r2 : r3;
+}
+
 int cp_db_get_totals(struct cp_db *db, struct cp_db_totals *t)
 {
 	sqlite3_stmt *st;
@@ -1318,8 +1338,10 @@ int cp_db_get_totals(struct cp_db *db, struct cp_db_totals *t)
 					 "'app_time_ns'", 0, &r2);
 	if (napp != t->ranks)
 		t->app_time_ns = -1;
-	if (rc || r2 || r3 || r4)
+	if (rc || r2 || r3 || r4 || cp_db_get_threads(db, t))
 		return cp_db_fail(db, CP_DB_EIO, "cannot read totals");
+	if (napp != t->ranks)
+		t->thread_time_ns = -1;
 	return 0;
 }
 

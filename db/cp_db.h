@@ -242,6 +242,14 @@ struct cp_db_totals {
 	 * meta rows_not_kept (limit, sampling), rows_lost_disk (disk full) */
 	uint64_t rows_not_kept;
 	uint64_t rows_lost_disk;
+	/* meta threads (threads of a rank that made MPI calls; a rank with
+	 * 0 counts as 1) over the ranks that have it; 0: no rank has it */
+	int32_t threads_min, threads_max;
+	/* app_time_ns x threads, summed over ranks (a rank without the key
+	 * counts once): mpi_time_ns is summed over threads, so this is the
+	 * whole it is a share of, and the share is at most 100%; -1 as
+	 * app_time_ns */
+	int64_t thread_time_ns;
 };
 
 /* cp_db_get_totals - fill *t.  Returns 0 or -CP_DB_EIO. */

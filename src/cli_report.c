@@ -551,9 +551,19 @@ static void cp_rep_head_run(struct cp_cli_tab *t, const struct cp_rep *r,
 			NAN);
 	cp_rep_kv(t, "mpi_time", "MPI time");
 	cp_cli_put_time(t, 1, (double)o->mpi_time_ns);
-	cp_rep_kv(t, "mpi_share_pct", "MPI share of app time");
-	cp_cli_put_num(t, 1, o->app_time_ns > 0 ?
-		       cp_cli_pct(o->mpi_time_ns, o->app_time_ns) : NAN,
+	cp_rep_kv_int(t, "threads_max", "threads making MPI calls, most "
+		      "per rank", o->threads_max);
+	cp_rep_kv_int(t, "threads_min", "threads making MPI calls, fewest "
+		      "per rank", o->threads_min);
+	/* MPI time is summed over threads: its share is of app time x
+	 * threads, at most 100% (cli_summary.c) */
+	cp_rep_kv(t, "thread_time", "app time x threads (summed over ranks)");
+	cp_cli_put_time(t, 1, o->thread_time_ns >= 0 ?
+			(double)o->thread_time_ns : NAN);
+	cp_rep_kv(t, "mpi_share_pct", o->threads_max > 1 ?
+		  "MPI share of app time x threads" : "MPI share of app time");
+	cp_cli_put_num(t, 1, o->thread_time_ns > 0 ?
+		       cp_cli_pct(o->mpi_time_ns, o->thread_time_ns) : NAN,
 		       "%.2f %%");
 	cp_rep_kv_int(t, "calls", "calls", (int64_t)o->calls);
 	cp_rep_kv_int(t, "bytes", "bytes", (int64_t)o->bytes);

@@ -26,6 +26,22 @@ static void cp_cli_print_line(const struct cp_cli_line *l, int64_t mpi_ns)
 	       l->count ? l->time_ns / 1e3 / l->count : 0.0);
 }
 
+/* MPI time is summed over a rank's threads, so its share is of app time
+ * x threads (as mpiP's per-task MPI%, which never exceeds 100): say so
+ * when a rank made MPI calls from more than one thread. */
+static void cp_cli_print_threads(const struct cp_db_totals *t)
+{
+	if (t->threads_max <= 1)
+		return;
+	if (t->threads_min == t->threads_max)
+		printf("threads:    %d per rank made MPI calls; MPI time is "
+		       "summed over them\n", (int)t->threads_max);
+	else
+		printf("threads:    %d to %d per rank made MPI calls; MPI time "
+		       "is summed over them\n", (int)t->threads_min,
+		       (int)t->threads_max);
+}
+
 static void cp_cli_print_totals(const char *dir, const struct cp_db_totals *t)
 {
 	printf("commprof summary of %s\n", dir);
@@ -35,10 +51,12 @@ static void cp_cli_print_totals(const char *dir, const struct cp_db_totals *t)
 		       t->app_time_ns / 1e9);
 	else
 		printf("app time:   unknown\n");
+	cp_cli_print_threads(t);
 	printf("MPI time:   %.6f s", t->mpi_time_ns / 1e9);
-	if (t->app_time_ns > 0)
-		printf(" (%.2f%% of app time)",
-		       cp_cli_pct(t->mpi_time_ns, t->app_time_ns));
+	if (t->thread_time_ns > 0)
+		printf(" (%.2f%% of app time%s)",
+		       cp_cli_pct(t->mpi_time_ns, t->thread_time_ns),
+		       t->threads_max > 1 ? " x threads" : "");
 	printf("\ncalls:      %" PRIu64 "\n", t->calls);
 	printf("bytes:      %" PRIu64 "\n", t->bytes);
 	printf("call rows:  %" PRIu64 " stored, %" PRIu64 " dropped (buffer "

@@ -46,8 +46,11 @@ def main():
     for r in (0, 1):
         rm = {"rank": str(r), "size": "2", "app_time_ns": "10000000"}
         if not nopred:
+            # rank 0 made MPI calls from 3 threads (without predictions:
+            # no threads key, as in files of older versions)
             rm.update(params="/tmp/cluster.params",
-                      pred_models=",".join(MODELS), pred_note="")
+                      pred_models=",".join(MODELS), pred_note="",
+                      threads=str(3 - 2 * r))
         db.executemany("INSERT INTO rank_meta VALUES (?, ?, ?)",
                        [(r, k, v) for k, v in rm.items()])
     db.executemany("INSERT INTO ops VALUES (?, ?, ?, ?)", OPS)

@@ -4,7 +4,9 @@
 # thread's own dup'ed communicator) at the same time.  Every call is
 # counted exactly once: per op in the summary, and per rank, op and
 # thread in the exported rows, with no row dropped and no (rank, thread,
-# seq) twice.  The app prints the same as without the preload.
+# seq) twice.  The app prints the same as without the preload.  MPI time
+# is summed over each rank's threads, so summary and report give its
+# share of app time x threads (at most 100%) and name the thread count.
 . "$(dirname "$0")/lib.sh"
 . "$top_srcdir/tests/fault_lib.sh"
 
@@ -34,6 +36,29 @@ expect_eq "summary: MPI_Allreduce calls" \
 	"$(op_calls "$T/d" MPI_Allreduce)" $calls
 grep -q '^call rows: *[0-9]* stored, 0 dropped' "$T/summary.txt" ||
 	fail "rows dropped: $(grep '^call rows' "$T/summary.txt")"
+
+# the nt workers and the main thread (its final Reduce) made MPI calls
+th=$((nt + 1))
+grep -qx "threads: *$th per rank made MPI calls; MPI time is summed over them" \
+	"$T/summary.txt" || fail "summary names no $th threads: $(head -6 \
+	"$T/summary.txt")"
+pct=$(sed -n 's/^MPI time: .*(\([0-9.]*\)% of app time x threads)$/\1/p' \
+	"$T/summary.txt")
+[ -n "$pct" ] || fail "no share of app time x threads: $(grep '^MPI time' \
+	"$T/summary.txt")"
+grep -E '^(threads|MPI time):' "$T/summary.txt" | sed 's/^/# /'
+awk -v p="$pct" 'BEGIN { exit !(p > 0 && p <= 100) }' ||
+	fail "summary: MPI share $pct% of app time x threads"
+"$COMMPROF" report "$T/d" > "$T/report.txt" || fail "commprof report failed"
+grep -q "^MPI share of app time x threads: *$pct %\$" "$T/report.txt" ||
+	fail "report share: $(grep '^MPI share' "$T/report.txt")"
+"$COMMPROF" report "$T/d" --format json | "$PYTHON3" -c '
+import json, sys
+h, th = json.load(sys.stdin)["header"], int(sys.argv[1])
+assert (h["threads_max"], h["threads_min"]) == (th, th), h
+assert abs(h["thread_time"] - th * h["app_time"]) <= 1e-9 * th, h
+assert 0 < h["mpi_share_pct"] <= 100, h
+' $th || fail "report json header"
 
 "$COMMPROF" export "$T/d" --format csv > "$T/calls.csv" ||
 	fail "commprof export failed"

@@ -109,6 +109,19 @@ eq("header", [h[k] for k in ("ranks", "params", "pred_models",
                              "match_p2p_rows", "match_note")],
    [2, "/tmp/cluster.params", "lmo,log3p,hockney,loggp,plogp", 17, "yes",
     11, "4 sends had no receive"])
+# MPI time is summed over threads: its share is of app time x threads
+# (10 ms x 3 threads on rank 0, 10 ms x 1 on rank 1)
+eq("threads", [h[k] for k in ("app_time", "threads_max", "threads_min",
+                              "thread_time")], [0.02, 3, 1, 0.04])
+eq("share", round(h["mpi_share_pct"], 9), round(100 * h["mpi_time"] / 0.04,
+                                                9))
+eq("summary threads", [l for l in open(T + "/summary")
+                       if l.startswith("threads:")],
+   ["threads:    1 to 3 per rank made MPI calls; MPI time is summed over "
+    "them\n"])
+eq("summary share", [l.split("(")[1] for l in open(T + "/summary")
+                     if l.startswith("MPI time:")],
+   ["%.2f%% of app time x threads)\n" % (100 * h["mpi_time"] / 0.04)])
 
 # 2. the callsite table has the numbers of commprof summary
 summ = {}
@@ -182,12 +195,17 @@ grep -q '^predictions: *no predictions were made: COMMPROF_PARAMS was not set' \
 	"$T/n.text" || fail "nopred: no sentence: $(cat "$T/n.text")"
 expect_eq "nopred notes" \
 	"$(grep -c '^  no predictions (see the header)$' "$T/n.text")" 3
+grep -q '^MPI share of app time: ' "$T/n.text" ||
+	fail "nopred: share label: $(grep '^MPI share' "$T/n.text")"
 grep -q '^0x1000 .*MPI_Send *11 *11000 ' "$T/n.text" ||
 	fail "nopred: no callsite table"
 "$COMMPROF" report "$N" --format json | "$PYTHON3" -c '
 import json, sys
 j = json.load(sys.stdin)
 assert j["header"]["rows_predicted"] == 0, j["header"]
+h = j["header"]
+assert (h["threads_max"], h["threads_min"]) == (0, 0), h
+assert h["thread_time"] == h["app_time"] == 0.02, h
 assert j["header"]["params"] is None
 assert j["accuracy"]["rows"] == [] and j["worst"]["rows"] == []
 assert j["strided"]["note"].startswith("no predictions")

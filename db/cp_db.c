@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -1103,6 +1104,79 @@ static int cp_db_build(const char *dir, const char *final,
 	return ret;
 }
 
+/* True when process pid of this host has ended: no such process, or a
+ * zombie not reaped yet (mpirun may return before its ranks are). */
+static bool cp_db_pid_gone(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	if (kill(pid, 0))
+		return errno == ESRCH;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	p = strrchr(buf, ')');	/* "pid (comm) S ...": comm may hold ") " */
+	return p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
+}
+
+/* True when the writer of rank file `path` is known to be gone: its meta
+ * names this host and a pid that no longer exists.  Another host's pid
+ * tells nothing here, and unreadable meta nothing at all: false. */
+static bool cp_db_writer_gone(const char *path)
+{
+	char mine[256] = "", *uri = cp_db_uri_ro(path);
+	const unsigned char *host;
+	sqlite3_stmt *st = NULL;
+	sqlite3 *h = NULL;
+	int64_t pid;
+	bool gone = false;
+
+	if (!uri || sqlite3_open_v2(uri, &h, SQLITE_OPEN_READONLY |
+				    SQLITE_OPEN_URI, NULL) ||
+	    sqlite3_prepare_v2(h, "SELECT (SELECT value FROM meta WHERE key "
+			       "= 'host'), (SELECT value FROM meta WHERE key "
+			       "= 'pid')", -1, &st, NULL) ||
+	    sqlite3_step(st) != SQLITE_ROW)
+		goto out_close;
+	host = sqlite3_column_text(st, 0);
+	pid = sqlite3_column_int64(st, 1);
+	gethostname(mine, sizeof(mine) - 1);
+	gone = host && pid > 0 && pid <= INT32_MAX &&
+	       !strcmp((const char *)host, mine) &&
+	       cp_db_pid_gone((pid_t)pid);
+out_close:
+	sqlite3_finalize(st);
+	sqlite3_close_v2(h);
+	free(uri);
+	return gone;
+}
+
+/*
+ * A rank killed by a signal or MPI_Abort never reaches cp_db_close(), so
+ * its CP_DB_RESERVE_BYTES file stays beside its rank file.  Remove those
+ * whose writer is gone (cp_db_writer_gone); a rank that still runs needs
+ * its reserve for a full disk.  Best effort: a read-only dir keeps them.
+ */
+static void cp_db_drop_stale_reserves(const char *dir,
+				      const struct cp_db_scan *sc)
+{
+	char path[4096], res[4200];
+	int i;
+
+	for (i = 0; i < sc->n; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, sc->names[i]);
+		snprintf(res, sizeof(res), "%s-reserve", path);
+		if (!access(res, F_OK) && cp_db_writer_gone(path))
+			unlink(res);
+	}
+}
+
 int cp_db_open_dir(const char *dir,
 		   void (*warn)(void *arg, const char *msg),
 		   void (*merged)(void *arg, struct cp_db *db), void *arg,
@@ -1118,6 +1192,7 @@ int cp_db_open_dir(const char *dir,
 	ret = cp_db_scan_dir(dir, &sc);
 	if (ret)
 		return ret;
+	cp_db_drop_stale_reserves(dir, &sc);
 	snprintf(final, sizeof(final), "%s/%s", dir, CP_DB_MERGED);
 	if (cp_db_merged_fresh(final, &sc, &h))
 		ret = 0;

@@ -168,7 +168,10 @@ const char *cp_db_errmsg(struct cp_db *db);
  * "commprof: " prefix, no newline).  A merge just built is handed to
  * merged (may be NULL) before it is published, so that the caller may
  * complete it (cp_db_put_xfers, cp_db_put_meta); that handle is valid
- * only during the call.  Returns 0 and *out, or -CP_DB_ENOENT
+ * only during the call.  A rank-NNNNN.db-reserve left beside a rank file
+ * by a rank that died is removed when the rank ran on this host and its
+ * pid is gone; a reserve of another host's rank is left (nothing here
+ * tells whether it still runs).  Returns 0 and *out, or -CP_DB_ENOENT
  * (no such directory, or no readable rank file in it), -CP_DB_EIO,
  * -CP_DB_ENOMEM; cp_db_errmsg(NULL) then tells what failed.
  */

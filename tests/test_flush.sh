@@ -18,6 +18,8 @@ sends() {
 # is the app's
 cp_run_preload 60 2 "$T/a" "$T/flush" abort 137 >/dev/null 2>&1
 expect_eq "abort: rank 0 rows" "$(sends "$T/a" 0)" 137
+expect_eq "abort: reserves after export" \
+	"$(ls "$T/a" | grep -c 'db-reserve$')" 0
 
 # SIGTERM to the ranks: each flushes, then dies of the signal
 rm -f "$T/mark"
@@ -30,8 +32,12 @@ pkill -TERM -f "$T/flush wait" || fail "no rank to signal"
 wait
 expect_eq "sigterm: rank 0 rows" "$(sends "$T/t" 0)" 211
 expect_eq "sigterm: rank 1 rows" "$(sends "$T/t" 1)" 211
+expect_eq "sigterm: reserves after export" \
+	"$(ls "$T/t" | grep -c 'db-reserve$')" 0
 
-# SIGKILL after a periodic flush: nothing before it is lost
+# SIGKILL after a periodic flush: nothing before it is lost; each
+# killed rank leaves its 64 KiB rank-NNNNN.db-reserve, which the first
+# commprof command on the directory removes (the ranks are gone)
 rm -f "$T/mark"
 COMMPROF_FLUSH_MS=50 cp_run_preload 60 2 "$T/k" -x COMMPROF_FLUSH_MS \
 	"$T/flush" wait 97 "$T/mark" >/dev/null 2>&1 &
@@ -41,7 +47,10 @@ while [ ! -f "$T/mark" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 sleep 0.5
 pkill -KILL -f "$T/flush wait" || fail "no rank to kill"
 wait
+expect_eq "sigkill: reserves left" "$(ls "$T/k" | grep -c 'db-reserve$')" 2
 expect_eq "sigkill: rank 0 rows" "$(sends "$T/k" 0)" 97
+expect_eq "sigkill: reserves after export" \
+	"$(ls "$T/k" | grep -c 'db-reserve$')" 0
 ok=$(sqlite3 "$T/k/rank-00000.db" 'PRAGMA integrity_check' 2>&1)
 expect_eq "sigkill: integrity" "$ok" ok
 

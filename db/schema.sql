@@ -8,6 +8,13 @@
 -- Units: times are integer nanoseconds (suffix _ns), sizes integer bytes
 -- (suffix _bytes), addresses integers (virtual addresses of the rank).
 -- A sentinel of db/cp_db.h ("none") is stored as SQL NULL.
+-- Beside each rank file, rank-NNNNN.db-reserve holds 64 KiB
+-- (CP_DB_RESERVE_BYTES) from the rank's open to its close: when the disk
+-- fills up, the rows that fit are kept, the rank warns once, stops
+-- writing rows and deletes the reserve to make room for its last aggs
+-- and meta.  A rank killed before its close leaves the file; the reader
+-- (cp_db_open_dir) removes it when meta host is this host and meta pid
+-- has ended.
 
 -- Facts about the run, one row per key, values as text.  The writer sets
 -- schema_version and kind ('rank'); the runtime (src/cp_rt.c,
@@ -15,11 +22,16 @@
 -- clock at MPI_Init, ns since the epoch), host, mpi_library, clock ('tsc'
 -- or 'monotonic'), clock_offset_ns, epoch_ns and init_ns (ns, job
 -- clock), max_rows and sample (COMMPROF_MAX_ROWS, COMMPROF_SAMPLE),
--- rows_dropped (calls whose row found the ring full, still in aggs),
--- rows_not_kept (calls left without a row by max_rows or sample),
 -- app_time_ns (MPI_Init to MPI_Finalize, ns) and finished (1 after a
--- clean MPI_Finalize).  The reader uses rank, app_time_ns and
--- rows_dropped.
+-- clean MPI_Finalize, 0 after a commprof warning).  At every flush:
+-- rows_dropped (rows that found the ring full; their calls are still in
+-- aggs), rows_not_kept (rows left out by max_rows or sample),
+-- rows_lost_disk (rows kept but not written: the disk was full), all
+-- three in rows, not calls (a Sendrecv makes two), and threads (threads
+-- of the rank that made MPI calls, each counted once: aggs time is
+-- summed over them, so its share is of app_time_ns x threads).  The
+-- reader uses rank, app_time_ns, threads, the rows_* counts, and host
+-- and pid (a dead rank's reserve).
 CREATE TABLE meta (
 	key	TEXT PRIMARY KEY NOT NULL,
 	value	TEXT

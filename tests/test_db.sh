@@ -231,20 +231,24 @@ expect_eq "40 ranks summary" "$(grep '^ranks:' "$T/manysum.out")" \
 # --- a rank killed before closing leaves rank-NNNNN.db-reserve; commprof
 # removes it only where the rank's meta names this host and a pid that
 # is gone: kept for a live pid, another host, and a file without pid
-command -v sqlite3 >/dev/null || skip "no sqlite3 command"
-gone=$(sh -c 'echo $$')
-setmeta() {
-	sqlite3 "$M/rank-0000$1.db" "INSERT OR REPLACE INTO meta VALUES
-		('host', '$2'), ('pid', '$3')" || fail "sqlite3 rank $1"
-}
-setmeta 0 "$(hostname)" $$
-setmeta 1 "$(hostname)" "$gone"
-setmeta 2 elsewhere.invalid "$gone"
-for r in 0 1 2 3; do : >"$M/rank-0000$r.db-reserve"; done
-run_cp res summary "$M"
-expect_eq "reserves status" "$rc" 0
-expect_eq "reserves kept" "$(cd "$M" && echo *-reserve)" \
-	"rank-00000.db-reserve rank-00002.db-reserve rank-00003.db-reserve"
+if command -v sqlite3 >/dev/null; then
+	gone=$(sh -c 'echo $$')
+	setmeta() {
+		sqlite3 "$M/rank-0000$1.db" "INSERT OR REPLACE INTO meta VALUES
+			('host', '$2'), ('pid', '$3')" || fail "sqlite3 rank $1"
+	}
+	setmeta 0 "$(uname -n)" $$
+	setmeta 1 "$(uname -n)" "$gone"
+	setmeta 2 elsewhere.invalid "$gone"
+	for r in 0 1 2 3; do : >"$M/rank-0000$r.db-reserve"; done
+	run_cp res summary "$M"
+	expect_eq "reserves status" "$rc" 0
+	kept="rank-00000.db-reserve rank-00002.db-reserve"
+	expect_eq "reserves kept" "$(cd "$M" && echo *-reserve)" \
+		"$kept rank-00003.db-reserve"
+else
+	note "no sqlite3 command: reserve removal not checked"
+fi
 
 # --- a writer SIGKILLed right after a commit keeps the batch
 K="$T/kill"

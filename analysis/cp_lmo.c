@@ -155,10 +155,10 @@ static void series_free(struct series *s)
 }
 
 static int series_init(struct series *s, const double *t, int nexp,
-		       int reps)
+		       int reps, int stat)
 {
 	struct cp_est e;
-	int i, rc;
+	int i, r, rc;
 
 	s->reps = reps;
 	s->df = reps - 1;
@@ -177,6 +177,12 @@ static int series_init(struct series *s, const double *t, int nexp,
 		}
 		s->mean[i] = e.val;
 		s->se[i] = e.se;
+		if (stat != CP_LMO_STAT_MIN)
+			continue;
+		for (r = 0; r < reps; r++)
+			if (t[(size_t)i * reps + r] < s->mean[i])
+				s->mean[i] = t[(size_t)i * reps + r];
+		s->se[i] = 0;
 	}
 	return 0;
 }
@@ -358,15 +364,44 @@ static int check(struct cp_est *e, const char *neg, bool strict)
 	return e->fail != NULL;
 }
 
-/* A per-byte delay below 0 whose interval reaches 0 is noise around a
- * cost too small to see at M: it becomes 0, the interval stays as
- * measured, and the model says so (CP_LMO_F_T_CLAMPED).  One whose
- * whole interval is below 0 fails: the data contradict the model. */
-static void clamp_t(struct cp_lmo *m, struct cp_est *t)
+/* A per-byte delay below 0 is noise around a cost too small to see at M
+ * when its interval reaches 0, or when it is immaterial: under 5% of the
+ * per-byte cost t_i + t_j + 1/beta_ij of every link of i (interval
+ * widths understate run-to-run drift).  It becomes 0, its interval is
+ * widened to reach 0 if it did not, and every 1/beta_ij of i gives back
+ * what t_i took, so that each link's sum t_i + t_j + 1/beta_ij (what the
+ * one-to-one measured) is kept; the model says so (CP_LMO_F_T_CLAMPED).
+ * Otherwise it stays and fails: the data contradict the model. */
+#define CP_LMO_T_IMMATERIAL	0.05
+
+static void clamp_t(struct cp_lmo *m, int i)
 {
-	if (t->fail || !isfinite(t->val) || t->val >= 0 || !(t->hi >= 0))
+	struct cp_est *t = &m->t_spb[i];
+	double sum, least = INFINITY;
+	int j, p;
+
+	if (t->fail || !isfinite(t->val) || t->val >= 0)
 		return;
+	for (j = 0; j < m->n; j++) {
+		if (j == i)
+			continue;
+		p = cp_lmo_pair_idx(m->n, i, j);
+		sum = m->ib_spb[p].val + t->val + m->t_spb[j].val;
+		least = sum < least ? sum : least;
+	}
+	if (!(t->hi >= 0) && !(-t->val < CP_LMO_T_IMMATERIAL * least))
+		return;
+	for (j = 0; j < m->n; j++) {
+		if (j == i)
+			continue;
+		p = cp_lmo_pair_idx(m->n, i, j);
+		m->ib_spb[p].val += t->val;
+		m->ib_spb[p].lo += t->val;
+		m->ib_spb[p].hi += t->val;
+	}
 	t->val = 0;
+	if (t->hi < 0)
+		t->hi = 0;
 	m->flags |= CP_LMO_F_T_CLAMPED;
 }
 
@@ -384,7 +419,7 @@ static void check_all(struct cp_lmo *m)
 		if (m->c_s[i].fail && !m->t_spb[i].fail &&
 		    !(m->flags & CP_LMO_F_T_MEASURED))
 			m->t_spb[i].fail = cause_dep_c;
-		clamp_t(m, &m->t_spb[i]);
+		clamp_t(m, i);
 		m->nfail += check(&m->t_spb[i], cause_neg_t, false);
 	}
 	for (i = 0; i < m->n; i++)
@@ -414,6 +449,8 @@ static int validate(const struct cp_lmo_meas *in)
 		return -CP_EINVAL;
 	if (in->n > 2 && in->o2t0_s && in->reps3 < 2)
 		return -CP_EINVAL;
+	if (in->stat != CP_LMO_STAT_MEAN && in->stat != CP_LMO_STAT_MIN)
+		return -CP_EINVAL;
 	return 0;
 }
 
@@ -440,13 +477,16 @@ static int lsys_init(struct lsys *l, const struct cp_lmo_meas *in)
 	l->nexp = 2 * l->np + 2 * l->n2t;
 	l->mb = in->msg_bytes;
 	l->diff = in->n > 2 && in->o2t0_s;
-	rc = series_init(&l->s[0], in->rt0_s, l->np, in->reps0);
+	rc = series_init(&l->s[0], in->rt0_s, l->np, in->reps0, in->stat);
 	if (!rc)
-		rc = series_init(&l->s[1], in->o2o_s, l->np, in->reps1);
+		rc = series_init(&l->s[1], in->o2o_s, l->np, in->reps1,
+				 in->stat);
 	if (!rc && in->n > 2)
-		rc = series_init(&l->s[2], in->o2t_s, l->n2t, in->reps2);
+		rc = series_init(&l->s[2], in->o2t_s, l->n2t, in->reps2,
+				 in->stat);
 	if (!rc && l->diff)
-		rc = series_init(&l->s[3], in->o2t0_s, l->n2t, in->reps3);
+		rc = series_init(&l->s[3], in->o2t0_s, l->n2t, in->reps3,
+				 in->stat);
 	if (!rc && in->n > 2) {
 		l->pm = calloc(l->n2t, sizeof(*l->pm));
 		l->p0 = calloc(l->n2t, sizeof(*l->p0));
@@ -488,6 +528,8 @@ int cp_lmo_estimate(const struct cp_lmo_meas *in, double level,
 			m->flags |= CP_LMO_F_T_MEASURED;
 	}
 	lsys_free(&l);
+	if (in->stat == CP_LMO_STAT_MIN)
+		m->flags |= CP_LMO_F_STAT_MIN;
 	check_all(m);
 	return m->nfail ? -CP_ENUM : 0;
 }

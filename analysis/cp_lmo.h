@@ -46,7 +46,15 @@ struct cp_lmo_meas {
 	 * CP_LMO_F_T_MEASURED): right also where the fixed delays of the
 	 * root's two transfers overlap, as link latency does. */
 	const double *o2t0_s;
+	int stat;		/* CP_LMO_STAT_*: an experiment's time */
 };
+
+/* What stands for an experiment's repetitions. */
+/* their mean, as 002 does; intervals from the spread */
+#define CP_LMO_STAT_MEAN	0
+/* their minimum: the undisturbed time on a crowded host; estimates then
+ * have no interval (lo = hi = value, se 0) */
+#define CP_LMO_STAT_MIN		1
 
 /* Flags of struct cp_lmo: assumptions the data could not check. */
 /* n == 2: C_0 = C_1 assumed */
@@ -55,8 +63,10 @@ struct cp_lmo_meas {
 #define CP_LMO_F_ZERO_T		0x2
 /* t_i's fixed part measured by the empty one-to-two (o2t0_s) */
 #define CP_LMO_F_T_MEASURED	0x4
-/* a t_i < 0 whose interval reaches 0 was set to 0 (lo keeps the sign) */
+/* a t_i < 0 within noise was set to 0 (lo keeps the sign, hi >= 0) */
 #define CP_LMO_F_T_CLAMPED	0x8
+/* experiments stood for by their minimum (CP_LMO_STAT_MIN) */
+#define CP_LMO_F_STAT_MIN	0x10
 
 /* An estimated (or loaded) model.  Arrays owned: cp_lmo_free(). */
 struct cp_lmo {

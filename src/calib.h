@@ -20,6 +20,7 @@ struct calib {
 				 * of S (run_thresholds) */
 	const char *series;	/* --series: raw LMO series to this file, or
 				 * NULL */
+	int lmo_stat;		/* --lmo-stat: CP_LMO_STAT_* */
 	double slow_s;		/* --slow-us: an LMO series with an
 				 * experiment whose median exceeds its
 				 * minimum by more than this (+2%) is run

@@ -5,7 +5,7 @@
  *
  *   mpirun -np N commprof-calibrate -o FILE [--quick] [--reps K]
  *                                   [--lmo-bytes M] [--series FILE]
- *                                   [--slow-us US]
+ *                                   [--slow-us US] [--lmo-stat mean|min]
  *                                   [--progress]
  *
  * Order (models.md "LMO"): thresholds from scatter and gather rows, then
@@ -84,7 +84,7 @@ static int usage(int rank, const char *what)
 		fprintf(stderr, "commprof-calibrate: %s\nusage: mpirun -np N "
 			"commprof-calibrate -o FILE [--quick] [--reps K] "
 			"[--lmo-bytes M] [--series FILE] [--slow-us US] "
-			"[--progress]\n",
+			"[--lmo-stat mean|min] [--progress]\n",
 			what);
 	return 2;
 }
@@ -119,6 +119,12 @@ static int parse_args(struct calib *c, int argc, char **argv,
 			c->lmo_bytes = (int)k;
 		} else if (!strcmp(argv[i], "--series") && i + 1 < argc) {
 			c->series = argv[++i];
+		} else if (!strcmp(argv[i], "--lmo-stat") && i + 1 < argc) {
+			i++;
+			if (!strcmp(argv[i], "min"))
+				c->lmo_stat = CP_LMO_STAT_MIN;
+			else if (strcmp(argv[i], "mean"))
+				return usage(c->rank, "--lmo-stat: mean or min");
 		} else if (!strcmp(argv[i], "--slow-us") && i + 1 < argc) {
 			k = strtol(argv[++i], &end, 10);
 			if (*end || k < 0 || k > 1000000)
@@ -401,7 +407,7 @@ static void estimate_lmo(struct calib *c, struct res *r)
 {
 	struct cp_lmo_meas in = { c->n, r->msg_bytes, c->reps, c->reps,
 				  c->reps, r->rt0, r->o2o, r->o2t, c->reps,
-				  r->o2t0 };
+				  r->o2t0, c->lmo_stat };
 	int *peers = calloc(c->n, sizeof(int)), i, rc;
 
 	if (!peers)
@@ -411,6 +417,9 @@ static void estimate_lmo(struct calib *c, struct res *r)
 		printf("lmo: estimate failed: %s\n", cp_err_str(rc));
 		cp_lmo_alloc(&r->lmo, c->n);
 	}
+	if (r->lmo.flags & CP_LMO_F_STAT_MIN)
+		printf("lmo: each experiment stood for by the minimum of its "
+		       "repetitions; no intervals (assume lmo.stat min)\n");
 	if (r->lmo.flags & CP_LMO_F_T_MEASURED)
 		printf("lmo: t_i from the one-to-two less its measured empty "
 		       "run, not less 2C_i (assume lmo.t fixed_measured)\n");
@@ -492,6 +501,8 @@ static void fill_lmo(struct calib *c, const struct res *r,
 		p->assume |= CP_PARAMS_A_T_FIXED;
 	if (r->lmo.flags & CP_LMO_F_T_CLAMPED)
 		p->assume |= CP_PARAMS_A_T_CLAMPED;
+	if (r->lmo.flags & CP_LMO_F_STAT_MIN)
+		p->assume |= CP_PARAMS_A_STAT_MIN;
 	if (!isnan(r->th.s_bytes))
 		put_exact(&p->lmo_s_bytes, r->th.s_bytes, 0);
 	if (!isnan(r->th.m1_bytes))

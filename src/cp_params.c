@@ -79,7 +79,10 @@ static const struct {
 	  "LMO t_i: fixed part of the one-to-two measured, not taken as "
 	  "2C_i" },
 	{ CP_PARAMS_A_T_CLAMPED, "lmo.t clamped",
-	  "LMO t_i: a value below 0 within its interval set to 0" },
+	  "LMO t_i: a value below 0 within noise set to 0" },
+	{ CP_PARAMS_A_STAT_MIN, "lmo.stat min",
+	  "LMO: each experiment by the minimum of its repetitions; no "
+	  "intervals" },
 };
 #define NASSUME ((int)(sizeof(assume_tab) / sizeof(assume_tab[0])))
 

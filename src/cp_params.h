@@ -49,6 +49,8 @@ struct cp_pval {
 					 * part from the empty one-to-two */
 #define CP_PARAMS_A_T_CLAMPED	0x8	/* lmo.t clamped: a t_i < 0 within
 					 * noise set to 0 */
+#define CP_PARAMS_A_STAT_MIN	0x10	/* lmo.stat min: LMO experiments
+					 * by their minimum, no intervals */
 
 /* Everything in a parameter file.  Arrays owned: cp_params_free(). */
 struct cp_params {

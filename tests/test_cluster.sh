@@ -45,7 +45,7 @@ t0=$(date +%s)
 # calibrate: one calibration across the bed, then the checks
 calibrate() {
 	rc=0
-	"$BED" run -t 120 -- "$CAL" -o bed.params --quick --reps 20 \
+	"$BED" run -t 120 -- "$CAL" -o bed.params --quick --reps 20 --lmo-stat min \
 		--lmo-bytes "$M" --series series >cal.out 2>cal.err || rc=$?
 	[ "$rc" = 0 ] ||
 		{ cat cal.out cal.err >&2; fail "calibrate: status $rc"; }

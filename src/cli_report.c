@@ -360,7 +360,9 @@ static int cp_rep_model_stats(struct cp_rep *r, struct cp_rep_model *m)
 	x = malloc((m->n ? m->n : 1) * sizeof(*x));
 	if (!m->op || !x)
 		goto out_free;
-	if (m->n && cp_rep_stat(m->v, m->n, x, &m->all))
+	if (!m->n)		/* m->v may be NULL: qsort must not see it */
+		goto out_ok;
+	if (cp_rep_stat(m->v, m->n, x, &m->all))
 		goto out_free;
 	qsort(m->v, m->n, sizeof(*m->v), cp_rep_by_op);
 	for (i = 0; i < m->n; i = j) {
@@ -376,6 +378,7 @@ static int cp_rep_model_stats(struct cp_rep *r, struct cp_rep_model *m)
 		if (cp_rep_stat(m->v + i, j - i, x, &m->cls[m->v[i].cls]))
 			goto out_free;
 	}
+out_ok:
 	ret = 0;
 out_free:
 	free(x);

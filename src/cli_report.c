@@ -28,7 +28,7 @@
 #include "src/cp_predict.h"
 #include "src/cp_record.h"
 
-#define CP_REP_NCLS	66	/* size classes: 0 and 1..65 */
+#define CP_REP_NCLS	65	/* size classes: 0 and 1..64 */
 
 static const char *const cp_rep_models[CP_DB_NMODELS] = CP_DB_MODEL_NAMES;
 
@@ -413,10 +413,6 @@ static void cp_rep_cls_label(int32_t k, char *buf, size_t len)
 		return;
 	}
 	ul = cp_rep_unit(UINT64_C(1) << (k - 1), &lo);
-	if (k == 65) {
-		snprintf(buf, len, ">= %" PRIu64 " %s", lo, ul);
-		return;
-	}
 	uh = cp_rep_unit(k == 64 ? 0 : UINT64_C(1) << k, &hi);
 	if (k == 64)
 		snprintf(buf, len, "%" PRIu64 " %s-16 EiB", lo, ul);

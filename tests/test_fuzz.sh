@@ -72,8 +72,8 @@ run() {
 		tail -n 60 "$T/$name.log" >&2
 		for a in "$T/$name-"*; do
 			[ -f "$a" ] || continue
-			cp "$a" "$top_builddir/tests/fuzz-$name-${a##*/$name-}"
-			note "kept $top_builddir/tests/fuzz-$name-${a##*/$name-}"
+			k="$top_builddir/tests/fuzz-$name-${a##*/$name-}"
+			cp "$a" "$k" && note "kept $k"
 		done
 		fail "$name: libFuzzer status $rc"
 	fi

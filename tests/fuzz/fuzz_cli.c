@@ -61,7 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	const uint8_t *file;
 	const char *path;
 	size_t alen;
-	int argc = 1, rc;
+	int argc = 1, i, rc;
 
 	if (!ready++)
 		fz_init();
@@ -80,7 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	}
 	argv[argc] = NULL;
 	path = argc > 1 && !strcmp(argv[1], "params") ? "in.params" : "run";
-	for (int i = 1; i < argc; i++)
+	for (i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "@"))
 			argv[i] = (char *)path;
 	fz_put(path[0] == 'r' ? "run/rank-00000.db" : path, file,

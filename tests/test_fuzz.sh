@@ -60,6 +60,7 @@ run() {
 	t0=$(date +%s)
 	rc=0
 	(cd "$T" && ASAN_OPTIONS=detect_leaks=1 TMPDIR="$T" \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		timeout -k 10 $((secs + 120)) "./fuzz_$name" \
 		-max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 \
 		-close_fd_mask=3 -artifact_prefix="$T/$name-" \

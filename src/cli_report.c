@@ -28,7 +28,7 @@
 #include "src/cp_predict.h"
 #include "src/cp_record.h"
 
-#define CP_REP_NCLS	66	/* size classes: 0 and 1..65 */
+#define CP_REP_NCLS	65	/* size classes: 0 and 1..64 */
 
 static const char *const cp_rep_models[CP_DB_NMODELS] = CP_DB_MODEL_NAMES;
 
@@ -395,7 +395,9 @@ static int cp_rep_model_stats(struct cp_rep *r, struct cp_rep_model *m)
 	x = malloc((m->n ? m->n : 1) * sizeof(*x));
 	if (!m->op || !x)
 		goto out_free;
-	if (m->n && cp_rep_stat(m->v, m->n, x, &m->all))
+	if (!m->n)		/* m->v may be NULL: qsort must not see it */
+		goto out_ok;
+	if (cp_rep_stat(m->v, m->n, x, &m->all))
 		goto out_free;
 	qsort(m->v, m->n, sizeof(*m->v), cp_rep_by_op);
 	for (i = 0; i < m->n; i = j) {
@@ -430,6 +432,7 @@ static int cp_rep_model_stats(struct cp_rep *r, struct cp_rep_model *m)
 		if (cp_rep_stat(m->v + i, j - i, x, &m->lk[m->nlk++].st))
 			goto out_free;
 	}
+out_ok:
 	ret = 0;
 out_free:
 	free(x);
@@ -464,10 +467,6 @@ static void cp_rep_cls_label(int32_t k, char *buf, size_t len)
 		return;
 	}
 	ul = cp_rep_unit(UINT64_C(1) << (k - 1), &lo);
-	if (k == 65) {
-		snprintf(buf, len, ">= %" PRIu64 " %s", lo, ul);
-		return;
-	}
 	uh = cp_rep_unit(k == 64 ? 0 : UINT64_C(1) << k, &hi);
 	if (k == 64)
 		snprintf(buf, len, "%" PRIu64 " %s-16 EiB", lo, ul);

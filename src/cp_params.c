@@ -963,7 +963,8 @@ static void json_matrix(FILE *f, const struct cp_pval *v, int rows, int cols)
 	fputc('[', f);
 	for (int i = 0; i < rows; i++) {
 		fputs(i ? ",\n      " : "\n      ", f);
-		json_arr(f, v + (size_t)i * cols, cols);
+		/* v is NULL for an empty table: no arithmetic on it */
+		json_arr(f, cols ? v + (size_t)i * cols : v, cols);
 	}
 	fputc(']', f);
 }

@@ -13,6 +13,10 @@ set -u
 
 LIBCP="$top_builddir/.libs/libcommprof.so"
 COMMPROF="$top_builddir/commprof"
+# What a test puts in LD_PRELOAD: the library, after CP_PRELOAD_EXTRA
+# when set (scripts/sanitize: the ASan runtime, which must be loaded
+# before anything else in a program not built with it).
+CP_PRELOAD="${CP_PRELOAD_EXTRA:+$CP_PRELOAD_EXTRA:}$LIBCP"
 T=$(mktemp -d "${TMPDIR:-/tmp}/cptest.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 
@@ -37,7 +41,7 @@ cp_mpirun() {
 cp_run_preload() {
 	local secs=$1 np=$2 dir=$3; shift 3
 	timeout -k 5 "$secs" "$MPIRUN" -np "$np" \
-		-x LD_PRELOAD="$LIBCP" -x COMMPROF_DIR="$dir" "$@"
+		-x LD_PRELOAD="$CP_PRELOAD" -x COMMPROF_DIR="$dir" "$@"
 }
 
 # expect_eq WHAT GOT WANT

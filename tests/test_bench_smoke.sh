@@ -7,6 +7,9 @@
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
 B="$top_srcdir/bench/overhead"
+[ -z "${CP_SANITIZE:-}" ] ||
+	skip "sanitizer build: bench/overhead preloads the libraries itself," \
+		"without the ASan runtime first, and times them"
 [ -x "$top_builddir/bench/overhead_loop" ] || fail "no bench/overhead_loop"
 [ -f "$top_builddir/bench/.libs/libcpfloor.so" ] || fail "no libcpfloor.so"
 command -v "$PYTHON3" >/dev/null 2>&1 || skip "no $PYTHON3"

@@ -26,7 +26,7 @@ run() {
 	done
 	# shellcheck disable=SC2086
 	got=$(env "$@" timeout -k 5 60 "$MPIRUN" -np $np \
-		-x LD_PRELOAD="$LIBCP" $xs "$T/test_fault_app" rows $steps \
+		-x LD_PRELOAD="$CP_PRELOAD" $xs "$T/test_fault_app" rows $steps \
 		2>"$T/err")
 	got_rc=$?
 	expect_eq "$l: status" "$got_rc" "$want_rc"

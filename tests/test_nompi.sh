@@ -7,7 +7,7 @@
 cd "$T" || fail "cd"
 
 run() {
-	out=$(LD_PRELOAD="$LIBCP" COMMPROF_DIR="$T/out" "$@" 2>"$T/err")
+	out=$(LD_PRELOAD="$CP_PRELOAD" COMMPROF_DIR="$T/out" "$@" 2>"$T/err")
 	rc=$?
 }
 
@@ -21,12 +21,12 @@ expect_eq "sh: status" "$rc" 3
 expect_eq "sh: stdout" "$out" "hi"
 expect_eq "sh: stderr" "$(cat "$T/err")" "oops"
 # the default directory, too, must not appear
-out=$(env -u COMMPROF_DIR LD_PRELOAD="$LIBCP" sh -c 'echo hi')
+out=$(env -u COMMPROF_DIR LD_PRELOAD="$CP_PRELOAD" sh -c 'echo hi')
 expect_eq "default dir: stdout" "$out" "hi"
 [ ! -e "$T/out" ] || fail "COMMPROF_DIR created by a non-MPI process"
 [ ! -e "$T/commprof-out" ] || fail "commprof-out created by a non-MPI process"
 # mpirun itself with the library preloaded, starting a non-MPI program
-out=$(LD_PRELOAD="$LIBCP" COMMPROF_DIR="$T/out" \
+out=$(LD_PRELOAD="$CP_PRELOAD" COMMPROF_DIR="$T/out" \
 	timeout -k 5 60 "$MPIRUN" -np 2 /bin/echo hi 2>"$T/err")
 rc=$?
 expect_eq "mpirun: status" "$rc" 0

@@ -21,7 +21,7 @@ for try in 1 2 3; do
 	cp_mpirun 300 2 "$CAL" --quick -o "$T/c.params" >"$T/cal.out" \
 		2>&1 || fail "calibration: $(tail -3 "$T/cal.out")"
 	rm -rf "$T/o"
-	timeout -k 5 60 "$MPIRUN" -np 2 -x LD_PRELOAD="$LIBCP" \
+	timeout -k 5 60 "$MPIRUN" -np 2 -x LD_PRELOAD="$CP_PRELOAD" \
 		-x COMMPROF_DIR="$T/o" -x COMMPROF_PARAMS="$T/c.params" \
 		"$APP" >"$T/prof.out" 2>"$T/prof.err" ||
 		fail "stride with commprof"

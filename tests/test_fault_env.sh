@@ -95,7 +95,7 @@ done
 d="$T/limit"
 run_limit() {
 	env COMMPROF_DIR="$d" COMMPROF_MAX_ROWS=50 timeout -k 5 60 \
-		"$MPIRUN" -np $np -x LD_PRELOAD="$LIBCP" -x COMMPROF_DIR \
+		"$MPIRUN" -np $np -x LD_PRELOAD="$CP_PRELOAD" -x COMMPROF_DIR \
 		-x COMMPROF_MAX_ROWS "$T/test_fault_app" rows $steps
 }
 expect_eq "row limit: stdout" "$(run_limit 2>"$T/err")" "$want"

@@ -65,8 +65,15 @@ for np in 1 2; do
 		got=$(rows_of "$c/${db##*/}")
 		note "np $np ${db##*/}: rows, stored, lost: $got"
 		set -- $got
-		expect_eq "$db: rows stored + lost" $(($2 + $3)) \
-			$((2 * steps + steps / 8 + 2))
+		if [ "$3" = none ] && [ "$np" -gt 1 ] &&
+			grep -q "write $db: disk full" "$T/err"; then
+			# ranks share the tmpfs: the room a rank freed for its
+			# last counts can go to the other rank first
+			note "np $np ${db##*/}: final counts lost to the other rank"
+		else
+			expect_eq "$db: rows stored + lost" $(($2 + $3)) \
+				$((2 * steps + steps / 8 + 2))
+		fi
 		[ "$1" = "$2" ] || fail "$db: rows are not seq 0..$(($2 - 1))"
 		stored=$((stored + $2))
 		files=$((files + 1))

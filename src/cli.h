@@ -31,6 +31,15 @@ void cp_cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * static buffer. */
 const char *cp_cli_strerror(int e);
 
+/* Output of a subcommand: path, or standard output when path is NULL.
+ * Prints one line and returns NULL when it cannot be opened. */
+FILE *cp_cli_out_open(const char *path);
+
+/* Close (path) or flush (standard output) f; wrote_ok false: a write
+ * already failed.  Prints one line unless quiet (the caller has said
+ * why already) and returns CP_CLI_FAIL on any failure, else 0. */
+int cp_cli_out_close(FILE *f, const char *path, bool wrote_ok, bool quiet);
+
 /*
  * cp_cli_match - the merged hook of cp_db_open_dir (db/cp_db.h): match
  * sends with receives and collective calls into instances in the merge

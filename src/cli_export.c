@@ -366,21 +366,13 @@ int cp_cli_export(int argc, char **argv)
 		goto out_free;
 	}
 	x->json = !strcmp(a.format, "json");
-	x->f = a.out ? fopen(a.out, "w") : stdout;
-	if (!x->f) {
-		cp_cli_err("cannot open %s: %s", a.out,
-			   cp_cli_strerror(errno));
+	x->f = cp_cli_out_open(a.out);
+	if (!x->f)
 		goto out_free;
-	}
 	ret = cp_cli_export_run(db, x);
-	if ((a.out ? fclose(x->f) : fflush(x->f)) ||
-	    ret == CP_CLI_EXPORT_EWRITE) {
-		if (ret != CP_CLI_FAIL)
-			cp_cli_err("cannot write %s: %s",
-				   a.out ? a.out : "standard output",
-				   cp_cli_strerror(errno));
+	if (cp_cli_out_close(x->f, a.out, ret != CP_CLI_EXPORT_EWRITE,
+			     ret == CP_CLI_FAIL))
 		ret = CP_CLI_FAIL;
-	}
 out_free:
 	if (x)
 		cp_cli_sites_free(x->sites);

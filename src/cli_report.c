@@ -1345,20 +1345,13 @@ int cp_cli_report(int argc, char **argv)
 		cp_cli_err("out of memory");
 		goto out_free;
 	}
-	f = a.out ? fopen(a.out, "w") : stdout;
-	if (!f) {
-		cp_cli_err("cannot open %s: %s", a.out,
-			   cp_cli_strerror(errno));
+	f = cp_cli_out_open(a.out);
+	if (!f)
 		goto out_free;
-	}
 	ret = cp_rep_run(&r, &a, fmt, f);
-	if ((a.out ? fclose(f) : fflush(f)) || ret == CP_REP_EWRITE) {
-		if (ret != CP_CLI_FAIL)
-			cp_cli_err("cannot write %s: %s",
-				   a.out ? a.out : "standard output",
-				   cp_cli_strerror(errno));
+	if (cp_cli_out_close(f, a.out, ret != CP_REP_EWRITE,
+			     ret == CP_CLI_FAIL))
 		ret = CP_CLI_FAIL;
-	}
 out_free:
 	cp_rep_free(&r);
 	cp_db_close(r.db);

@@ -6,6 +6,7 @@
  * line on stderr.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -73,6 +74,26 @@ const char *cp_cli_strerror(int e)
 	snprintf(buf, sizeof(buf), "%s", strerror(e));
 	buf[0] = tolower((unsigned char)buf[0]);
 	return buf;
+}
+
+FILE *cp_cli_out_open(const char *path)
+{
+	FILE *f = path ? fopen(path, "w") : stdout;
+
+	if (!f)
+		cp_cli_err("cannot open %s: %s", path, cp_cli_strerror(errno));
+	return f;
+}
+
+int cp_cli_out_close(FILE *f, const char *path, bool wrote_ok, bool quiet)
+{
+	if (!(path ? fclose(f) : fflush(f)) && wrote_ok)
+		return 0;
+	if (!quiet)
+		cp_cli_err("cannot write %s: %s",
+			   path ? path : "standard output",
+			   cp_cli_strerror(errno));
+	return CP_CLI_FAIL;
 }
 
 static void cp_cli_warn(void *arg, const char *msg)

@@ -196,6 +196,7 @@ struct lsys {
 	double mb;		/* M */
 	bool diff;		/* t_i from the measured empty one-to-two */
 	struct series s[4];	/* rt0, o2o, o2t, o2t0 */
+	int base[4];		/* first index of each series in v */
 	int *pm;		/* [n2t] partner of larger T_ij(M) */
 	int *p0;		/* [n2t] partner of larger T_ij(0) */
 	double *v;		/* [nexp] scratch combination */
@@ -204,12 +205,11 @@ struct lsys {
 static const struct series *lsys_series(const struct lsys *l, int e,
 					int *idx)
 {
-	int k = e < l->np ? 0 : e < 2 * l->np ? 1 :
-		e < 2 * l->np + l->n2t ? 2 : 3;
-	static const int base_np[4] = { 0, 1, 2, 2 };
-	static const int base_t[4] = { 0, 0, 0, 1 };
+	int k = 3;
 
-	*idx = e - base_np[k] * l->np - base_t[k] * l->n2t;
+	while (e < l->base[k])
+		k--;
+	*idx = e - l->base[k];
 	return &l->s[k];
 }
 
@@ -265,12 +265,14 @@ static void add_t(struct lsys *l, double coef, int i)
 			if (a == i || b == i)
 				continue;
 			q = cp_lmo_o2t_idx(l->n, i, a, b);
-			l->v[2 * l->np + q] += w;
-			l->v[l->np + cp_lmo_pair_idx(l->n, i, l->pm[q])] -= w;
+			l->v[l->base[2] + q] += w;
+			l->v[l->base[1] + cp_lmo_pair_idx(l->n, i, l->pm[q])] -=
+				w;
 			if (!l->diff)
 				continue;
-			l->v[2 * l->np + l->n2t + q] -= w;
-			l->v[cp_lmo_pair_idx(l->n, i, l->p0[q])] += w;
+			l->v[l->base[3] + q] -= w;
+			l->v[l->base[0] + cp_lmo_pair_idx(l->n, i, l->p0[q])] +=
+				w;
 		}
 	if (!l->diff)
 		add_c(l, -2 * coef / l->mb, i);
@@ -315,7 +317,7 @@ static void estimate_lsys(struct lsys *l, double level, struct cp_lmo *m)
 		for (j = i + 1; j < l->n; j++) {
 			p = pair_of(l->n, i, j);
 			memset(l->v, 0, sz);
-			l->v[l->np + p] += 1 / l->mb;
+			l->v[l->base[1] + p] += 1 / l->mb;
 			add_c(l, -2 / l->mb, i);
 			add_c(l, -2 / l->mb, j);
 			add_t(l, -1, i);
@@ -474,7 +476,10 @@ static int lsys_init(struct lsys *l, const struct cp_lmo_meas *in)
 	l->n = in->n;
 	l->np = c2(in->n);
 	l->n2t = cp_lmo_no2t(in->n);
-	l->nexp = 2 * l->np + 2 * l->n2t;
+	l->base[1] = l->np;
+	l->base[2] = 2 * l->np;
+	l->base[3] = 2 * l->np + l->n2t;
+	l->nexp = l->base[3] + l->n2t;
 	l->mb = in->msg_bytes;
 	l->diff = in->n > 2 && in->o2t0_s;
 	rc = series_init(&l->s[0], in->rt0_s, l->np, in->reps0, in->stat);

@@ -322,13 +322,15 @@ static double slow_excess(const double *t, int nexp, int reps, int *worst)
 
 #define SLOW_TRIES 3
 
+/* The LMO series by CALIB_* kind, as the output names them. */
+static const char *const nm[CALIB_NKINDS] = { "empty roundtrips",
+	"one-to-one", "one-to-two", "empty one-to-two" };
+
 /* One LMO series, run again (up to SLOW_TRIES in all) while rank 0 sees
  * the slow mode in it; the try with the smallest excess is kept. */
 static void run_series(struct calib *c, const struct calib_sched *s,
 		       int bytes, double *t, double *wall, double *seq)
 {
-	static const char *const nm[] = { "empty roundtrips",
-		"one-to-one", "one-to-two", "empty one-to-two" };
 	size_t len = (size_t)s->nexp * c->reps;
 	double *best = NULL, bx = INFINITY, x = 0;
 	int again, tr, w = 0, *m;
@@ -368,8 +370,6 @@ static void run_series(struct calib *c, const struct calib_sched *s,
 /* The LMO series in rounds; prints what the rounds saved. */
 static void run_lmo(struct calib *c, struct res *r, struct calib_sched *s)
 {
-	static const char *const nm[] = { "empty roundtrips",
-		"one-to-one", "one-to-two", "empty one-to-two" };
 	double *t[CALIB_NKINDS], wall[CALIB_NKINDS] = { 0 };
 	double seq[CALIB_NKINDS] = { 0 }, tw = 0, ts = 0;
 	int k, nk = c->n > 2 ? CALIB_NKINDS : 2, ne = 0, nr = 0;

@@ -1420,7 +1420,7 @@ int cp_db_get_totals(struct cp_db *db, struct cp_db_totals *t)
 	return 0;
 }
 
-/* ---- reader: matching (src/cli_match.c) ---- */
+/* ---- reader: matching (src/cli/cli_match.c) ---- */
 
 static const char cp_db_match_sql[] =
 	"SELECT c.rank, c.seq, o.class = 'coll', c.op, c.flags, c.peer,"

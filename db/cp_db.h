@@ -49,7 +49,7 @@ struct cp_db_call {
 	int32_t comm_size;	/* -1 none (NULL) */
 	uint32_t comm_id;	/* job-wide communicator id */
 	int32_t layout;		/* index into layouts; -1 none (NULL) */
-	uint32_t flags;		/* CP_F_* of src/cp_record.h */
+	uint32_t flags;		/* CP_F_* of src/lib/cp_record.h */
 	uint64_t bytes;		/* transferred bytes */
 	uint64_t count;		/* elements */
 	uint64_t site;		/* callsite address; sites table resolves it */
@@ -59,7 +59,7 @@ struct cp_db_call {
 	/* predictions, ns, [CP_DB_MODEL_*]; NAN: not predicted (NULL) */
 	double pred_ns[CP_DB_NMODELS];
 	double pred_lmw_ns;	/* log3P's l_mw term, NAN none */
-	uint32_t pred_flags;	/* CP_PF_* of src/cp_predict.h */
+	uint32_t pred_flags;	/* CP_PF_* of src/lib/cp_predict.h */
 };
 
 /* A datatype layout (index = position in the rank's layout table). */
@@ -267,7 +267,7 @@ int cp_db_get_rank_meta(struct cp_db *db, int32_t rank, const char *key,
 			char *buf, size_t len);
 
 /*
- * Reader: what "commprof report" (src/cli_report.c, db/cp_db_report.c)
+ * Reader: what "commprof report" (src/cli/cli_report.c, db/cp_db_report.c)
  * needs beyond rows and sites.
  */
 

@@ -1,5 +1,5 @@
 /*
- * cp_db_report.c - the queries of "commprof report" (src/cli_report.c):
+ * cp_db_report.c - the queries of "commprof report" (src/cli/cli_report.c):
  * prediction rows, the strided sends log3P flags, and rank meta values.
  * Kept apart from cp_db.c, which the profiling library links as well.
  */

@@ -17,8 +17,8 @@
 -- has ended.
 
 -- Facts about the run, one row per key, values as text.  The writer sets
--- schema_version and kind ('rank'); the runtime (src/cp_rt.c,
--- src/cp_flush.c) adds rank and size (world), pid, start_unix_ns (wall
+-- schema_version and kind ('rank'); the runtime (src/lib/cp_rt.c,
+-- src/lib/cp_flush.c) adds rank and size (world), pid, start_unix_ns (wall
 -- clock at MPI_Init, ns since the epoch), host, mpi_library, clock ('tsc'
 -- or 'monotonic'), clock_offset_ns, epoch_ns and init_ns (ns, job
 -- clock), max_rows and sample (COMMPROF_MAX_ROWS, COMMPROF_SAMPLE),
@@ -65,7 +65,7 @@ CREATE TABLE calls (
 					-- inter); NULL unknown
 	comm	INTEGER NOT NULL,	-- job-wide communicator id
 	layout	INTEGER,		-- layouts.idx of the type; NULL none
-	flags	INTEGER NOT NULL,	-- CP_F_* bits of src/cp_record.h
+	flags	INTEGER NOT NULL,	-- CP_F_* bits of src/lib/cp_record.h
 	bytes	INTEGER NOT NULL,	-- bytes transferred (count * type size)
 	count	INTEGER NOT NULL,	-- elements
 	site	INTEGER NOT NULL,	-- return address of the call in the
@@ -76,14 +76,14 @@ CREATE TABLE calls (
 	t_incall_ns INTEGER,		-- ns inside the completing call;
 					-- NULL none
 	-- Online predictions (COMMPROF_PARAMS), ns; NULL: the model does
-	-- not cover this call, or no parameters (src/cp_predict.h).
+	-- not cover this call, or no parameters (src/lib/cp_predict.h).
 	pred_lmo_ns REAL,
 	pred_log3p_ns REAL,
 	pred_hockney_ns REAL,
 	pred_loggp_ns REAL,
 	pred_plogp_ns REAL,
 	pred_lmw_ns REAL,		-- log3P's l_mw term of pred_log3p_ns
-	pred_flags INTEGER NOT NULL DEFAULT 0	-- CP_PF_* of src/cp_predict.h
+	pred_flags INTEGER NOT NULL DEFAULT 0	-- CP_PF_* of src/lib/cp_predict.h
 );
 
 -- Datatype layouts of the rank, by index.
@@ -129,7 +129,7 @@ CREATE TABLE modules (
 -- @merged
 -- commprof.db: facts about the merge: schema_version, kind ('merged'),
 -- ranks (rank files merged), rank_files (rank-*.db files found),
--- matched (1 once the matching of src/cli_match.c ran), match_p2p_rows
+-- matched (1 once the matching of src/cli/cli_match.c ran), match_p2p_rows
 -- and match_coll_rows (rows that got a t_transfer_ns), match_p2p_left
 -- and match_coll_left (rows of those classes left unmatched),
 -- match_note (why rows were left, one line, or absent) and
@@ -182,7 +182,7 @@ CREATE TABLE calls (
 	pred_plogp_ns REAL,
 	pred_lmw_ns REAL,
 	pred_flags INTEGER NOT NULL DEFAULT 0,
-	-- Filled after the merge by matching (src/cli_match.c); NULL when
+	-- Filled after the merge by matching (src/cli/cli_match.c); NULL when
 	-- the row was not matched.  Point to point: the message's transfer
 	-- time, receive completion minus the later of send start and
 	-- receive post; collective: last rank's exit minus last rank's

@@ -12,7 +12,7 @@ usage: gen_wrappers.py DEF {calls|c|fortran|protos} OUT
 
 Output is deterministic: no time, host or user.  Wrappers only time the
 call and hand the arguments to the cp_rec_* / cp_post_* functions of
-src/cp_record.h; what a row means is decided there.
+src/lib/cp_record.h; what a row means is decided there.
 """
 import re
 import sys
@@ -542,10 +542,10 @@ def main():
     if what == "calls":
         text = gen_calls(entries)
     elif what == "c":
-        text = HEADER + "#include \"config.h\"\n#include \"pmpi/cp_calls_gen.h\"\n#include \"src/cp_record.h\"" \
+        text = HEADER + "#include \"config.h\"\n#include \"pmpi/cp_calls_gen.h\"\n#include \"src/lib/cp_record.h\"" \
             "\n\n" + "".join(c_wrapper(e) for e in entries)
     elif what == "fortran":
-        text = HEADER + "#include \"config.h\"\n#include \"pmpi/cp_calls_gen.h\"\n#include \"src/cp_record.h\"" \
+        text = HEADER + "#include \"config.h\"\n#include \"pmpi/cp_calls_gen.h\"\n#include \"src/lib/cp_record.h\"" \
             "\n\n" + "".join(f_wrapper(e) for e in entries)
     elif what == "protos":
         text = "".join(e.proto + "\n" for e in entries)

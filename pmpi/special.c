@@ -7,7 +7,7 @@
  */
 #include "config.h"
 
-#include "src/cp_record.h"
+#include "src/lib/cp_record.h"
 
 extern uint64_t cp_init_entry_ns;
 

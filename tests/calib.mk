@@ -12,9 +12,7 @@ dist_check_SCRIPTS += $(CALIB_TESTS)
 check_PROGRAMS += tests/test_params
 tests_test_params_SOURCES = \
 	tests/test_params.c \
-	src/cp_params.c \
-	src/cp_params.h \
-	src/cp_params_show.c \
-	src/cp_params_show.h
+	src/cli/cp_params_show.c \
+	src/cli/cp_params_show.h
 tests_test_params_CFLAGS = $(AM_CFLAGS)
-tests_test_params_LDADD = -lm
+tests_test_params_LDADD = libcpcommon.la -lm

@@ -1,7 +1,7 @@
 # tests/db.mk: the SQLite layer and the commprof tool, without MPI (see
 # Makefile.am).  tests/test_db writes synthetic rank files through the
 # writer API; tests/test_db.sh reads them back with the tool and compares
-# exact output.  MPI_CFLAGS only for the constants of src/cp_record.h.
+# exact output.  MPI_CFLAGS only for the constants of src/lib/cp_record.h.
 
 check_PROGRAMS += tests/test_db
 tests_test_db_SOURCES = tests/test_db.c db/cp_db.c db/cp_db.h

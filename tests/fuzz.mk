@@ -7,9 +7,10 @@ TESTS += tests/test_fuzz.sh
 dist_check_SCRIPTS += tests/test_fuzz.sh
 EXTRA_DIST += tests/fuzz
 AM_TESTS_ENVIRONMENT += \
-	CP_FUZZ_PARAMS_SOURCES='src/cp_params.c src/cp_predict.c \
+	CP_FUZZ_PARAMS_SOURCES='src/lib/cp_predict.c \
+	$(libcpcommon_la_SOURCES) $(libcpanalysis_la_SOURCES)' \
+	CP_FUZZ_CLI_SOURCES='$(commprof_SOURCES) $(libcpcommon_la_SOURCES) \
 	$(libcpanalysis_la_SOURCES)' \
-	CP_FUZZ_CLI_SOURCES='$(commprof_SOURCES) $(libcpanalysis_la_SOURCES)' \
 	CP_FUZZ_CFLAGS='$(SQLITE_CFLAGS) $(LIBDW_CFLAGS) $(MPI_CFLAGS) \
 	$(GSL_CFLAGS)' \
 	CP_FUZZ_LIBS='$(SQLITE_LIBS) $(LIBDW_LIBS) $(GSL_LIBS) -ldl -lm'; \

@@ -3,9 +3,9 @@
 check_PROGRAMS += tests/test_predict
 TESTS += tests/test_predict
 tests_test_predict_SOURCES = tests/test_predict.c \
-	src/cp_predict.c src/cp_predict.h src/cp_params.c src/cp_params.h
+	src/lib/cp_predict.c src/lib/cp_predict.h
 tests_test_predict_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
-tests_test_predict_LDADD = libcpanalysis.la $(GSL_LIBS) -lm
+tests_test_predict_LDADD = libcpanalysis.la libcpcommon.la $(GSL_LIBS) -lm
 
 # calibrate, profile examples/stride with the file, report
 TESTS += tests/test_predict_e2e.sh

@@ -42,7 +42,7 @@ build() {
 		case $s in *.c) ;; *) continue ;; esac
 		o="$T/o-$name/$(echo "$s" | tr / _).o"
 		extra=
-		[ "$s" != src/commprof.c ] || extra=-Dmain=cp_cli_main
+		[ "$s" != src/cli/commprof.c ] || extra=-Dmain=cp_cli_main
 		# shellcheck disable=SC2086
 		"$CLANG" $FLAGS $extra -c "$S/$s" -o "$o" ||
 			fail "$name: cannot compile $s"

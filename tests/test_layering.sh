@@ -12,8 +12,8 @@ check() {	# DIR PATTERN WHAT
 check "pmpi/*.c pmpi/*.py" '#include *[<"](sqlite3|gsl/|stdio)' \
 	"pmpi/ includes SQLite, GSL or stdio"
 check "pmpi/*.c" '#include "(db|analysis)/' "pmpi/ includes db/ or analysis/"
-check "src/*.c src/*.h" '#include *[<"]sqlite3' "src/ includes sqlite3.h"
-check "src/*.c" '(SELECT|INSERT|CREATE TABLE) ' "src/ contains SQL"
+check "src/*/*.c src/*/*.h" '#include *[<"]sqlite3' "src/ includes sqlite3.h"
+check "src/*/*.c" '(SELECT|INSERT|CREATE TABLE) ' "src/ contains SQL"
 check "db/*.c db/*.h" '#include *[<"]mpi\.h' "db/ includes mpi.h"
 check "analysis/*.c analysis/*.h" '#include *[<"](mpi\.h|sqlite3)' \
 	"analysis/ includes MPI or SQLite"

@@ -1,5 +1,5 @@
 /*
- * test_layout.c - decodes known datatypes with src/cp_layout.c linked in
+ * test_layout.c - decodes known datatypes with src/lib/cp_layout.c linked in
  * directly (no preload) and checks every number of their layouts, the
  * handle cache across MPI_Type_free and address reuse, and lock-free
  * lookups from four threads.  Run by tests/test_layout.sh under mpirun
@@ -12,8 +12,8 @@
 #include <string.h>
 #include <mpi.h>
 
-#include "src/cp_layout.h"
-#include "src/cp_record.h"
+#include "src/lib/cp_layout.h"
+#include "src/lib/cp_record.h"
 
 #define NTHREADS	4
 #define NHAMMER		8

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "src/cp_params.h"
-#include "src/cp_params_show.h"
+#include "src/common/cp_params.h"
+#include "src/cli/cp_params_show.h"
 
 static int roundtrip(const char *in, const char *out)
 {

@@ -1,5 +1,5 @@
 /*
- * test_predict.c - online predictions (src/cp_predict.c) from a
+ * test_predict.c - online predictions (src/lib/cp_predict.c) from a
  * hand-written parameter file equal the formulas of models.md written out
  * here (to 1e-12 relative: only the order of the additions may differ);
  * what a model does not cover is NAN; a job that differs from the
@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "src/cp_params.h"
-#include "src/cp_predict.h"
+#include "src/common/cp_params.h"
+#include "src/lib/cp_predict.h"
 #include "tests/test_analysis.h"
 
 #define TOL 1e-12

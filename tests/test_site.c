@@ -1,5 +1,5 @@
 /*
- * test_site.c - resolves return addresses with src/cp_site.c and checks
+ * test_site.c - resolves return addresses with src/cli/cp_site.c and checks
  * the exact text.  Usage: test_site [DEBUGLESS STRIPPED], where the two
  * optional files are copies of this program made by `strip -g` and
  * `strip -s` (tests/test_site.sh makes them): the same address must then
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "src/cp_site.h"
+#include "src/cli/cp_site.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
 #define NOIPA __attribute__((noinline, noipa))

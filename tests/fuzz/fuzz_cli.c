@@ -1,6 +1,6 @@
 /*
  * fuzz_cli.c - libFuzzer target of the commprof command line
- * (src/commprof.c, built with -Dmain=cp_cli_main): its arguments and the
+ * (src/cli/commprof.c, built with -Dmain=cp_cli_main): its arguments and the
  * files it reads.  The input is "ARGS\0FILE": ARGS are the words after
  * "commprof" separated by blanks, where "@" stands for the input file;
  * FILE is written as that file: a parameter file for "params ...", else

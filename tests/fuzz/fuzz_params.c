@@ -1,10 +1,10 @@
 /*
  * fuzz_params.c - libFuzzer target of the parameter file reader
- * (src/cp_params.c), which the profiling library runs inside the
+ * (src/common/cp_params.c), which the profiling library runs inside the
  * application when COMMPROF_PARAMS is set.  The input is the file.  A
  * file that is refused must say why; a file that loads must print (text
  * and JSON), write out and load back, and build the prediction tables
- * that price calls (src/cp_predict.c) for its own job and a larger one.
+ * that price calls (src/lib/cp_predict.c) for its own job and a larger one.
  * Built and run by tests/test_fuzz.sh; abort() marks a broken promise.
  */
 #define _GNU_SOURCE
@@ -17,8 +17,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "src/cp_params.h"
-#include "src/cp_predict.h"
+#include "src/common/cp_params.h"
+#include "src/lib/cp_predict.h"
 
 static FILE *fz_null;
 

@@ -1,0 +1,211 @@
+/*
+ * calib_sched.c - LMO experiments of commprof-calibrate: empty
+ * roundtrips, one-to-one and one-to-two (models.md "LMO"), scheduled in
+ * rounds so that experiments sharing no process run at the same time
+ * (002, section 4), and the progress line.
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/cp_lmo.h"
+#include "src/calib/calib.h"
+
+#define TAG_GO		71
+#define TAG_REPLY	72
+
+void calib_fatal(const char *what)
+{
+	fprintf(stderr, "commprof-calibrate: %s\n", what);
+	MPI_Abort(MPI_COMM_WORLD, 1);
+	exit(1);
+}
+
+void calib_progress(struct calib *c, const char *what, int units)
+{
+	double el, left;
+	int pct;
+
+	c->units_done += units;
+	if (!c->tty || c->units_total <= 0)
+		return;
+	el = MPI_Wtime() - c->t0_s;
+	pct = 100 * c->units_done / c->units_total;
+	left = c->units_done ? el * (c->units_total - c->units_done) /
+		c->units_done : 0;
+	fprintf(stderr, "\r%-28.28s %3d%%  ~%.0f s left   ", what,
+		pct > 100 ? 100 : pct, left > 0 ? left : 0);
+}
+
+void calib_progress_end(struct calib *c)
+{
+	if (c->tty)
+		fprintf(stderr, "\r%50s\r", "");
+}
+
+/* Members of experiment e, in the analysis order of kind. */
+static void fill_members(struct calib_sched *s, int n)
+{
+	int i, j, k, e = 0;
+
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++) {
+			if (s->size == 2) {
+				e = cp_lmo_pair_idx(n, i, j);
+				s->memb[2 * e] = i;
+				s->memb[2 * e + 1] = j;
+				continue;
+			}
+			for (k = j + 1; k < n; k++) {
+				int t[3] = { i, j, k }, r;
+
+				for (r = 0; r < 3; r++) {
+					e = cp_lmo_o2t_idx(n, t[r],
+							   t[(r + 1) % 3],
+							   t[(r + 2) % 3]);
+					s->memb[3 * e] = t[r];
+					s->memb[3 * e + 1] = t[(r + 1) % 3];
+					s->memb[3 * e + 2] = t[(r + 2) % 3];
+				}
+			}
+		}
+}
+
+/* Greedy rounds: one pass over the remaining experiments per round. */
+static int make_rounds(struct calib_sched *s, int n)
+{
+	char *done = calloc((size_t)s->nexp, 1), *busy = malloc(n);
+	int placed = 0, e, k, ok;
+
+	if (!done || !busy) {
+		free(done);
+		free(busy);
+		return -1;
+	}
+	while (placed < s->nexp) {
+		memset(busy, 0, n);
+		s->round_start[s->nrounds++] = placed;
+		for (e = 0; e < s->nexp; e++) {
+			if (done[e])
+				continue;
+			for (ok = 1, k = 0; k < s->size; k++)
+				ok &= !busy[s->memb[e * s->size + k]];
+			if (!ok)
+				continue;
+			for (k = 0; k < s->size; k++)
+				busy[s->memb[e * s->size + k]] = 1;
+			done[e] = 1;
+			s->order[placed++] = e;
+		}
+	}
+	s->round_start[s->nrounds] = placed;
+	free(done);
+	free(busy);
+	return 0;
+}
+
+int calib_sched_build(struct calib_sched *s, int kind, int n)
+{
+	memset(s, 0, sizeof(*s));
+	s->kind = kind;
+	s->size = kind == CALIB_O2T || kind == CALIB_O2T0 ? 3 : 2;
+	s->nexp = s->size == 3 ? cp_lmo_no2t(n) : cp_lmo_npairs(n);
+	s->memb = calloc((size_t)s->nexp * s->size + 1, sizeof(int));
+	s->order = calloc((size_t)s->nexp + 1, sizeof(int));
+	s->round_start = calloc((size_t)s->nexp + 2, sizeof(int));
+	if (!s->memb || !s->order || !s->round_start ||
+	    (fill_members(s, n), make_rounds(s, n))) {
+		calib_sched_free(s);
+		return -1;
+	}
+	return 0;
+}
+
+void calib_sched_free(struct calib_sched *s)
+{
+	free(s->memb);
+	free(s->order);
+	free(s->round_start);
+	memset(s, 0, sizeof(*s));
+}
+
+/* One repetition of experiment m (members) as process me; returns the
+ * initiator's time, 0 on the others. */
+static double run_one(const struct calib_sched *s, const int *m, int me,
+		      char *buf, int bytes)
+{
+	int out = s->kind == CALIB_RT0 || s->kind == CALIB_O2T0 ? 0 : bytes;
+	MPI_Request req[2];
+	int k;
+	double t0;
+
+	if (me != 0) {
+		MPI_Recv(buf, out, MPI_BYTE, m[0], TAG_GO, MPI_COMM_WORLD,
+			 MPI_STATUS_IGNORE);
+		MPI_Send(buf, 0, MPI_BYTE, m[0], TAG_REPLY, MPI_COMM_WORLD);
+		return 0;
+	}
+	/* both messages of a one-to-two are posted at once: with blocking
+	 * sends the second would wait until the first had drained into a
+	 * socket buffer, and the root would pay part of the first link's
+	 * transfer too, which the model gives to the link alone */
+	t0 = MPI_Wtime();
+	for (k = 1; k < s->size; k++)
+		MPI_Isend(buf, out, MPI_BYTE, m[k], TAG_GO, MPI_COMM_WORLD,
+			  &req[k - 1]);
+	MPI_Waitall(s->size - 1, req, MPI_STATUSES_IGNORE);
+	for (k = 1; k < s->size; k++)
+		MPI_Recv(buf, 0, MPI_BYTE, MPI_ANY_SOURCE, TAG_REPLY,
+			 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	return MPI_Wtime() - t0;
+}
+
+static const char *const kind_name[] = {
+	"lmo: empty roundtrips", "lmo: one-to-one", "lmo: one-to-two",
+	"lmo: empty one-to-two"
+};
+
+void calib_sched_run(struct calib *c, const struct calib_sched *s,
+		     int bytes, int reps, double *t_s, double *wall_s,
+		     double *seq_s)
+{
+	size_t len = (size_t)s->nexp * reps;
+	double *mine = calloc(len + 1, sizeof(double)), t0, sum = 0;
+	char *buf = calloc((size_t)bytes + 1, 1);
+	int rd, q, e, k, r, me;
+	const int *m;
+
+	if (!mine || !buf)
+		calib_fatal("out of memory");
+	MPI_Barrier(MPI_COMM_WORLD);
+	t0 = MPI_Wtime();
+	for (rd = 0; rd < s->nrounds; rd++) {
+		for (q = s->round_start[rd]; q < s->round_start[rd + 1]; q++) {
+			e = s->order[q];
+			m = s->memb + (size_t)e * s->size;
+			for (me = -1, k = 0; k < s->size; k++)
+				if (m[k] == c->rank)
+					me = k;
+			if (me < 0)
+				continue;
+			run_one(s, m, me, buf, bytes);	/* warm-up */
+			for (r = 0; r < reps; r++)
+				mine[(size_t)e * reps + r] =
+					run_one(s, m, me, buf, bytes);
+		}
+		/* ranks done with their round sleep, not poll: a
+		 * polling rank takes a core from one still measuring */
+		calib_idle_barrier();
+		calib_progress(c, kind_name[s->kind], 1);
+	}
+	*wall_s = MPI_Wtime() - t0;
+	MPI_Reduce(mine, t_s, (int)len, MPI_DOUBLE, MPI_SUM, 0,
+		   MPI_COMM_WORLD);
+	if (c->rank == 0)
+		for (q = 0; q < (int)len; q++)
+			sum += t_s[q];
+	*seq_s = sum;
+	free(mine);
+	free(buf);
+}

@@ -1,0 +1,1359 @@
+/*
+ * cli_report.c - "commprof report DIR [--format text|markdown|json|csv]
+ * [--top N] [-o FILE]": what the predictions of a run say (issue 5).
+ *   0. header: run totals, the parameter file, the models that
+ *      predicted (or one sentence why none did), what the matching found;
+ *   1. model accuracy: mu_bar, median and 90th percentile of mu per model,
+ *      overall, per MPI function and per size class, the best model of
+ *      each group marked; rows each model predicted, and why not;
+ *   2. where time goes: the callsite table of "commprof summary";
+ *   3. strided sends whose log3P l_mw term is the largest
+ *      (CP_PF_L3_LMW_LARGEST), with the savings 003 quotes;
+ *   4. the N rows each model predicted worst.
+ * Size classes are powers of two as in the aggregates (aggs.size_class):
+ * class k >= 1 holds 2^(k-1) <= bytes < 2^k, labelled "lo-hi" (hi
+ * excluded), class 0 holds 0 bytes.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/cp_log3p.h"
+#include "analysis/cp_stats.h"
+#include "db/cp_db.h"
+#include "src/cli/cli.h"
+#include "src/lib/cp_predict.h"
+#include "src/lib/cp_record.h"
+
+#define CP_REP_NCLS	65	/* size classes: 0 and 1..64 */
+
+static const char *const cp_rep_models[CP_DB_NMODELS] = CP_DB_MODEL_NAMES;
+
+/* Why a model has no prediction for a row, or what to know about one it
+ * has (cp_rep_why). */
+enum {
+	CP_REP_R_OFF,		/* not evaluated */
+	CP_REP_R_UNUSED,	/* model not usable from the parameters */
+	CP_REP_R_ESCAL,		/* LMO gather between M1 and M2 */
+	CP_REP_R_BLOCK,		/* log3P: blocks wider than measured */
+	CP_REP_R_SELF,		/* message to oneself */
+	CP_REP_R_UNCOVERED,	/* operation the model does not cover */
+	CP_REP_R_AVERAGED,	/* predicted from averaged LMO parameters */
+	CP_REP_R_EXTRAP,	/* predicted outside the measured table */
+	CP_REP_R_UNMATCHED,	/* predicted, but no t_transfer: no mu */
+	CP_REP_NR
+};
+
+static const char *const cp_rep_reason[CP_REP_NR] = {
+	"not predicted: predictions were not evaluated (no parameters)",
+	"not predicted: model not usable from the parameter file",
+	"not predicted: gather in LMO's M1..M2 (escalation region)",
+	"not predicted: blocks wider than the element log3P measured",
+	"not predicted: message to oneself (only log3P covers it)",
+	"not predicted: operation the model does not cover",
+	"predicted from averaged LMO parameters (ranks or hosts differ)",
+	"predicted by extrapolation outside the measured table",
+	"predicted, not compared: row not matched (no t_transfer)",
+};
+
+/* One compared row of a model. */
+struct cp_rep_mu {
+	double mu;
+	int32_t op;		/* ops.id */
+	int32_t cls;		/* size class */
+	int64_t link;		/* message between world ranks a < b:
+				 * a << 32 | b; -1 not a message */
+};
+
+
+/* One of the worst-predicted rows of a model. */
+struct cp_rep_worst {
+	int32_t rank;
+	const char *site;	/* site cache; NULL none */
+	const char *func;	/* site cache; NULL unknown */
+	int32_t op;
+	uint64_t bytes;
+	int32_t peer, root;	/* as cp_db_call */
+	int64_t t_transfer_ns;
+	double pred_ns;
+	double mu;
+};
+
+/* mu statistics of one group of rows. */
+struct cp_rep_stat {
+	uint64_t n;
+	double mean, med, p90;
+};
+
+/* mu statistics of one link (pair of world ranks) for one model. */
+struct cp_rep_lstat {
+	int64_t link;		/* as cp_rep_mu */
+	struct cp_rep_stat st;
+};
+
+struct cp_rep_model {
+	uint64_t predicted;		/* rows with a prediction */
+	uint64_t why[CP_REP_NR];	/* rows per reason */
+	struct cp_rep_mu *v;		/* compared rows */
+	size_t n, cap;
+	struct cp_rep_worst *worst;	/* largest mu first */
+	size_t nworst, capworst;
+	struct cp_rep_stat all;
+	struct cp_rep_stat cls[CP_REP_NCLS];
+	struct cp_rep_stat *op;		/* [nops] */
+	struct cp_rep_lstat *lk;	/* [nlk] ascending link */
+	size_t nlk, caplk;
+};
+
+/* Values of one rank meta key over the ranks. */
+struct cp_rep_meta {
+	char text[1024];	/* "v" or "v1 (N ranks); v2 (M ranks)" */
+	int32_t ranks;		/* ranks that have the key */
+	int nvalues;		/* distinct values */
+	char first[512];	/* the first value */
+};
+
+struct cp_rep {
+	struct cp_db *db;
+	struct cp_cli_sites *sites;
+	size_t top;
+	struct cp_db_totals tot;
+	uint64_t rows;			/* rows of class p2p or coll */
+	uint64_t rows_pred;		/* with any prediction */
+	bool model_on[CP_DB_NMODELS];	/* in some rank's pred_models */
+	struct cp_rep_meta params, models, note;
+	char **ops;			/* [nops] op names by id, or NULL */
+	size_t nops;
+	struct cp_rep_model m[CP_DB_NMODELS];
+	bool all_links;			/* json, csv: every link group */
+	bool oom;
+};
+
+/* ---- collecting ---- */
+
+static int cp_rep_meta_add(void *arg, const char *value, int32_t nranks)
+{
+	struct cp_rep_meta *m = arg;
+	size_t l = strlen(m->text);
+
+	if (!m->nvalues++)
+		snprintf(m->first, sizeof(m->first), "%s", value);
+	snprintf(m->text + l, sizeof(m->text) - l, "%s%s (%d rank%s)",
+		 l ? "; " : "", value, (int)nranks, nranks == 1 ? "" : "s");
+	m->ranks += nranks;
+	return 0;
+}
+
+/* Values of rank meta key into *m: the bare value when every rank has
+ * the same.  Returns 0 or -CP_DB_EIO. */
+static int cp_rep_meta_get(struct cp_rep *r, const char *key,
+			   struct cp_rep_meta *m)
+{
+	int ret;
+
+	memset(m, 0, sizeof(*m));
+	ret = cp_db_each_rank_value(r->db, key, cp_rep_meta_add, m);
+	if (!ret && m->nvalues == 1 && m->ranks == r->tot.ranks)
+		snprintf(m->text, sizeof(m->text), "%s", m->first);
+	return ret;
+}
+
+/* Remember the name of op id (ids are small: CP_CALL_*). */
+static int cp_rep_op_name(struct cp_rep *r, int32_t op, const char *name)
+{
+	char buf[32], **v;
+	size_t n;
+
+	if (op < 0)
+		return 0;
+	if ((size_t)op >= r->nops) {
+		n = (size_t)op + 1;
+		v = realloc(r->ops, n * sizeof(*v));
+		if (!v)
+			return -1;
+		memset(v + r->nops, 0, (n - r->nops) * sizeof(*v));
+		r->ops = v;
+		r->nops = n;
+	}
+	if (r->ops[op])
+		return 0;
+	if (!name) {
+		snprintf(buf, sizeof(buf), "op%d", (int)op);
+		name = buf;
+	}
+	r->ops[op] = strdup(name);
+	return r->ops[op] ? 0 : -1;
+}
+
+static int32_t cp_rep_cls(uint64_t bytes)
+{
+	int32_t k = 0;
+
+	while (bytes) {
+		bytes >>= 1;
+		k++;
+	}
+	return k;
+}
+
+/* Why model k has no prediction for a row flagged f. */
+static int cp_rep_why(const struct cp_rep *r, int k, uint32_t f)
+{
+	if (!(f & CP_PF_ON))
+		return CP_REP_R_OFF;
+	if (r->models.ranks && !r->model_on[k])
+		return CP_REP_R_UNUSED;
+	if (k == CP_DB_MODEL_LMO && (f & CP_PF_LMO_ESCAL))
+		return CP_REP_R_ESCAL;
+	if (k == CP_DB_MODEL_LOG3P && (f & CP_PF_L3_BLOCK))
+		return CP_REP_R_BLOCK;
+	if (k != CP_DB_MODEL_LOG3P && (f & CP_PF_SELF))
+		return CP_REP_R_SELF;
+	return CP_REP_R_UNCOVERED;
+}
+
+/* What to know about model k's prediction of a row flagged f, or -1. */
+static int cp_rep_caveat(int k, uint32_t f)
+{
+	if (k == CP_DB_MODEL_LMO && (f & CP_PF_AVERAGED))
+		return CP_REP_R_AVERAGED;
+	if (k == CP_DB_MODEL_LOG3P &&
+	    (f & (CP_PF_L3_EXTRAP_SIZE | CP_PF_L3_EXTRAP_STRIDE)))
+		return CP_REP_R_EXTRAP;
+	if (k == CP_DB_MODEL_PLOGP && (f & CP_PF_PLOGP_EXTRAP))
+		return CP_REP_R_EXTRAP;
+	return -1;
+}
+
+/* Keep p among the r->top rows of largest mu of model k; ties keep the
+ * earlier row first.  Returns 0 or -1 out of memory. */
+static int cp_rep_worst_add(struct cp_rep *r, struct cp_rep_model *m,
+			    const struct cp_db_prow *p, int k)
+{
+	struct cp_rep_worst *w;
+	size_t i;
+
+	if (m->nworst == r->top && !(p->mu[k] > m->worst[r->top - 1].mu))
+		return 0;
+	if (m->nworst < r->top && m->nworst == m->capworst) {
+		m->capworst = m->capworst ? 2 * m->capworst : 16;
+		w = realloc(m->worst, m->capworst * sizeof(*w));
+		if (!w)
+			return -1;
+		m->worst = w;
+	}
+	i = m->nworst < r->top ? m->nworst++ : r->top - 1;
+	while (i > 0 && m->worst[i - 1].mu < p->mu[k]) {
+		m->worst[i] = m->worst[i - 1];
+		i--;
+	}
+	w = &m->worst[i];
+	w->rank = p->rank;
+	w->op = p->op;
+	w->bytes = p->bytes;
+	w->peer = p->peer;
+	w->root = p->root;
+	w->t_transfer_ns = p->t_transfer_ns;
+	w->pred_ns = p->pred_ns[k];
+	w->mu = p->mu[k];
+	return cp_cli_site_get(r->sites, p->mod_path, p->mod_base, p->site,
+			       &w->site, &w->func);
+}
+
+/* Link of a row: a point-to-point message between two world ranks. */
+static int64_t cp_rep_link(const struct cp_db_prow *p)
+{
+	int32_t a = p->rank, b = p->peer;
+
+	if (p->root >= 0 || b < 0 || a == b)
+		return -1;
+	if (a > b) {
+		a = b;
+		b = p->rank;
+	}
+	return (int64_t)a << 32 | b;
+}
+
+static int cp_rep_mu_add(struct cp_rep_model *m, double mu, int32_t op,
+			 int32_t cls, int64_t link)
+{
+	struct cp_rep_mu *v;
+
+	if (m->n == m->cap) {
+		m->cap = m->cap ? 2 * m->cap : 256;
+		v = realloc(m->v, m->cap * sizeof(*v));
+		if (!v)
+			return -1;
+		m->v = v;
+	}
+	m->v[m->n].mu = mu;
+	m->v[m->n].op = op;
+	m->v[m->n].link = link;
+	m->v[m->n++].cls = cls;
+	return 0;
+}
+
+/* One model's view of one row.  Returns 0 or -1 out of memory. */
+static int cp_rep_row_model(struct cp_rep *r, const struct cp_db_prow *p,
+			    int k)
+{
+	struct cp_rep_model *m = &r->m[k];
+	int c;
+
+	if (isnan(p->pred_ns[k])) {
+		m->why[cp_rep_why(r, k, p->pred_flags)]++;
+		return 0;
+	}
+	m->predicted++;
+	c = cp_rep_caveat(k, p->pred_flags);
+	if (c >= 0)
+		m->why[c]++;
+	if (!isfinite(p->mu[k])) {
+		m->why[CP_REP_R_UNMATCHED]++;
+		return 0;
+	}
+	if (cp_rep_mu_add(m, p->mu[k], p->op, cp_rep_cls(p->bytes),
+			  cp_rep_link(p)))
+		return -1;
+	return r->top ? cp_rep_worst_add(r, m, p, k) : 0;
+}
+
+static int cp_rep_row(void *arg, const struct cp_db_prow *p)
+{
+	struct cp_rep *r = arg;
+	bool any = false;
+	int k;
+
+	if (p->op < 0)
+		return 0;
+	r->rows++;
+	if (cp_rep_op_name(r, p->op, p->op_name))
+		return 1;
+	for (k = 0; k < CP_DB_NMODELS; k++) {
+		any |= !isnan(p->pred_ns[k]);
+		if (cp_rep_row_model(r, p, k))
+			return 1;
+	}
+	r->rows_pred += any;
+	return 0;
+}
+
+/* ---- statistics ---- */
+
+/* Statistics of mu over v[0..n) into *s, with x as scratch.  Returns 0
+ * or a negative CP_E* code. */
+static int cp_rep_stat(const struct cp_rep_mu *v, size_t n, double *x,
+		       struct cp_rep_stat *s)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < n; i++)
+		x[i] = v[i].mu;
+	s->n = n;
+	ret = cp_stats_mean(x, n, &s->mean);
+	if (!ret)
+		ret = cp_stats_median(x, n, &s->med);
+	if (!ret)
+		ret = cp_stats_percentile(x, n, 0.9, &s->p90);
+	return ret;
+}
+
+static int cp_rep_by_op(const void *pa, const void *pb)
+{
+	const struct cp_rep_mu *a = pa, *b = pb;
+
+	return (a->op > b->op) - (a->op < b->op);
+}
+
+static int cp_rep_by_link(const void *pa, const void *pb)
+{
+	const struct cp_rep_mu *a = pa, *b = pb;
+
+	return (a->link > b->link) - (a->link < b->link);
+}
+
+static int cp_rep_by_cls(const void *pa, const void *pb)
+{
+	const struct cp_rep_mu *a = pa, *b = pb;
+
+	return (a->cls > b->cls) - (a->cls < b->cls);
+}
+
+/* Statistics of model m: overall, per op, per size class.  Returns 0 or
+ * -1 (out of memory or a failed statistic). */
+static int cp_rep_model_stats(struct cp_rep *r, struct cp_rep_model *m)
+{
+	size_t i, j;
+	double *x;
+	int ret = -1;
+
+	m->op = calloc(r->nops ? r->nops : 1, sizeof(*m->op));
+	x = malloc((m->n ? m->n : 1) * sizeof(*x));
+	if (!m->op || !x)
+		goto out_free;
+	if (!m->n)		/* m->v may be NULL: qsort must not see it */
+		goto out_ok;
+	if (cp_rep_stat(m->v, m->n, x, &m->all))
+		goto out_free;
+	qsort(m->v, m->n, sizeof(*m->v), cp_rep_by_op);
+	for (i = 0; i < m->n; i = j) {
+		for (j = i; j < m->n && m->v[j].op == m->v[i].op; j++)
+			;
+		if (cp_rep_stat(m->v + i, j - i, x, &m->op[m->v[i].op]))
+			goto out_free;
+	}
+	qsort(m->v, m->n, sizeof(*m->v), cp_rep_by_cls);
+	for (i = 0; i < m->n; i = j) {
+		for (j = i; j < m->n && m->v[j].cls == m->v[i].cls; j++)
+			;
+		if (cp_rep_stat(m->v + i, j - i, x, &m->cls[m->v[i].cls]))
+			goto out_free;
+	}
+	qsort(m->v, m->n, sizeof(*m->v), cp_rep_by_link);
+	for (i = 0; i < m->n; i = j) {
+		for (j = i; j < m->n && m->v[j].link == m->v[i].link; j++)
+			;
+		if (m->v[i].link < 0)
+			continue;
+		if (m->nlk == m->caplk) {
+			struct cp_rep_lstat *l;
+
+			m->caplk = m->caplk ? 2 * m->caplk : 16;
+			l = realloc(m->lk, m->caplk * sizeof(*l));
+			if (!l)
+				goto out_free;
+			m->lk = l;
+		}
+		m->lk[m->nlk].link = m->v[i].link;
+		if (cp_rep_stat(m->v + i, j - i, x, &m->lk[m->nlk++].st))
+			goto out_free;
+	}
+out_ok:
+	ret = 0;
+out_free:
+	free(x);
+	return ret;
+}
+
+/* ---- labels ---- */
+
+/* v bytes with the largest binary unit that divides it. */
+static const char *cp_rep_unit(uint64_t v, uint64_t *n)
+{
+	static const char *const u[] = { "B", "KiB", "MiB", "GiB", "TiB",
+					 "PiB", "EiB" };
+	int i = 0;
+
+	while (v && v % 1024 == 0 && i < 6) {
+		v /= 1024;
+		i++;
+	}
+	*n = v;
+	return u[i];
+}
+
+/* Label of size class k (see the file comment). */
+static void cp_rep_cls_label(int32_t k, char *buf, size_t len)
+{
+	const char *ul, *uh;
+	uint64_t lo, hi;
+
+	if (k == 0) {
+		snprintf(buf, len, "0 B");
+		return;
+	}
+	ul = cp_rep_unit(UINT64_C(1) << (k - 1), &lo);
+	uh = cp_rep_unit(k == 64 ? 0 : UINT64_C(1) << k, &hi);
+	if (k == 64)
+		snprintf(buf, len, "%" PRIu64 " %s-16 EiB", lo, ul);
+	else if (!strcmp(ul, uh))
+		snprintf(buf, len, "%" PRIu64 "-%" PRIu64 " %s", lo, hi, uh);
+	else
+		snprintf(buf, len, "%" PRIu64 " %s-%" PRIu64 " %s", lo, ul,
+			 hi, uh);
+}
+
+static const char *cp_rep_op(const struct cp_rep *r, int32_t op)
+{
+	return op >= 0 && (size_t)op < r->nops && r->ops[op] ? r->ops[op] :
+	       "?";
+}
+
+/* A peer or root cell: world rank, a sentinel name, or none. */
+static void cp_rep_put_peer(struct cp_cli_tab *t, size_t col, int32_t peer)
+{
+	if (peer == CP_PEER_PROCNULL)
+		cp_cli_put_str(t, col, "MPI_PROC_NULL");
+	else if (peer == CP_PEER_ANY)
+		cp_cli_put_str(t, col, "MPI_ANY_SOURCE");
+	else if (peer >= 0)
+		cp_cli_put_int(t, col, peer);
+	else
+		cp_cli_put_num(t, col, NAN, "%g");
+}
+
+/* ---- 0. header ---- */
+
+static const char *const cp_rep_kv_cols[] = { "key", "value" };
+
+static void cp_rep_kv(struct cp_cli_tab *t, const char *key,
+		      const char *label)
+{
+	cp_cli_tab_row(t);
+	cp_cli_put_str2(t, 0, label, key);
+}
+
+static void cp_rep_kv_int(struct cp_cli_tab *t, const char *key,
+			  const char *label, int64_t v)
+{
+	cp_rep_kv(t, key, label);
+	cp_cli_put_int(t, 1, v);
+}
+
+static void cp_rep_kv_str(struct cp_cli_tab *t, const char *key,
+			  const char *label, const char *txt, const char *raw)
+{
+	cp_rep_kv(t, key, label);
+	cp_cli_put_str2(t, 1, txt, raw);
+}
+
+/* Why no row carries a prediction: one sentence. */
+static void cp_rep_why_none(const struct cp_rep *r, char *buf, size_t len)
+{
+	const char *why;
+
+	if (r->note.nvalues && r->note.first[0])
+		why = r->note.text;
+	else if (!r->params.ranks)
+		why = "COMMPROF_PARAMS was not set when the run was recorded";
+	else if (!r->models.ranks)
+		why = "the library that recorded the run wrote no predictions";
+	else if (!r->rows)
+		why = "the run has no message or collective rows";
+	else
+		why = "no message or collective row is covered by a model";
+	snprintf(buf, len, "no predictions were made: %s", why);
+}
+
+static void cp_rep_head_run(struct cp_cli_tab *t, const struct cp_rep *r,
+			    const char *dir)
+{
+	const struct cp_db_totals *o = &r->tot;
+	cp_rep_kv_str(t, "directory", "directory", dir, dir);
+	cp_rep_kv_int(t, "ranks", "ranks", o->ranks);
+	cp_rep_kv(t, "app_time", "app time (summed over ranks)");
+	cp_cli_put_time(t, 1, o->app_time_ns >= 0 ? (double)o->app_time_ns :
+			NAN);
+	cp_rep_kv(t, "mpi_time", "MPI time");
+	cp_cli_put_time(t, 1, (double)o->mpi_time_ns);
+	cp_rep_kv_int(t, "threads_max", "threads making MPI calls, most "
+		      "per rank", o->threads_max);
+	cp_rep_kv_int(t, "threads_min", "threads making MPI calls, fewest "
+		      "per rank", o->threads_min);
+	/* MPI time is summed over threads: its share is of app time x
+	 * threads, at most 100% (cli_summary.c) */
+	cp_rep_kv(t, "thread_time", "app time x threads (summed over ranks)");
+	cp_cli_put_time(t, 1, o->thread_time_ns >= 0 ?
+			(double)o->thread_time_ns : NAN);
+	cp_rep_kv(t, "mpi_share_pct", o->threads_max > 1 ?
+		  "MPI share of app time x threads" : "MPI share of app time");
+	cp_cli_put_num(t, 1, o->thread_time_ns > 0 ?
+		       cp_cli_pct(o->mpi_time_ns, o->thread_time_ns) : NAN,
+		       "%.2f %%");
+	cp_rep_kv_int(t, "calls", "calls", (int64_t)o->calls);
+	cp_rep_kv_int(t, "bytes", "bytes", (int64_t)o->bytes);
+	cp_rep_kv_int(t, "rows_stored", "call rows stored",
+		      (int64_t)o->rows_stored);
+	cp_rep_kv_int(t, "rows_dropped", "call rows dropped (buffer full)",
+		      (int64_t)o->rows_dropped);
+	cp_rep_kv_int(t, "rows_not_kept", "call rows not kept (limit, "
+		      "sampling)", (int64_t)o->rows_not_kept);
+	cp_rep_kv_int(t, "rows_lost_disk", "call rows lost (disk full)",
+		      (int64_t)o->rows_lost_disk);
+}
+
+static void cp_rep_head_pred(struct cp_cli_tab *t, const struct cp_rep *r)
+{
+	char buf[1200];
+
+	cp_rep_kv_str(t, "params", "parameter file", r->params.ranks ?
+		      r->params.text : "none (COMMPROF_PARAMS not set)",
+		      r->params.ranks ? r->params.text : NULL);
+	cp_rep_kv_str(t, "pred_models", "models that predicted",
+		      r->models.ranks && r->models.text[0] ? r->models.text :
+		      "none", r->models.ranks ? r->models.text : NULL);
+	cp_rep_kv_int(t, "rows", "message and collective rows",
+		      (int64_t)r->rows);
+	cp_rep_kv_int(t, "rows_predicted", "rows with a prediction",
+		      (int64_t)r->rows_pred);
+	if (!r->rows_pred)
+		cp_rep_why_none(r, buf, sizeof(buf));
+	else
+		snprintf(buf, sizeof(buf), "%s", r->note.text);
+	cp_rep_kv_str(t, "pred_note", "predictions", buf[0] ? buf : "as "
+		      "calibrated", buf[0] ? buf : NULL);
+}
+
+static void cp_rep_head_match(struct cp_cli_tab *t, struct cp_rep *r)
+{
+	static const char *const keys[] = {
+		"match_p2p_rows", "match_p2p_left", "match_coll_rows",
+		"match_coll_left" };
+	static const char *const labels[] = {
+		"message rows matched", "message rows left unmatched",
+		"collective rows matched", "collective rows left unmatched" };
+	char buf[512];
+	size_t i;
+	bool on;
+
+	on = !cp_db_get_meta(r->db, "matched", buf, sizeof(buf)) &&
+	     !strcmp(buf, "1");
+	cp_rep_kv_str(t, "matched", "matching", on ? "done" :
+		      "not run: no t_transfer, no mu", on ? "yes" : "no");
+	for (i = 0; on && i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (cp_db_get_meta(r->db, keys[i], buf, sizeof(buf)))
+			continue;
+		cp_rep_kv_int(t, keys[i], labels[i], strtoll(buf, NULL, 10));
+	}
+	if (!cp_db_get_meta(r->db, "match_note", buf, sizeof(buf)))
+		cp_rep_kv_str(t, "match_note", "matching note", buf, buf);
+}
+
+/* ---- 1. model accuracy ---- */
+
+static const char *const cp_rep_acc_cols[] = {
+	"group", "key", "model", "rows", "mu_bar", "median", "p90", "best" };
+static const char *const cp_rep_acc_heads[] = {
+	"group", "", "model", "rows", "mu_bar", "median", "p90", "best" };
+
+static const struct cp_rep_stat cp_rep_none;
+
+/* Statistics of model m on link (none: n == 0). */
+static const struct cp_rep_stat *cp_rep_lk_stat(const struct cp_rep_model *m,
+						int64_t link)
+{
+	size_t lo = 0, hi = m->nlk, mid;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (m->lk[mid].link < link)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->nlk && m->lk[lo].link == link ? &m->lk[lo].st :
+	       &cp_rep_none;
+}
+
+/* Rows of one group: every model with compared rows, the lowest mu_bar
+ * marked.  kind: 0 all, 1 op idx, 2 size class idx, 3 link idx. */
+static void cp_rep_acc_group(struct cp_cli_tab *t, const struct cp_rep *r,
+			     const char *group, const char *key, int kind,
+			     int64_t idx)
+{
+	const struct cp_rep_stat *s[CP_DB_NMODELS];
+	int k, best = -1;
+	bool first = true;
+
+	for (k = 0; k < CP_DB_NMODELS; k++) {
+		s[k] = kind == 0 ? &r->m[k].all : kind == 1 ?
+		       &r->m[k].op[idx] : kind == 2 ? &r->m[k].cls[idx] :
+		       cp_rep_lk_stat(&r->m[k], idx);
+		if (s[k]->n && (best < 0 || s[k]->mean < s[best]->mean))
+			best = k;
+	}
+	for (k = 0; best >= 0 && k < CP_DB_NMODELS; k++) {
+		if (!s[k]->n)
+			continue;
+		cp_cli_tab_row(t);
+		cp_cli_put_str(t, 0, group);
+		cp_cli_put_str(t, 1, key);
+		if (!first) {
+			cp_cli_put_hide(t, 0);
+			cp_cli_put_hide(t, 1);
+		}
+		first = false;
+		cp_cli_put_str(t, 2, cp_rep_models[k]);
+		cp_cli_put_int(t, 3, (int64_t)s[k]->n);
+		cp_cli_put_num(t, 4, s[k]->mean, "%.3f");
+		cp_cli_put_num(t, 5, s[k]->med, "%.3f");
+		cp_cli_put_num(t, 6, s[k]->p90, "%.3f");
+		cp_cli_put_bool(t, 7, k == best, "*");
+	}
+}
+
+static const struct cp_rep *cp_rep_sort_ctx;
+
+static int cp_rep_by_name(const void *pa, const void *pb)
+{
+	const size_t *a = pa, *b = pb;
+
+	return strcmp(cp_rep_op(cp_rep_sort_ctx, (int32_t)*a),
+		      cp_rep_op(cp_rep_sort_ctx, (int32_t)*b));
+}
+
+static int cp_rep_cmp_i64(const void *pa, const void *pb)
+{
+	const int64_t *a = pa, *b = pb;
+
+	return (*a > *b) - (*a < *b);
+}
+
+/* Links shown in the text formats; json and csv show all. */
+#define CP_REP_MAX_LINKS	66
+
+/* One group per link (pair of world ranks) when messages went over more
+ * than one: heterogeneous links are what LMO is for. */
+static void cp_rep_acc_links(struct cp_cli_tab *t, const struct cp_rep *r)
+{
+	size_t n = 0, u = 0, i;
+	int64_t *v;
+	char key[32], note[512];
+	int k;
+
+	for (k = 0; k < CP_DB_NMODELS; k++)
+		n += r->m[k].nlk;
+	v = malloc((n ? n : 1) * sizeof(*v));
+	if (!v) {
+		t->oom = true;
+		return;
+	}
+	for (k = 0, n = 0; k < CP_DB_NMODELS; k++)
+		for (i = 0; i < r->m[k].nlk; i++)
+			v[n++] = r->m[k].lk[i].link;
+	qsort(v, n, sizeof(*v), cp_rep_cmp_i64);
+	for (i = 0; i < n; i++)
+		if (!u || v[u - 1] != v[i])
+			v[u++] = v[i];
+	if (u > CP_REP_MAX_LINKS && !r->all_links) {
+		snprintf(note, sizeof(note), "%s; mu per link (%zu pairs of "
+			 "ranks) in --format csv or json", t->note ? t->note :
+			 "", u);
+		cp_cli_tab_note(t, note);
+	} else if (u > 1) {
+		for (i = 0; i < u; i++) {
+			snprintf(key, sizeof(key), "%d-%d",
+				 (int)(v[i] >> 32), (int)(v[i] & 0xffffffff));
+			cp_rep_acc_group(t, r, "link", key, 3, v[i]);
+		}
+	}
+	free(v);
+}
+
+static void cp_rep_accuracy(struct cp_cli_tab *t, const struct cp_rep *r)
+{
+	char label[64];
+	size_t i, *ix;
+	int k;
+	bool any = false;
+
+	for (k = 0; k < CP_DB_NMODELS; k++)
+		any |= r->m[k].n > 0;
+	if (!r->rows_pred) {
+		cp_cli_tab_note(t, "no predictions (see the header)");
+		return;
+	}
+	if (!any) {
+		cp_cli_tab_note(t, "no predicted row has a t_transfer to "
+				"compare with (matching not run or nothing "
+				"matched): no mu");
+		return;
+	}
+	cp_cli_tab_note(t, "mu = max(t_transfer, pred) / min(t_transfer, "
+			"pred) over the matched rows; * lowest mu_bar of the "
+			"group; size classes lo-hi exclude hi; link a-b: "
+			"messages between world ranks a and b");
+	cp_rep_acc_group(t, r, "all", "all", 0, 0);
+	ix = malloc((r->nops ? r->nops : 1) * sizeof(*ix));
+	if (!ix) {
+		t->oom = true;
+		return;
+	}
+	for (i = 0; i < r->nops; i++)
+		ix[i] = i;
+	cp_rep_sort_ctx = r;
+	qsort(ix, r->nops, sizeof(*ix), cp_rep_by_name);
+	for (i = 0; i < r->nops; i++)
+		if (r->ops[ix[i]])
+			cp_rep_acc_group(t, r, "op", r->ops[ix[i]], 1, ix[i]);
+	free(ix);
+	for (i = 0; i < CP_REP_NCLS; i++) {
+		cp_rep_cls_label((int32_t)i, label, sizeof(label));
+		cp_rep_acc_group(t, r, "size", label, 2, (int64_t)i);
+	}
+	cp_rep_acc_links(t, r);
+}
+
+static const char *const cp_rep_cov_cols[] = {
+	"model", "rows", "predicted", "compared", "not_predicted" };
+static const char *const cp_rep_cov_heads[] = {
+	"model", "rows", "predicted", "compared (mu)", "not predicted" };
+static const char *const cp_rep_why_cols[] = { "model", "reason", "rows" };
+
+static void cp_rep_coverage(struct cp_cli_tab *t, struct cp_cli_tab *w,
+			    const struct cp_rep *r)
+{
+	int k, i;
+
+	for (k = 0; k < CP_DB_NMODELS; k++) {
+		cp_cli_tab_row(t);
+		cp_cli_put_str(t, 0, cp_rep_models[k]);
+		cp_cli_put_int(t, 1, (int64_t)r->rows);
+		cp_cli_put_int(t, 2, (int64_t)r->m[k].predicted);
+		cp_cli_put_int(t, 3, (int64_t)r->m[k].n);
+		cp_cli_put_int(t, 4, (int64_t)(r->rows - r->m[k].predicted));
+		for (i = 0; i < CP_REP_NR; i++) {
+			if (!r->m[k].why[i])
+				continue;
+			cp_cli_tab_row(w);
+			cp_cli_put_str(w, 0, cp_rep_models[k]);
+			cp_cli_put_str(w, 1, cp_rep_reason[i]);
+			cp_cli_put_int(w, 2, (int64_t)r->m[k].why[i]);
+		}
+	}
+	if (!r->rows)
+		cp_cli_tab_note(t, "no message or collective rows");
+}
+
+/* ---- 2. where time goes ---- */
+
+static const char *const cp_rep_site_cols[] = {
+	"site", "function", "op", "calls", "bytes", "time", "pct_mpi",
+	"avg" };
+static const char *const cp_rep_site_heads[] = {
+	"site", "function", "op", "calls", "bytes", "time", "%mpi", "avg" };
+
+/* Returns 0, -CP_DB_EIO or 1 out of memory. */
+static int cp_rep_sites(struct cp_cli_tab *t, struct cp_rep *r)
+{
+	struct cp_cli_line *v;
+	size_t i, n;
+	int ret;
+
+	ret = cp_cli_lines_get(r->db, r->sites, &v, &n);
+	if (ret)
+		return ret;
+	for (i = 0; i < n && i < r->top; i++) {
+		cp_cli_tab_row(t);
+		cp_cli_put_str(t, 0, v[i].site);
+		cp_cli_put_str(t, 1, v[i].func);
+		cp_cli_put_str(t, 2, v[i].op);
+		cp_cli_put_int(t, 3, (int64_t)v[i].count);
+		cp_cli_put_int(t, 4, (int64_t)v[i].bytes);
+		cp_cli_put_time(t, 5, (double)v[i].time_ns);
+		cp_cli_put_num(t, 6, cp_cli_pct(v[i].time_ns,
+						r->tot.mpi_time_ns), "%.2f");
+		cp_cli_put_time(t, 7, v[i].count ? (double)v[i].time_ns /
+				(double)v[i].count : NAN);
+	}
+	if (!n)
+		cp_cli_tab_note(t, "no calls recorded");
+	else if (n > r->top)
+		cp_cli_tab_note(t, "the callsites with the most measured MPI "
+				"time (--top N; commprof summary shows the "
+				"same)");
+	free(v);
+	return 0;
+}
+
+/* ---- 4. worst-predicted calls ---- */
+
+static const char *const cp_rep_worst_cols[] = {
+	"model", "rank", "site", "function", "op", "bytes", "peer",
+	"t_transfer", "pred", "mu" };
+static const char *const cp_rep_worst_heads[] = {
+	"model", "rank", "site", "function", "op", "bytes", "peer",
+	"t_transfer", "predicted", "mu" };
+
+static void cp_rep_worst(struct cp_cli_tab *t, const struct cp_rep *r)
+{
+	const struct cp_rep_worst *w;
+	size_t i;
+	int k;
+
+	for (k = 0; k < CP_DB_NMODELS; k++) {
+		for (i = 0; i < r->m[k].nworst; i++) {
+			w = &r->m[k].worst[i];
+			cp_cli_tab_row(t);
+			cp_cli_put_str(t, 0, cp_rep_models[k]);
+			if (i)
+				cp_cli_put_hide(t, 0);
+			cp_cli_put_int(t, 1, w->rank);
+			cp_cli_put_str(t, 2, w->site ? w->site : "(unknown)");
+			cp_cli_put_str(t, 3, w->func ? w->func : "");
+			cp_cli_put_str(t, 4, cp_rep_op(r, w->op));
+			cp_cli_put_int(t, 5, (int64_t)w->bytes);
+			cp_rep_put_peer(t, 6, w->peer != CP_PEER_NONE ?
+					w->peer : w->root);
+			cp_cli_put_time(t, 7, (double)w->t_transfer_ns);
+			cp_cli_put_time(t, 8, w->pred_ns);
+			cp_cli_put_num(t, 9, w->mu, "%.3f");
+		}
+	}
+	if (!r->rows_pred)
+		cp_cli_tab_note(t, "no predictions (see the header)");
+	else if (!t->nrows)
+		cp_cli_tab_note(t, "no predicted row was compared (no mu)");
+	else
+		cp_cli_tab_note(t, "per model, the rows of largest mu; peer "
+				"of a collective: its root");
+}
+
+/* ---- 3. middleware-dominated strided sends ---- */
+
+/* Flagged rows of one (callsite, op, bytes, layout), ranks merged. */
+struct cp_rep_sg {
+	const char *site, *func;	/* site cache */
+	char op[64];
+	uint64_t bytes;
+	int64_t block_bytes, stride_bytes, nblocks;
+	char *descr;			/* owned; "" none */
+	uint64_t calls;
+	double t_sum_ns;		/* pred_log3p_ns summed */
+	uint64_t t_n;			/* rows that have one */
+	double lmw_sum_ns;		/* pred_lmw_ns summed */
+	uint64_t lmw_n;
+};
+
+struct cp_rep_sgs {
+	struct cp_rep *r;
+	struct cp_rep_sg *v;
+	size_t n, cap;
+};
+
+static int cp_rep_sg_add(void *arg, const struct cp_db_flagged *f)
+{
+	struct cp_rep_sgs *s = arg;
+	struct cp_rep_sg *g;
+
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 16;
+		g = realloc(s->v, s->cap * sizeof(*g));
+		if (!g)
+			return 1;
+		s->v = g;
+	}
+	g = &s->v[s->n];
+	memset(g, 0, sizeof(*g));
+	if (cp_cli_site_get(s->r->sites, f->mod_path, f->mod_base, f->site,
+			    &g->site, &g->func))
+		return 1;
+	g->descr = strdup(f->descr ? f->descr : "");
+	if (!g->descr)
+		return 1;
+	s->n++;
+	g->site = g->site ? g->site : "(unknown)";
+	g->func = g->func ? g->func : "";
+	if (f->op_name)
+		snprintf(g->op, sizeof(g->op), "%s", f->op_name);
+	else
+		snprintf(g->op, sizeof(g->op), "op%d", (int)f->op);
+	g->bytes = f->bytes;
+	g->block_bytes = f->block_bytes;
+	g->stride_bytes = f->stride_bytes;
+	g->nblocks = f->nblocks;
+	g->calls = f->calls;
+	g->t_sum_ns = f->pred_log3p_ns;
+	g->t_n = f->n_log3p;
+	g->lmw_sum_ns = f->pred_lmw_ns;
+	g->lmw_n = f->n_lmw;
+	return 0;
+}
+
+static int cp_rep_cmp64(int64_t a, int64_t b)
+{
+	return (a > b) - (a < b);
+}
+
+static int cp_rep_sg_key(const void *pa, const void *pb)
+{
+	const struct cp_rep_sg *a = pa, *b = pb;
+	int c = strcmp(a->site, b->site);
+
+	if (!c)
+		c = strcmp(a->func, b->func);
+	if (!c)
+		c = strcmp(a->op, b->op);
+	if (!c)
+		c = (a->bytes > b->bytes) - (a->bytes < b->bytes);
+	if (!c)
+		c = cp_rep_cmp64(a->block_bytes, b->block_bytes);
+	if (!c)
+		c = cp_rep_cmp64(a->stride_bytes, b->stride_bytes);
+	if (!c)
+		c = cp_rep_cmp64(a->nblocks, b->nblocks);
+	return c ? c : strcmp(a->descr, b->descr);
+}
+
+static double cp_rep_sg_lmw_total(const struct cp_rep_sg *g)
+{
+	return g->lmw_n ? g->lmw_sum_ns / (double)g->lmw_n * (double)g->calls
+			: 0.0;
+}
+
+/* Largest l_mw in total first; ties by key. */
+static int cp_rep_sg_cost(const void *pa, const void *pb)
+{
+	double a = cp_rep_sg_lmw_total(pa), b = cp_rep_sg_lmw_total(pb);
+
+	if (a != b)
+		return a > b ? -1 : 1;
+	return cp_rep_sg_key(pa, pb);
+}
+
+/* Merge the groups of equal key (same callsite text in several ranks);
+ * returns the new length. */
+static size_t cp_rep_sg_merge(struct cp_rep_sg *v, size_t n)
+{
+	size_t i, k = 0;
+
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), cp_rep_sg_key);
+	for (i = 0; i < n; i++) {
+		if (k && !cp_rep_sg_key(&v[k - 1], &v[i])) {
+			v[k - 1].calls += v[i].calls;
+			v[k - 1].t_sum_ns += v[i].t_sum_ns;
+			v[k - 1].t_n += v[i].t_n;
+			v[k - 1].lmw_sum_ns += v[i].lmw_sum_ns;
+			v[k - 1].lmw_n += v[i].lmw_n;
+			free(v[i].descr);
+		} else {
+			v[k++] = v[i];
+		}
+	}
+	qsort(v, k, sizeof(*v), cp_rep_sg_cost);
+	return k;
+}
+
+static const char *const cp_rep_sg_cols[] = {
+	"site", "function", "op", "bytes", "block_bytes", "stride_bytes",
+	"layout", "calls", "pred_log3p", "pred_lmw", "fix", "saving",
+	"saving_lo", "saving_hi", "saving_total" };
+static const char *const cp_rep_sg_heads[] = {
+	"site", "function", "op", "bytes", "block", "stride", "layout",
+	"calls", "log3P/call", "l_mw/call", "fix", "saving/call", "low",
+	"high", "total" };
+
+#define CP_REP_SG_FIX	10	/* first column of a fix */
+
+/* One fix of group g: saving per call (lo..hi range, NAN none). */
+static void cp_rep_sg_fix(struct cp_cli_tab *t, const struct cp_rep_sg *g,
+			  const char *fix, double ns, double lo_ns,
+			  double hi_ns)
+{
+	size_t j;
+
+	cp_cli_tab_row(t);
+	cp_cli_put_str(t, 0, g->site);
+	cp_cli_put_str(t, 1, g->func);
+	cp_cli_put_str(t, 2, g->op);
+	cp_cli_put_int(t, 3, (int64_t)g->bytes);
+	if (g->block_bytes >= 0)
+		cp_cli_put_int(t, 4, g->block_bytes);
+	else
+		cp_cli_put_num(t, 4, NAN, "%g");
+	if (g->stride_bytes >= 0)
+		cp_cli_put_int(t, 5, g->stride_bytes);
+	else
+		cp_cli_put_num(t, 5, NAN, "%g");
+	cp_cli_put_str(t, 6, g->descr[0] ? g->descr : NULL);
+	cp_cli_put_int(t, 7, (int64_t)g->calls);
+	cp_cli_put_time(t, 8, g->t_n ? g->t_sum_ns / (double)g->t_n : NAN);
+	cp_cli_put_time(t, 9, g->lmw_n ? g->lmw_sum_ns / (double)g->lmw_n :
+			NAN);
+	if (strcmp(fix, "contiguous layout"))
+		for (j = 0; j < CP_REP_SG_FIX; j++)
+			cp_cli_put_hide(t, j);
+	cp_cli_put_str(t, CP_REP_SG_FIX, fix);
+	cp_cli_put_time(t, CP_REP_SG_FIX + 1, ns);
+	cp_cli_put_time(t, CP_REP_SG_FIX + 2, lo_ns);
+	cp_cli_put_time(t, CP_REP_SG_FIX + 3, hi_ns);
+	cp_cli_put_time(t, CP_REP_SG_FIX + 4, ns * (double)g->calls);
+}
+
+/* Savings of g: a contiguous layout saves l_mw (log3P has no l_mw for
+ * contiguous data); packing by hand and blocked packing are fractions of
+ * T that 003 measured (cp_log3p_pack_saving). */
+static void cp_rep_sg_rows(struct cp_cli_tab *t, const struct cp_rep_sg *g)
+{
+	struct cp_log3p_pred p = { .t_s = NAN };
+	struct cp_log3p_saving sv;
+
+	if (g->t_n)
+		p.t_s = g->t_sum_ns / (double)g->t_n;
+	cp_log3p_pack_saving(&p, &sv);
+	cp_rep_sg_fix(t, g, "contiguous layout", g->lmw_n ? g->lmw_sum_ns /
+		      (double)g->lmw_n : NAN, NAN, NAN);
+	cp_rep_sg_fix(t, g, "manual packing", sv.manual_s, sv.manual_lo_s,
+		      sv.manual_hi_s);
+	cp_rep_sg_fix(t, g, "blocked packing", sv.blocked_s, NAN, NAN);
+}
+
+/* Returns 0, -CP_DB_EIO or 1 out of memory. */
+static int cp_rep_strided(struct cp_cli_tab *t, struct cp_rep *r)
+{
+	struct cp_rep_sgs s = { .r = r };
+	char note[512];
+	size_t i;
+	int ret;
+
+	if (!r->rows_pred) {
+		cp_cli_tab_note(t, "no predictions (see the header)");
+		return 0;
+	}
+	ret = cp_db_each_flagged_strided(r->db, CP_PF_L3_LMW_LARGEST,
+					 cp_rep_sg_add, &s);
+	if (!ret) {
+		s.n = cp_rep_sg_merge(s.v, s.n);
+		for (i = 0; i < s.n; i++)
+			cp_rep_sg_rows(t, &s.v[i]);
+	}
+	if (!ret && !s.n)
+		cp_cli_tab_note(t, "none: no strided row has l_mw as log3P's "
+				"largest term");
+	else if (!ret)
+		snprintf(note, sizeof(note), "rows where l_mw is log3P's "
+			 "largest term (contiguous layouts never are); savings "
+			 "are estimates: a contiguous layout saves l_mw, "
+			 "packing by hand ~%.0f%% of T (%.0f-%.0f%%, 003 "
+			 "4.3.2), blocked packing %.1f%% of T (003 4.3.4)",
+			 100 * CP_LOG3P_PACK_MEAN, 100 * CP_LOG3P_PACK_LO,
+			 100 * CP_LOG3P_PACK_HI, 100 * CP_LOG3P_PACK_BLOCKED);
+	if (!ret && s.n)
+		cp_cli_tab_note(t, note);
+	for (i = 0; i < s.n; i++)
+		free(s.v[i].descr);
+	free(s.v);
+	return ret;
+}
+
+/* ---- command ---- */
+
+/* Parsed command line of report. */
+struct cp_rep_args {
+	const char *dir, *out, *format;
+	size_t top;
+};
+
+static int cp_rep_parse(int argc, char **argv, struct cp_rep_args *a)
+{
+	char *end;
+	int i;
+
+	a->dir = a->out = NULL;
+	a->format = "text";
+	a->top = 10;
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--format") && i + 1 < argc) {
+			a->format = argv[++i];
+		} else if (!strncmp(argv[i], "--format=", 9)) {
+			a->format = argv[i] + 9;
+		} else if ((!strcmp(argv[i], "-o") ||
+			    !strcmp(argv[i], "--output")) && i + 1 < argc) {
+			a->out = argv[++i];
+		} else if (!strcmp(argv[i], "--top") && i + 1 < argc) {
+			a->top = strtoul(argv[++i], &end, 10);
+			if (*end || !*argv[i] || argv[i][0] == '-') {
+				cp_cli_err("report: bad --top '%s'", argv[i]);
+				return CP_CLI_USAGE;
+			}
+		} else if (argv[i][0] == '-' || a->dir) {
+			cp_cli_err("report: unexpected argument '%s'; try "
+				   "'commprof --help'", argv[i]);
+			return CP_CLI_USAGE;
+		} else {
+			a->dir = argv[i];
+		}
+	}
+	if (!a->dir) {
+		cp_cli_err("report: missing DIR; try 'commprof --help'");
+		return CP_CLI_USAGE;
+	}
+	return 0;
+}
+
+static int cp_rep_fmt(const char *s, enum cp_cli_fmt *f)
+{
+	if (!strcmp(s, "text"))
+		*f = CP_CLI_FMT_TEXT;
+	else if (!strcmp(s, "markdown") || !strcmp(s, "md"))
+		*f = CP_CLI_FMT_MD;
+	else if (!strcmp(s, "json"))
+		*f = CP_CLI_FMT_JSON;
+	else if (!strcmp(s, "csv"))
+		*f = CP_CLI_FMT_CSV;
+	else
+		return -1;
+	return 0;
+}
+
+/* The predictions of the run into r.  Returns 0, -CP_DB_EIO or 1 out of
+ * memory. */
+static int cp_rep_collect(struct cp_rep *r)
+{
+	const char *s;
+	int k, ret;
+
+	ret = cp_db_get_totals(r->db, &r->tot);
+	if (!ret)
+		ret = cp_rep_meta_get(r, "params", &r->params);
+	if (!ret)
+		ret = cp_rep_meta_get(r, "pred_models", &r->models);
+	if (!ret)
+		ret = cp_rep_meta_get(r, "pred_note", &r->note);
+	if (ret)
+		return ret;
+	for (k = 0; k < CP_DB_NMODELS; k++) {
+		s = strstr(r->models.text, cp_rep_models[k]);
+		/* "log3p" holds no other model's name, nor the reverse */
+		r->model_on[k] = s != NULL;
+	}
+	ret = cp_db_each_pred_row(r->db, cp_rep_row, r);
+	for (k = 0; !ret && k < CP_DB_NMODELS; k++)
+		if (cp_rep_model_stats(r, &r->m[k]))
+			ret = 1;
+	return ret;
+}
+
+static void cp_rep_free(struct cp_rep *r)
+{
+	size_t i;
+	int k;
+
+	for (k = 0; k < CP_DB_NMODELS; k++) {
+		free(r->m[k].v);
+		free(r->m[k].worst);
+		free(r->m[k].op);
+		free(r->m[k].lk);
+	}
+	for (i = 0; i < r->nops; i++)
+		free(r->ops[i]);
+	free(r->ops);
+	cp_cli_sites_free(r->sites);
+}
+
+enum {
+	CP_REP_T_HEAD, CP_REP_T_ACC, CP_REP_T_COV, CP_REP_T_WHY,
+	CP_REP_T_SITES, CP_REP_T_STRIDED, CP_REP_T_WORST, CP_REP_NT
+};
+
+#define CP_REP_N(a)	(sizeof(a) / sizeof((a)[0]))
+
+static void cp_rep_tabs_init(struct cp_cli_tab *t, const char *title)
+{
+	cp_cli_tab_init(&t[CP_REP_T_HEAD], "header", title, 2,
+			cp_rep_kv_cols, cp_rep_kv_cols, true);
+	cp_cli_tab_init(&t[CP_REP_T_ACC], "accuracy",
+			"1. Model accuracy: mu per model", 8,
+			cp_rep_acc_cols, cp_rep_acc_heads, false);
+	cp_cli_tab_init(&t[CP_REP_T_COV], "coverage",
+			"1. Rows each model predicted", 5, cp_rep_cov_cols,
+			cp_rep_cov_heads, false);
+	cp_cli_tab_init(&t[CP_REP_T_WHY], "coverage_reasons",
+			"1. Why rows were not predicted, and caveats", 3,
+			cp_rep_why_cols, cp_rep_why_cols, false);
+	cp_cli_tab_init(&t[CP_REP_T_SITES], "sites",
+			"2. Where time goes: callsites by MPI time",
+			CP_REP_N(cp_rep_site_cols), cp_rep_site_cols,
+			cp_rep_site_heads, false);
+	cp_cli_tab_init(&t[CP_REP_T_STRIDED], "strided",
+			"3. Middleware-dominated strided sends",
+			CP_REP_N(cp_rep_sg_cols), cp_rep_sg_cols,
+			cp_rep_sg_heads, false);
+	cp_cli_tab_init(&t[CP_REP_T_WORST], "worst",
+			"4. Worst-predicted calls", CP_REP_N(cp_rep_worst_cols),
+			cp_rep_worst_cols, cp_rep_worst_heads, false);
+}
+
+/* Fill every table.  Returns 0, -CP_DB_EIO or 1 out of memory. */
+static int cp_rep_build(struct cp_rep *r, struct cp_cli_tab *t,
+			const char *dir)
+{
+	int i, ret;
+
+	cp_rep_head_run(&t[CP_REP_T_HEAD], r, dir);
+	cp_rep_head_pred(&t[CP_REP_T_HEAD], r);
+	cp_rep_head_match(&t[CP_REP_T_HEAD], r);
+	cp_rep_accuracy(&t[CP_REP_T_ACC], r);
+	cp_rep_coverage(&t[CP_REP_T_COV], &t[CP_REP_T_WHY], r);
+	ret = cp_rep_sites(&t[CP_REP_T_SITES], r);
+	if (!ret)
+		ret = cp_rep_strided(&t[CP_REP_T_STRIDED], r);
+	cp_rep_worst(&t[CP_REP_T_WORST], r);
+	for (i = 0; !ret && i < CP_REP_NT; i++)
+		if (t[i].oom)
+			ret = 1;
+	return ret;
+}
+
+#define CP_REP_EWRITE	3	/* f failed; said when it is closed */
+
+/* Build and print to f.  Returns 0, CP_CLI_FAIL after saying why, or
+ * CP_REP_EWRITE. */
+static int cp_rep_run(struct cp_rep *r, const struct cp_rep_args *a,
+		      enum cp_cli_fmt fmt, FILE *f)
+{
+	struct cp_cli_tab t[CP_REP_NT];
+	char title[4200];
+	int i, ret;
+
+	snprintf(title, sizeof(title), "commprof report of %s", a->dir);
+	cp_rep_tabs_init(t, title);
+	ret = cp_rep_collect(r);
+	if (!ret)
+		ret = cp_rep_build(r, t, a->dir);
+	if (ret) {
+		cp_cli_err("%s", ret < 0 ? cp_db_errmsg(r->db) :
+			   "out of memory");
+		ret = CP_CLI_FAIL;
+	} else if (cp_cli_tabs_print(f, fmt, t, CP_REP_NT)) {
+		ret = CP_REP_EWRITE;	/* reported when f is closed */
+	}
+	for (i = 0; i < CP_REP_NT; i++)
+		cp_cli_tab_free(&t[i]);
+	return ret;
+}
+
+int cp_cli_report(int argc, char **argv)
+{
+	struct cp_rep r = { 0 };
+	struct cp_rep_args a;
+	enum cp_cli_fmt fmt;
+	FILE *f;
+	int ret;
+
+	ret = cp_rep_parse(argc, argv, &a);
+	if (ret)
+		return ret;
+	if (cp_rep_fmt(a.format, &fmt)) {
+		cp_cli_err("report: unknown format '%s'; use text, markdown, "
+			   "json or csv", a.format);
+		return CP_CLI_USAGE;
+	}
+	if (cp_cli_open(a.dir, &r.db))
+		return CP_CLI_FAIL;
+	r.top = a.top;
+	r.all_links = fmt == CP_CLI_FMT_JSON || fmt == CP_CLI_FMT_CSV;
+	r.sites = cp_cli_sites_new();
+	ret = CP_CLI_FAIL;
+	if (!r.sites) {
+		cp_cli_err("out of memory");
+		goto out_free;
+	}
+	f = cp_cli_out_open(a.out);
+	if (!f)
+		goto out_free;
+	ret = cp_rep_run(&r, &a, fmt, f);
+	if (cp_cli_out_close(f, a.out, ret != CP_REP_EWRITE,
+			     ret == CP_CLI_FAIL))
+		ret = CP_CLI_FAIL;
+out_free:
+	cp_rep_free(&r);
+	cp_db_close(r.db);
+	return ret;
+}

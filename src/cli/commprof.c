@@ -1,0 +1,144 @@
+/*
+ * commprof.c - the commprof command-line tool: reads the output directory
+ * that the profiling library wrote (one SQLite file per rank) and prints a
+ * summary, a report of the predictions, or exports every recorded call.
+ * Usage errors exit 2, other failures 1, each with one "commprof: ..."
+ * line on stderr.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "db/cp_db.h"
+#include "src/cli/cli.h"
+#include "src/cli/cp_params_show.h"
+
+static const char cp_cli_usage_text[] =
+"usage: commprof <command> [arguments]\n"
+"\n"
+"commands:\n"
+"  summary DIR [--top N]\n"
+"        totals, the N (default 20) callsites with the most MPI time and\n"
+"        per-function totals of the run recorded in DIR\n"
+"  export DIR [--format csv|json] [-o FILE]\n"
+"        one record per recorded call (CSV by default) on stdout or FILE\n"
+"  report DIR [--format text|markdown|json|csv] [--top N] [-o FILE]\n"
+"        how far each model's predictions are off (mu_bar, median, p90\n"
+"        per model, op and size class), where MPI time goes, strided\n"
+"        sends dominated by middleware with the savings of packing, and\n"
+"        the N (default 10) worst-predicted calls per model\n"
+"  params show FILE [--format text|json]\n"
+"        every model parameter of a calibration file with its interval\n"
+"        (made by commprof-calibrate, see commprof-params(5))\n"
+"  help, --help, -h\n"
+"        this text\n"
+"  --version\n"
+"        the version of commprof\n"
+"\n"
+"DIR is the output directory of a profiled run: one rank-NNNNN.db per\n"
+"rank; commprof merges them into DIR/commprof.db when needed.\n"
+"\n"
+"profiling: LD_PRELOAD=libcommprof.so mpirun ... (see commprof(1))\n"
+"environment of the profiled run (see commprof-env(7)):\n"
+"  COMMPROF_DIR       output directory, default ./commprof-out relative to\n"
+"                     each rank's working directory\n"
+"  COMMPROF_MAX_ROWS  call rows kept per rank, default 1000000;\n"
+"                     0 keeps aggregates only\n"
+"  COMMPROF_SAMPLE    keep one call row in N, default 1 (all)\n"
+"  COMMPROF_FLUSH_MS  flush period in milliseconds, default 1000\n"
+"  COMMPROF_RING      events per thread buffer, a power of two,\n"
+"                     default 65536\n"
+"  COMMPROF_DISABLE   1: load but record nothing\n"
+"  COMMPROF_PARAMS    model parameter file: each call is predicted by\n"
+"                     every calibrated model (see commprof report)\n"
+"a bad value gives one warning line and the default.\n";
+
+void cp_cli_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("commprof: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+const char *cp_cli_strerror(int e)
+{
+	static char buf[128];
+
+	snprintf(buf, sizeof(buf), "%s", strerror(e));
+	buf[0] = tolower((unsigned char)buf[0]);
+	return buf;
+}
+
+FILE *cp_cli_out_open(const char *path)
+{
+	FILE *f = path ? fopen(path, "w") : stdout;
+
+	if (!f)
+		cp_cli_err("cannot open %s: %s", path, cp_cli_strerror(errno));
+	return f;
+}
+
+int cp_cli_out_close(FILE *f, const char *path, bool wrote_ok, bool quiet)
+{
+	if (!(path ? fclose(f) : fflush(f)) && wrote_ok)
+		return 0;
+	if (!quiet)
+		cp_cli_err("cannot write %s: %s",
+			   path ? path : "standard output",
+			   cp_cli_strerror(errno));
+	return CP_CLI_FAIL;
+}
+
+static void cp_cli_warn(void *arg, const char *msg)
+{
+	(void)arg;
+	cp_cli_err("%s", msg);
+}
+
+int cp_cli_open(const char *dir, struct cp_db **db)
+{
+	if (!cp_db_open_dir(dir, cp_cli_warn, cp_cli_match, NULL, db))
+		return 0;
+	cp_cli_err("%s", cp_db_errmsg(NULL));
+	return CP_CLI_FAIL;
+}
+
+static int cp_cli_help(void)
+{
+	fputs(cp_cli_usage_text, stdout);
+	return fflush(stdout) ? CP_CLI_FAIL : CP_CLI_OK;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : NULL;
+
+	if (!cmd) {
+		cp_cli_err("missing command; try 'commprof --help'");
+		return CP_CLI_USAGE;
+	}
+	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") ||
+	    !strcmp(cmd, "-h"))
+		return cp_cli_help();
+	if (!strcmp(cmd, "--version")) {
+		printf("commprof %s\n", PACKAGE_VERSION);
+		return CP_CLI_OK;
+	}
+	if (!strcmp(cmd, "summary"))
+		return cp_cli_summary(argc - 1, argv + 1);
+	if (!strcmp(cmd, "export"))
+		return cp_cli_export(argc - 1, argv + 1);
+	if (!strcmp(cmd, "report"))
+		return cp_cli_report(argc - 1, argv + 1);
+	if (!strcmp(cmd, "params") && argc > 2 && !strcmp(argv[2], "show"))
+		return cp_params_show_main(argc - 2, argv + 2);
+	cp_cli_err("unknown command '%s'; try 'commprof --help'", cmd);
+	return CP_CLI_USAGE;
+}

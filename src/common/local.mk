@@ -1,0 +1,7 @@
+# src/common/local.mk - what more than one program uses (see Makefile.am):
+# plain libc, never mpi.h, SQLite or GSL, so that the preloaded library,
+# the commprof CLI and the calibrator all link it.
+
+noinst_LTLIBRARIES += libcpcommon.la
+libcpcommon_la_SOURCES = \
+	src/common/cp_params.c src/common/cp_params.h

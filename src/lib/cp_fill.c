@@ -1,0 +1,201 @@
+/*
+ * cp_fill.c - from what a wrapper saw (struct cp_call) to a recorded event:
+ * world ranks, bytes, layout, flags.  Runs on the hot path after the real
+ * MPI call returned: table lookups and arithmetic only.
+ */
+#include "config.h"
+
+#include "src/lib/cp_pred_rt.h"
+#include "src/lib/cp_record.h"
+#include "src/lib/cp_req.h"
+
+static inline void ev_base(struct cp_event *ev, const struct cp_call *c,
+			   const struct cp_comm_info *ci)
+{
+	ev->t0 = c->t0;
+	ev->dur = c->t1 - c->t0;
+	ev->incall = 0;
+	ev->site = c->site;
+	ev->peer = CP_PEER_NONE;
+	ev->root = CP_PEER_NONE;
+	ev->tag = c->tag;
+	ev->comm_size = ci->size;
+	ev->comm = ci->id;
+	ev->call = (uint16_t)c->call;
+	ev->flags = (uint16_t)(c->flags | (ci->inter ? CP_F_INTER : 0));
+	ev->pred_flags = 0;
+}
+
+static inline void ev_type(struct cp_event *ev, MPI_Datatype t, int count)
+{
+	uint64_t size = 0;
+
+	ev->layout = cp_layout_get(t, &size);
+	ev->count = count > 0 ? (uint64_t)count : 0;
+	ev->bytes = ev->count * size;
+	if (count == 0)
+		ev->flags |= CP_F_ZERO;
+}
+
+static inline void ev_peer(struct cp_event *ev, const struct cp_comm_info *ci,
+			   int peer)
+{
+	ev->peer = cp_world_rank(ci, peer);
+	if (peer == MPI_PROC_NULL)
+		ev->flags |= CP_F_PROCNULL;
+}
+
+/* Bytes, source and tag of a completed receive from its status. */
+static void ev_status(struct cp_event *ev, const struct cp_comm_info *ci,
+		      const MPI_Status *st, uint64_t type_bytes)
+{
+	int n = 0;
+
+	if (st->MPI_SOURCE == MPI_PROC_NULL) {
+		ev->bytes = 0;
+		ev->count = 0;
+		ev->peer = CP_PEER_PROCNULL;
+		ev->flags |= CP_F_PROCNULL;
+		return;
+	}
+	if (PMPI_Get_count(st, MPI_BYTE, &n) == MPI_SUCCESS &&
+	    n != MPI_UNDEFINED && n >= 0) {
+		ev->bytes = (uint64_t)n;
+		ev->count = type_bytes ? (uint64_t)n / type_bytes : 0;
+	}
+	ev->flags &= (uint16_t)~CP_F_ZERO;
+	if (ev->bytes == 0)
+		ev->flags |= CP_F_ZERO;
+	ev->peer = cp_world_rank(ci, st->MPI_SOURCE);
+	ev->tag = st->MPI_TAG;
+}
+
+void cp_rec_send(const struct cp_call *c)
+{
+	const struct cp_comm_info *ci = cp_comm_get(c->comm);
+	struct cp_event ev;
+
+	ev_base(&ev, c, ci);
+	ev_type(&ev, c->type, c->count);
+	ev_peer(&ev, ci, c->peer);
+	cp_pred_maybe(&ev, ci);
+	cp_record(&ev);
+}
+
+static void recv_event(struct cp_event *ev, const struct cp_call *c,
+		       const struct cp_comm_info *ci)
+{
+	ev_base(ev, c, ci);
+	ev_type(ev, c->type, c->count);
+	ev_peer(ev, ci, c->peer);
+	ev->flags |= CP_F_RECV;
+	if (c->peer == MPI_ANY_SOURCE)
+		ev->flags |= CP_F_ANYSRC;
+	if (c->tag == MPI_ANY_TAG)
+		ev->flags |= CP_F_ANYTAG;
+}
+
+void cp_rec_recv(const struct cp_call *c, const MPI_Status *st)
+{
+	const struct cp_comm_info *ci = cp_comm_get(c->comm);
+	struct cp_event ev;
+	uint64_t size = 0;
+
+	recv_event(&ev, c, ci);
+	if (ev.count)
+		size = ev.bytes / ev.count;
+	else
+		(void)cp_layout_get(c->type, &size);
+	ev_status(&ev, ci, st, size);
+	cp_pred_maybe(&ev, ci);
+	cp_record(&ev);
+}
+
+void cp_rec_probe(const struct cp_call *c, int found, const MPI_Status *st)
+{
+	const struct cp_comm_info *ci = cp_comm_get(c->comm);
+	struct cp_event ev;
+
+	ev_base(&ev, c, ci);
+	ev.layout = CP_LAYOUT_NONE;
+	ev.count = 0;
+	ev.bytes = 0;
+	ev_peer(&ev, ci, c->peer);
+	if (c->peer == MPI_ANY_SOURCE)
+		ev.flags |= CP_F_ANYSRC;
+	if (c->tag == MPI_ANY_TAG)
+		ev.flags |= CP_F_ANYTAG;
+	if (found)
+		ev_status(&ev, ci, st, 1);
+	cp_record(&ev);
+}
+
+static void coll_event(struct cp_event *ev, const struct cp_call *c,
+		       const struct cp_blk *b, const struct cp_comm_info *ci)
+{
+	ev_base(ev, c, ci);
+	ev->bytes = b->bytes;
+	ev->count = b->count;
+	ev->layout = b->layout;
+	ev->flags |= b->flags;
+	if (c->root != CP_PEER_NONE)
+		ev->root = cp_world_rank(ci, c->root);
+}
+
+void cp_rec_coll(const struct cp_call *c, const struct cp_blk *b)
+{
+	const struct cp_comm_info *ci = cp_comm_get(c->comm);
+	struct cp_event ev;
+
+	coll_event(&ev, c, b, ci);
+	cp_pred_maybe(&ev, ci);
+	cp_record(&ev);
+}
+
+void cp_post_send(const struct cp_call *c, MPI_Request req, int persist)
+{
+	const struct cp_comm_info *ci = cp_comm_get(c->comm);
+	struct cp_event ev;
+
+	ev_base(&ev, c, ci);
+	ev_type(&ev, c->type, c->count);
+	ev_peer(&ev, ci, c->peer);
+	ev.flags |= persist ? CP_F_PERSIST : CP_F_NONBLOCK;
+	cp_req_track(req, &ev, persist, ci);
+}
+
+void cp_post_recv(const struct cp_call *c, MPI_Request req, int persist)
+{
+	const struct cp_comm_info *ci = cp_comm_get(c->comm);
+	struct cp_event ev;
+
+	recv_event(&ev, c, ci);
+	ev.flags |= persist ? CP_F_PERSIST : CP_F_NONBLOCK;
+	cp_req_track(req, &ev, persist, ci);
+}
+
+void cp_post_coll(const struct cp_call *c, const struct cp_blk *b,
+		  MPI_Request req)
+{
+	const struct cp_comm_info *ci = cp_comm_get(c->comm);
+	struct cp_event ev;
+
+	coll_event(&ev, c, b, ci);
+	ev.flags |= CP_F_NONBLOCK;
+	cp_req_track(req, &ev, 0, ci);
+}
+
+/* Completion of a tracked request: the receive side learns from status;
+ * then the event is priced, as a blocking call is. */
+void cp_fill_done(struct cp_event *ev, const MPI_Status *st,
+		  const struct cp_comm_info *ci)
+{
+	uint64_t size = 0;
+
+	if ((ev->flags & CP_F_RECV) && st) {
+		if (ev->count)
+			size = ev->bytes / ev->count;
+		ev_status(ev, ci, st, size);
+	}
+	cp_pred_maybe(ev, ci);
+}

@@ -1,0 +1,1092 @@
+/*
+ * cp_layout.c - decode committed datatypes into layouts and cache them by
+ * handle for the wrappers (interface: src/lib/cp_record.h, src/lib/cp_layout.h).
+ *
+ * Decoding walks PMPI_Type_get_envelope/get_contents down to named types
+ * and builds the type map of one element as a list of runs: n blocks of
+ * len bytes, block i at off + i * stride.  Appending a block merges it
+ * into the last run when it touches the previous block (one longer block)
+ * or continues the run's stride, so a regular type ends up as a single
+ * run however it was built (vector of contiguous, indexed with even
+ * displacements, vector of vector...).  A list is capped at CP_RUNS_MAX
+ * runs and a decode at CP_WORK_MAX appends; past that only the block count
+ * and the common block length are kept (the count is then an upper bound:
+ * blocks touching across the cut are not merged).
+ *
+ * Handle cache: open addressing keyed by the handle value, read lock-free
+ * (acquire load of the key, then its value) and written under cp_lt_lock.
+ * A drop leaves a tombstone; inserts reuse tombstones; when tombstones
+ * fill the table it is rebuilt into a fresh one and the old one is kept
+ * until cp_layout_fini(), since a reader may still be probing it.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/lib/cp_layout.h"
+#include "src/lib/cp_record.h"
+
+#define CP_RUNS_MAX	512		/* runs kept exactly per list */
+#define CP_WORK_MAX	(1u << 20)	/* appends per decode */
+#define CP_DEPTH_MAX	16		/* nesting of derived types */
+#define CP_DESC_MAX	200		/* bytes of a description, NUL too */
+
+#define CP_LT_SLOTS	65536u		/* handle table, a power of two */
+#define CP_ENT_MAX	65536u		/* layout entries */
+#define CP_EHASH	4096u		/* dedupe buckets, a power of two */
+#define CP_KEY_EMPTY	((uintptr_t)0)
+#define CP_KEY_TOMB	(~(uintptr_t)0)
+#define CP_SIZE_BITS	40		/* slot value: index << 40 | bytes */
+#define CP_SIZE_MASK	((UINT64_C(1) << CP_SIZE_BITS) - 1)
+
+/* n blocks of len bytes; block i starts at off + i * stride bytes */
+struct cp_run {
+	int64_t off;
+	int64_t len;
+	int64_t stride;		/* 0 when n == 1 */
+	uint64_t n;
+};
+
+struct cp_runs {
+	struct cp_run *r;
+	size_t n, cap;
+	bool over;		/* list given up: only the two below hold */
+	uint64_t over_nb;	/* blocks (upper bound) */
+	int64_t over_len;	/* common block bytes, -1 mixed, 0 none yet */
+};
+
+struct cp_dctx {
+	uint32_t work;		/* appends left before giving up the list */
+};
+
+/* bounded description text; truncation ends it with "..." */
+struct cp_sb {
+	char buf[CP_DESC_MAX];
+	size_t len;
+};
+
+struct cp_lslot {
+	_Atomic uintptr_t key;	/* handle value, CP_KEY_EMPTY or _TOMB */
+	_Atomic uint64_t val;	/* index << CP_SIZE_BITS | type size bytes */
+};
+
+struct cp_ltab {
+	struct cp_ltab *old;	/* retired table, freed at fini */
+	uint32_t mask;
+	uint32_t used;		/* slots not empty: live and tombstones */
+	uint32_t tombs;
+	struct cp_lslot s[];
+};
+
+struct cp_lent {
+	struct cp_db_layout l;	/* l.desc is owned (strdup) */
+	uint32_t hash;
+	uint32_t hnext;		/* next entry in the bucket, 0 = end */
+};
+
+static pthread_mutex_t cp_lt_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct cp_ltab *_Atomic cp_lt;
+static struct cp_lent *cp_ents;		/* under cp_lt_lock */
+static uint32_t cp_ents_cap;
+static _Atomic uint32_t cp_nents;
+static uint32_t cp_ehead[CP_EHASH];	/* 0 = empty bucket */
+/* Shape of each entry for the hot path (cp_layout_shape): written before
+ * the entry is published, never moved (cp_ents may be reallocated). */
+static uint64_t cp_shape[CP_ENT_MAX];
+
+static int cp_decode(struct cp_dctx *x, MPI_Datatype t, int depth,
+		     struct cp_runs *out, struct cp_sb *d);
+
+/* ---- description text ---- */
+
+static void cp_sb_add(struct cp_sb *s, const char *fmt, ...)
+{
+	size_t room = sizeof(s->buf) - s->len;
+	va_list ap;
+	int n;
+
+	if (room <= 1)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(s->buf + s->len, room, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < room) {
+		s->len += n;
+		return;
+	}
+	s->len = sizeof(s->buf) - 1;
+	memcpy(s->buf + s->len - 3, "...", 3);
+}
+
+/* ---- run lists ---- */
+
+static void cp_runs_free(struct cp_runs *R)
+{
+	free(R->r);
+	memset(R, 0, sizeof(*R));
+}
+
+static int64_t cp_len_merge(int64_t a, int64_t b)
+{
+	if (a == 0)
+		return b;
+	if (b == 0)
+		return a;
+	return a == b ? a : -1;
+}
+
+static uint64_t cp_runs_nb(const struct cp_runs *R)
+{
+	uint64_t nb = 0;
+	size_t i;
+
+	if (R->over)
+		return R->over_nb;
+	for (i = 0; i < R->n; i++)
+		nb += R->r[i].n;
+	return nb;
+}
+
+/* common block length: bytes, -1 when blocks differ, 0 when no block */
+static int64_t cp_runs_len(const struct cp_runs *R)
+{
+	int64_t len = 0;
+	size_t i;
+
+	if (R->over)
+		return R->over_len;
+	for (i = 0; i < R->n; i++)
+		len = cp_len_merge(len, R->r[i].len);
+	return len;
+}
+
+/* Give up the exact list, keeping its counts, then add nb blocks. */
+static void cp_runs_over(struct cp_runs *R, uint64_t nb, int64_t len)
+{
+	if (!R->over) {
+		R->over_nb = cp_runs_nb(R);
+		R->over_len = cp_runs_len(R);
+		free(R->r);
+		R->r = NULL;
+		R->n = R->cap = 0;
+		R->over = true;
+	}
+	R->over_nb += nb;
+	if (nb)
+		R->over_len = cp_len_merge(R->over_len, len);
+}
+
+static struct cp_run cp_run_norm(struct cp_run c)
+{
+	if (c.n > 1 && c.stride == c.len) {
+		c.len *= (int64_t)c.n;
+		c.n = 1;
+	}
+	if (c.n == 1)
+		c.stride = 0;
+	return c;
+}
+
+static void cp_runs_push(struct cp_runs *R, struct cp_run c)
+{
+	struct cp_run *nr;
+	size_t cap;
+
+	if (R->n == R->cap) {
+		cap = R->cap ? 2 * R->cap : 8;
+		nr = R->n < CP_RUNS_MAX ? realloc(R->r, cap * sizeof(*nr))
+					: NULL;
+		if (!nr) {	/* cap reached or no memory: keep counts */
+			cp_runs_over(R, c.n, c.len);
+			return;
+		}
+		R->r = nr;
+		R->cap = cap;
+	}
+	R->r[R->n++] = c;
+}
+
+/* Append one block of len bytes at off to the type map in R. */
+static void cp_runs_block(struct cp_dctx *x, struct cp_runs *R, int64_t off,
+			  int64_t len)
+{
+	struct cp_run *L;
+	int64_t last, llen;
+
+	if (len <= 0)
+		return;
+	if (R->over || x->work == 0) {
+		cp_runs_over(R, 1, len);
+		return;
+	}
+	x->work--;
+	if (R->n == 0) {
+		cp_runs_push(R, (struct cp_run){ off, len, 0, 1 });
+		return;
+	}
+	L = &R->r[R->n - 1];
+	last = L->off + (int64_t)(L->n - 1) * L->stride;
+	llen = L->len;
+	if (off == last + llen) {
+		/* touching: take the last block out and put it back longer,
+		 * it may then continue the run before it */
+		if (--L->n == 0)
+			R->n--;
+		else if (L->n == 1)
+			L->stride = 0;
+		cp_runs_block(x, R, last, llen + len);
+		return;
+	}
+	if (len == llen && L->n == 1) {
+		L->stride = off - L->off;
+		L->n = 2;
+		return;
+	}
+	if (len == llen && off == last + L->stride) {
+		L->n++;
+		return;
+	}
+	cp_runs_push(R, (struct cp_run){ off, len, 0, 1 });
+}
+
+/* Append the blocks of run c (normalised) to R. */
+static void cp_runs_run(struct cp_dctx *x, struct cp_runs *R, struct cp_run c)
+{
+	struct cp_run *L;
+
+	if (R->over || x->work == 0) {
+		cp_runs_over(R, c.n, c.len);
+		return;
+	}
+	cp_runs_block(x, R, c.off, c.len);
+	if (c.n == 1)
+		return;
+	if (R->over) {
+		cp_runs_over(R, c.n - 1, c.len);
+		return;
+	}
+	/* the first block went in unmerged: the rest may extend its run */
+	L = &R->r[R->n - 1];
+	if (L->len == c.len &&
+	    L->off + (int64_t)(L->n - 1) * L->stride == c.off) {
+		if (L->n == 1) {
+			L->stride = c.stride;
+			L->n = c.n;
+			return;
+		}
+		if (L->stride == c.stride) {
+			L->n += c.n - 1;
+			return;
+		}
+	}
+	cp_runs_push(R, cp_run_norm((struct cp_run){ c.off + c.stride, c.len,
+						     c.stride, c.n - 1 }));
+}
+
+/* Append every run of src, displaced by shift bytes, to dst. */
+static void cp_runs_cat(struct cp_dctx *x, struct cp_runs *dst,
+			const struct cp_runs *src, int64_t shift)
+{
+	struct cp_run c;
+	size_t i;
+
+	if (src->over) {
+		cp_runs_over(dst, src->over_nb, src->over_len);
+		return;
+	}
+	for (i = 0; i < src->n; i++) {
+		c = src->r[i];
+		c.off += shift;
+		cp_runs_run(x, dst, c);
+	}
+}
+
+/* Append k copies of src, copy j displaced by shift + j * step bytes. */
+static void cp_runs_rep(struct cp_dctx *x, struct cp_runs *dst,
+			const struct cp_runs *src, uint64_t k, int64_t step,
+			int64_t shift)
+{
+	struct cp_run c;
+	uint64_t j;
+
+	if (k == 0)
+		return;
+	if (!src->over && src->n == 1) {
+		/* closed forms: one block repeated, or a run that goes on */
+		c = src->r[0];
+		c.off += shift;
+		if (c.n == 1 && k > 1) {
+			c.stride = step;
+			c.n = k;
+			cp_runs_run(x, dst, cp_run_norm(c));
+			return;
+		}
+		if (c.n > 1 && c.stride * (int64_t)c.n == step) {
+			c.n *= k;
+			cp_runs_run(x, dst, c);
+			return;
+		}
+	}
+	for (j = 0; j < k; j++) {
+		if (dst->over || x->work == 0) {
+			cp_runs_over(dst, cp_runs_nb(src) * (k - j),
+				     cp_runs_len(src));
+			return;
+		}
+		cp_runs_cat(x, dst, src, shift + (int64_t)j * step);
+	}
+}
+
+/* ---- decoding ---- */
+
+static bool cp_comb_named(int comb)
+{
+	return comb == MPI_COMBINER_NAMED || comb == MPI_COMBINER_F90_REAL ||
+	       comb == MPI_COMBINER_F90_COMPLEX ||
+	       comb == MPI_COMBINER_F90_INTEGER;
+}
+
+/* Release the handles get_contents returned; predefined ones are not
+ * ours to free. */
+static void cp_types_free(MPI_Datatype *tv, int nd)
+{
+	int i, ni, na, ndd, comb;
+
+	for (i = 0; i < nd; i++) {
+		if (PMPI_Type_get_envelope(tv[i], &ni, &na, &ndd, &comb) !=
+		    MPI_SUCCESS || cp_comb_named(comb))
+			continue;
+		PMPI_Type_free(&tv[i]);
+	}
+}
+
+static int cp_decode_named(struct cp_dctx *x, MPI_Datatype t,
+			   struct cp_runs *out, struct cp_sb *d)
+{
+	char name[MPI_MAX_OBJECT_NAME];
+	MPI_Count size;
+	int n = 0;
+
+	if (PMPI_Type_size_x(t, &size) != MPI_SUCCESS || size < 0)
+		return -EINVAL;
+	if (PMPI_Type_get_name(t, name, &n) != MPI_SUCCESS || n <= 0)
+		snprintf(name, sizeof(name), "named(%lldB)", (long long)size);
+	cp_sb_add(d, "%s", name);
+	if (t == MPI_SHORT_INT) {	/* the one pair type with a hole */
+		cp_runs_block(x, out, 0, sizeof(short));
+		cp_runs_block(x, out, sizeof(int), size - sizeof(short));
+		return 0;
+	}
+	cp_runs_block(x, out, 0, size);
+	return 0;
+}
+
+/* Decode a child type; *ext_out gets its extent in bytes. */
+static int cp_child(struct cp_dctx *x, MPI_Datatype t, int depth,
+		    struct cp_runs *out, int64_t *ext_out, struct cp_sb *d)
+{
+	MPI_Aint lb, ext;
+
+	if (PMPI_Type_get_extent(t, &lb, &ext) != MPI_SUCCESS)
+		return -EINVAL;
+	*ext_out = ext;
+	return cp_decode(x, t, depth + 1, out, d);
+}
+
+/* vector, hvector and contiguous: count blocks of bl children, the
+ * blocks stride_bytes apart (stride_el children when stride_el != 0) */
+static int cp_dec_vector(struct cp_dctx *x, const int *iv, const MPI_Aint *av,
+			 int na, MPI_Datatype ct, int comb, int depth,
+			 struct cp_runs *out, struct cp_sb *d)
+{
+	struct cp_runs C = { 0 }, B = { 0 };
+	int64_t ext, stride = 0;
+	int count = iv[0], bl = 1;
+	int rc;
+
+	if (comb == MPI_COMBINER_CONTIGUOUS) {
+		cp_sb_add(d, "contiguous(%d) of ", count);
+	} else if (comb == MPI_COMBINER_VECTOR) {
+		bl = iv[1];
+		cp_sb_add(d, "vector(%d,%d,%d) of ", count, bl, iv[2]);
+	} else {
+		bl = iv[1];
+		stride = na > 0 ? (int64_t)av[0] : iv[2];
+		cp_sb_add(d, "hvector(%d,%d,%lldB) of ", count, bl,
+			  (long long)stride);
+	}
+	rc = cp_child(x, ct, depth, &C, &ext, d);
+	if (rc)
+		goto out;
+	if (comb == MPI_COMBINER_CONTIGUOUS)
+		stride = ext;
+	else if (comb == MPI_COMBINER_VECTOR)
+		stride = (int64_t)iv[2] * ext;
+	if (count < 0 || bl < 0) {
+		rc = -EINVAL;
+		goto out;
+	}
+	cp_runs_rep(x, &B, &C, bl, ext, 0);
+	cp_runs_rep(x, out, &B, count, stride, 0);
+out:
+	cp_runs_free(&C);
+	cp_runs_free(&B);
+	return rc;
+}
+
+/* indexed family: block j has blen(j) children at disp(j) */
+static int cp_dec_indexed(struct cp_dctx *x, const int *iv,
+			  const MPI_Aint *av, int na, MPI_Datatype ct,
+			  int comb, int depth, struct cp_runs *out,
+			  struct cp_sb *d)
+{
+	struct cp_runs C = { 0 };
+	int count = iv[0], j, bl;
+	int64_t ext, disp;
+	bool blk = comb == MPI_COMBINER_INDEXED_BLOCK ||
+		   comb == MPI_COMBINER_HINDEXED_BLOCK;
+	bool h = comb != MPI_COMBINER_INDEXED &&
+		 comb != MPI_COMBINER_INDEXED_BLOCK;
+	int rc;
+
+	if (blk)
+		cp_sb_add(d, "%sindexed_block(%d,%d) of ", h ? "h" : "",
+			  count, iv[1]);
+	else
+		cp_sb_add(d, "%sindexed(%d) of ", h ? "h" : "", count);
+	rc = cp_child(x, ct, depth, &C, &ext, d);
+	for (j = 0; !rc && j < count; j++) {
+		bl = blk ? iv[1] : iv[1 + j];
+		if (blk && comb == MPI_COMBINER_INDEXED_BLOCK)
+			disp = (int64_t)iv[2 + j] * ext;
+		else if (blk || na > 0)
+			disp = av[j];
+		else if (h)
+			disp = iv[1 + count + j];
+		else
+			disp = (int64_t)iv[1 + count + j] * ext;
+		if (bl < 0)
+			rc = -EINVAL;
+		else
+			cp_runs_rep(x, out, &C, bl, ext, disp);
+	}
+	cp_runs_free(&C);
+	return rc;
+}
+
+static int cp_dec_struct(struct cp_dctx *x, const int *iv, const MPI_Aint *av,
+			 int na, const MPI_Datatype *tv, int depth,
+			 struct cp_runs *out, struct cp_sb *d)
+{
+	struct cp_runs C;
+	int count = iv[0], j, bl, rc = 0;
+	int64_t ext, disp;
+
+	cp_sb_add(d, "struct{");
+	for (j = 0; !rc && j < count; j++) {
+		bl = iv[1 + j];
+		disp = na > 0 ? (int64_t)av[j] : iv[1 + count + j];
+		cp_sb_add(d, "%s", j ? "," : "");
+		if (bl != 1)
+			cp_sb_add(d, "%d x ", bl);
+		memset(&C, 0, sizeof(C));
+		rc = cp_child(x, tv[j], depth, &C, &ext, d);
+		if (!rc && bl < 0)
+			rc = -EINVAL;
+		if (!rc)
+			cp_runs_rep(x, out, &C, bl, ext, disp);
+		cp_runs_free(&C);
+	}
+	cp_sb_add(d, "}");
+	return rc;
+}
+
+static void cp_sb_dims(struct cp_sb *d, const int *v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		cp_sb_add(d, "%s%d", i ? "," : "[", v[i]);
+	cp_sb_add(d, "]");
+}
+
+/* subarray: replicate from the fastest dimension out, then place the
+ * corner at its start offsets */
+static int cp_dec_subarray(struct cp_dctx *x, const int *iv,
+			   MPI_Datatype ct, int depth, struct cp_runs *out,
+			   struct cp_sb *d)
+{
+	struct cp_runs A = { 0 }, B;
+	int nd = iv[0], i, k;
+	const int *sz = iv + 1, *sub = iv + 1 + nd, *st = iv + 1 + 2 * nd;
+	bool fortran = iv[1 + 3 * nd] == MPI_ORDER_FORTRAN;
+	int64_t step, shift = 0;
+	int rc;
+
+	cp_sb_add(d, "subarray(");
+	cp_sb_dims(d, sz, nd);
+	cp_sb_add(d, ",");
+	cp_sb_dims(d, sub, nd);
+	cp_sb_add(d, ",");
+	cp_sb_dims(d, st, nd);
+	cp_sb_add(d, "%s) of ", fortran ? ",F" : "");
+	rc = cp_child(x, ct, depth, &A, &step, d);
+	for (i = 0; !rc && i < nd; i++) {
+		k = fortran ? i : nd - 1 - i;
+		if (sub[k] < 0 || sz[k] < 0) {
+			rc = -EINVAL;
+			break;
+		}
+		memset(&B, 0, sizeof(B));
+		cp_runs_rep(x, &B, &A, sub[k], step, 0);
+		cp_runs_free(&A);
+		A = B;
+		shift += (int64_t)st[k] * step;
+		step *= sz[k];
+	}
+	if (!rc)
+		cp_runs_cat(x, out, &A, shift);
+	cp_runs_free(&A);
+	return rc;
+}
+
+static int cp_dec_comb(struct cp_dctx *x, int comb, const int *iv,
+		       const MPI_Aint *av, int na, const MPI_Datatype *tv,
+		       int depth, struct cp_runs *out, struct cp_sb *d)
+{
+	switch (comb) {
+	case MPI_COMBINER_DUP:
+		cp_sb_add(d, "dup of ");
+		return cp_decode(x, tv[0], depth + 1, out, d);
+	case MPI_COMBINER_RESIZED:
+		/* the type map is the child's; lb and extent are read from
+		 * the type itself where they matter */
+		cp_sb_add(d, "resized(%lld,%lld) of ", (long long)av[0],
+			  (long long)av[1]);
+		return cp_decode(x, tv[0], depth + 1, out, d);
+	case MPI_COMBINER_CONTIGUOUS:
+	case MPI_COMBINER_VECTOR:
+	case MPI_COMBINER_HVECTOR:
+		return cp_dec_vector(x, iv, av, na, tv[0], comb, depth, out, d);
+	case MPI_COMBINER_INDEXED:
+	case MPI_COMBINER_HINDEXED:
+	case MPI_COMBINER_INDEXED_BLOCK:
+	case MPI_COMBINER_HINDEXED_BLOCK:
+		return cp_dec_indexed(x, iv, av, na, tv[0], comb, depth, out,
+				      d);
+	case MPI_COMBINER_STRUCT:
+		return cp_dec_struct(x, iv, av, na, tv, depth, out, d);
+	case MPI_COMBINER_SUBARRAY:
+		return cp_dec_subarray(x, iv, tv[0], depth, out, d);
+	default:		/* darray: not decoded */
+		return -ENOTSUP;
+	}
+}
+
+/*
+ * cp_decode - append the type map of one element of t to out and its
+ * description to d.  Returns 0, -EINVAL (MPI refused), -ENOTSUP
+ * (combiner not decoded), -E2BIG (nested too deep) or -ENOMEM.
+ */
+static int cp_decode(struct cp_dctx *x, MPI_Datatype t, int depth,
+		     struct cp_runs *out, struct cp_sb *d)
+{
+	int ni, na, nd, comb, rc;
+	MPI_Datatype *tv = NULL;
+	MPI_Aint *av = NULL;
+	int *iv = NULL;
+
+	if (depth > CP_DEPTH_MAX)
+		return -E2BIG;
+	if (PMPI_Type_get_envelope(t, &ni, &na, &nd, &comb) != MPI_SUCCESS)
+		return -EINVAL;
+	if (cp_comb_named(comb))
+		return cp_decode_named(x, t, out, d);
+	iv = malloc(sizeof(*iv) * (ni + 1));
+	av = malloc(sizeof(*av) * (na + 1));
+	tv = malloc(sizeof(*tv) * (nd + 1));
+	rc = -ENOMEM;
+	if (!iv || !av || !tv)
+		goto out_free;
+	rc = -EINVAL;
+	if (PMPI_Type_get_contents(t, ni, na, nd, iv, av, tv) != MPI_SUCCESS)
+		goto out_free;
+	if (nd < 1 || (ni < 1 && comb != MPI_COMBINER_DUP &&
+			comb != MPI_COMBINER_RESIZED))
+		rc = -ENOTSUP;
+	else
+		rc = cp_dec_comb(x, comb, iv, av, na, tv, depth, out, d);
+	cp_types_free(tv, nd);
+out_free:
+	free(iv);
+	free(av);
+	free(tv);
+	return rc;
+}
+
+/* Fill the numbers of l from the element's runs and MPI's size/extent. */
+static void cp_summarize(const struct cp_runs *R, int64_t size, int64_t lb,
+			 int64_t ext, struct cp_db_layout *l)
+{
+	const struct cp_run *c = R->r;
+
+	l->size_bytes = size;
+	l->extent_bytes = ext;
+	l->contiguous = 0;
+	l->irregular = 0;
+	l->nblocks = (int64_t)cp_runs_nb(R);
+	l->block_bytes = cp_runs_len(R);
+	l->stride_bytes = -1;
+	if (R->over) {
+		l->irregular = 1;
+	} else if (R->n == 0) {
+		l->contiguous = ext == 0;
+	} else if (R->n > 1) {
+		l->irregular = 1;
+	} else if (c->n > 1) {
+		l->stride_bytes = c->stride;
+	} else {
+		/* one block: the next one is the next element's */
+		l->stride_bytes = ext;
+		l->contiguous = lb == 0 && c->off == 0 && c->len == size &&
+				size == ext;
+	}
+}
+
+/* ---- layout entries (under cp_lt_lock) ---- */
+
+static uint32_t cp_ent_hash(const struct cp_db_layout *l)
+{
+	int64_t v[7] = { l->contiguous, l->irregular, l->size_bytes,
+			 l->extent_bytes, l->block_bytes, l->stride_bytes,
+			 l->nblocks };
+	const unsigned char *p = (const unsigned char *)v;
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < sizeof(v); i++)
+		h = (h ^ p[i]) * 16777619u;
+	for (p = (const unsigned char *)l->desc; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	return h;
+}
+
+static bool cp_ent_same(const struct cp_db_layout *a,
+			const struct cp_db_layout *b)
+{
+	return a->contiguous == b->contiguous &&
+	       a->irregular == b->irregular &&
+	       a->size_bytes == b->size_bytes &&
+	       a->extent_bytes == b->extent_bytes &&
+	       a->block_bytes == b->block_bytes &&
+	       a->stride_bytes == b->stride_bytes &&
+	       a->nblocks == b->nblocks && !strcmp(a->desc, b->desc);
+}
+
+/* Index of layout l (desc not yet owned): an equal entry's, or a new one.
+ * 0 when the entry table is full or memory runs out. */
+static uint64_t cp_shape_of(const struct cp_db_layout *l)
+{
+	if (l->contiguous)
+		return 0;
+	if (l->irregular || l->block_bytes <= 0 || l->stride_bytes <= 0 ||
+	    l->block_bytes > UINT32_MAX || l->stride_bytes > UINT32_MAX)
+		return CP_SHAPE_IRREGULAR;
+	return (uint64_t)l->stride_bytes << 32 | (uint64_t)l->block_bytes;
+}
+
+static uint32_t cp_ent_add(struct cp_db_layout *l)
+{
+	uint32_t h = cp_ent_hash(l), i, n;
+	struct cp_lent *e;
+
+	for (i = cp_ehead[h & (CP_EHASH - 1)]; i; i = cp_ents[i].hnext)
+		if (cp_ents[i].hash == h && cp_ent_same(&cp_ents[i].l, l))
+			return i;
+	n = atomic_load_explicit(&cp_nents, memory_order_relaxed);
+	if (n >= CP_ENT_MAX)
+		return 0;
+	if (n == cp_ents_cap) {
+		e = realloc(cp_ents, 2 * cp_ents_cap * sizeof(*e));
+		if (!e)
+			return 0;
+		cp_ents = e;
+		cp_ents_cap *= 2;
+	}
+	l->desc = strdup(l->desc);
+	if (!l->desc)
+		return 0;
+	l->index = (int32_t)n;
+	cp_shape[n] = cp_shape_of(l);
+	e = &cp_ents[n];
+	e->l = *l;
+	e->hash = h;
+	e->hnext = cp_ehead[h & (CP_EHASH - 1)];
+	cp_ehead[h & (CP_EHASH - 1)] = n;
+	atomic_store_explicit(&cp_nents, n + 1, memory_order_release);
+	return n;
+}
+
+/* Decode t and return its layout index; 0 when undecodable. */
+static uint32_t cp_layout_add(MPI_Datatype t, int64_t size)
+{
+	struct cp_dctx x = { CP_WORK_MAX };
+	struct cp_runs R = { 0 };
+	struct cp_db_layout l;
+	struct cp_sb d;
+	MPI_Aint lb, ext;
+	uint32_t idx = 0;
+
+	d.len = 0;
+	d.buf[0] = '\0';
+	if (PMPI_Type_get_extent(t, &lb, &ext) != MPI_SUCCESS)
+		return 0;
+	if (cp_decode(&x, t, 0, &R, &d) == 0) {
+		memset(&l, 0, sizeof(l));
+		cp_summarize(&R, size, lb, ext, &l);
+		l.desc = d.buf;
+		idx = cp_ent_add(&l);
+	}
+	cp_runs_free(&R);
+	return idx;
+}
+
+/* ---- handle table ---- */
+
+static uint32_t cp_lt_hash(uintptr_t k)
+{
+	return (uint32_t)(((uint64_t)k * UINT64_C(0x9e3779b97f4a7c15)) >> 40);
+}
+
+/* Slot holding key k, or NULL. */
+static struct cp_lslot *cp_lt_find(struct cp_ltab *lt, uintptr_t k)
+{
+	uint32_t i = cp_lt_hash(k) & lt->mask, n;
+	uintptr_t s;
+
+	for (n = 0; n <= lt->mask; n++, i = (i + 1) & lt->mask) {
+		s = atomic_load_explicit(&lt->s[i].key, memory_order_acquire);
+		if (s == k)
+			return &lt->s[i];
+		if (s == CP_KEY_EMPTY)
+			return NULL;
+	}
+	return NULL;
+}
+
+static struct cp_ltab *cp_lt_alloc(uint32_t slots)
+{
+	struct cp_ltab *lt;
+
+	lt = calloc(1, sizeof(*lt) + slots * sizeof(lt->s[0]));
+	if (lt)
+		lt->mask = slots - 1;
+	return lt;
+}
+
+/* Claim a slot for k (absent) in lt: a tombstone or, while the load
+ * stays under 3/4 so that every probe ends on an empty slot, an empty
+ * one.  NULL when lt has no room. */
+static struct cp_lslot *cp_lt_claim(struct cp_ltab *lt, uintptr_t k)
+{
+	uint32_t i = cp_lt_hash(k) & lt->mask, n;
+	uintptr_t s;
+
+	for (n = 0; n <= lt->mask; n++, i = (i + 1) & lt->mask) {
+		s = atomic_load_explicit(&lt->s[i].key, memory_order_relaxed);
+		if (s == CP_KEY_TOMB) {
+			lt->tombs--;
+			return &lt->s[i];
+		}
+		if (s == CP_KEY_EMPTY) {
+			if (lt->used + 1 > lt->mask / 4 * 3)
+				return NULL;
+			lt->used++;
+			return &lt->s[i];
+		}
+	}
+	return NULL;
+}
+
+/* Publish k -> val in a claimed slot: value first, then the key. */
+static void cp_lt_fill(struct cp_lslot *s, uintptr_t k, uint64_t val)
+{
+	atomic_store_explicit(&s->val, val, memory_order_relaxed);
+	atomic_store_explicit(&s->key, k, memory_order_release);
+}
+
+/* Copy the live slots of the current table into a fresh one, retiring
+ * the old (readers may still be in it).  False on no memory. */
+static bool cp_lt_rebuild(void)
+{
+	struct cp_ltab *lt = atomic_load_explicit(&cp_lt,
+						  memory_order_relaxed);
+	struct cp_ltab *nt = cp_lt_alloc(lt->mask + 1);
+	struct cp_lslot *s;
+	uintptr_t k;
+	uint32_t i;
+
+	if (!nt)
+		return false;
+	for (i = 0; i <= lt->mask; i++) {
+		k = atomic_load_explicit(&lt->s[i].key, memory_order_relaxed);
+		if (k == CP_KEY_EMPTY || k == CP_KEY_TOMB)
+			continue;
+		s = cp_lt_claim(nt, k);	/* cannot fail: fewer keys */
+		if (s)
+			cp_lt_fill(s, k, atomic_load_explicit(&lt->s[i].val,
+						memory_order_relaxed));
+	}
+	nt->old = lt;
+	atomic_store_explicit(&cp_lt, nt, memory_order_release);
+	return true;
+}
+
+/* A slot for k (absent) in the current table, rebuilding it when
+ * tombstones take the room; NULL when full (k then stays uncached and
+ * maps to index 0). */
+static struct cp_lslot *cp_lt_reserve(uintptr_t k)
+{
+	struct cp_ltab *lt = atomic_load_explicit(&cp_lt,
+						  memory_order_relaxed);
+	struct cp_lslot *s;
+
+	if (!lt)
+		return NULL;
+	s = cp_lt_claim(lt, k);
+	if (s || lt->tombs < (lt->mask + 1) / 8 || !cp_lt_rebuild())
+		return s;
+	return cp_lt_claim(atomic_load_explicit(&cp_lt, memory_order_relaxed),
+			   k);
+}
+
+/* Decode t (size bytes, absent from the table) into a claimed slot.
+ * Returns its layout index, 0 when the table is full. */
+static uint32_t cp_lt_add(MPI_Datatype t, uint64_t size)
+{
+	uintptr_t k = (uintptr_t)t;
+	struct cp_lslot *s;
+	uint32_t idx;
+
+	if (size > CP_SIZE_MASK)
+		return 0;
+	s = cp_lt_reserve(k);
+	if (!s)
+		return 0;
+	idx = cp_layout_add(t, (int64_t)size);
+	cp_lt_fill(s, k, (uint64_t)idx << CP_SIZE_BITS | size);
+	return idx;
+}
+
+static bool cp_mpi_usable(void)
+{
+	int init = 0, fini = 1;
+
+	if (PMPI_Initialized(&init) != MPI_SUCCESS || !init)
+		return false;
+	return PMPI_Finalized(&fini) == MPI_SUCCESS && !fini;
+}
+
+/* Slow path of cp_layout_get: a handle not in the table. */
+CP_COLD static uint32_t cp_layout_miss(MPI_Datatype t, uint64_t *size_out)
+{
+	uintptr_t k = (uintptr_t)t;
+	struct cp_lslot *s;
+	struct cp_ltab *lt;
+	MPI_Count size;
+	uint32_t idx = 0;
+	uint64_t v;
+
+	*size_out = 0;
+	if (t == MPI_DATATYPE_NULL || k == CP_KEY_EMPTY || k == CP_KEY_TOMB ||
+	    !cp_mpi_usable())
+		return 0;
+	pthread_mutex_lock(&cp_lt_lock);
+	lt = atomic_load_explicit(&cp_lt, memory_order_relaxed);
+	s = lt ? cp_lt_find(lt, k) : NULL;
+	if (s) {		/* another thread got there first */
+		v = atomic_load_explicit(&s->val, memory_order_relaxed);
+		*size_out = v & CP_SIZE_MASK;
+		idx = (uint32_t)(v >> CP_SIZE_BITS);
+	} else if (PMPI_Type_size_x(t, &size) == MPI_SUCCESS && size >= 0) {
+		*size_out = (uint64_t)size;
+		idx = cp_lt_add(t, (uint64_t)size);
+	}
+	pthread_mutex_unlock(&cp_lt_lock);
+	return idx;
+}
+
+/* Hot path: lock-free probe; see src/lib/cp_record.h for the contract. */
+uint32_t cp_layout_get(MPI_Datatype t, uint64_t *size_out)
+{
+	struct cp_ltab *lt = atomic_load_explicit(&cp_lt,
+						  memory_order_acquire);
+	struct cp_lslot *s;
+	uint64_t v;
+
+	if (cp_likely(lt != NULL)) {
+		s = cp_lt_find(lt, (uintptr_t)t);
+		if (cp_likely(s != NULL)) {
+			v = atomic_load_explicit(&s->val,
+						 memory_order_relaxed);
+			*size_out = v & CP_SIZE_MASK;
+			return (uint32_t)(v >> CP_SIZE_BITS);
+		}
+	}
+	return cp_layout_miss(t, size_out);
+}
+
+/* Tombstone t: a later type at the same address is decoded afresh.  Its
+ * layout entry stays, rows refer to it.  Cannot fail. */
+void cp_layout_drop(MPI_Datatype t)
+{
+	uintptr_t k = (uintptr_t)t;
+	struct cp_lslot *s;
+	struct cp_ltab *lt;
+
+	if (k == CP_KEY_EMPTY || k == CP_KEY_TOMB || t == MPI_DATATYPE_NULL)
+		return;
+	pthread_mutex_lock(&cp_lt_lock);
+	lt = atomic_load_explicit(&cp_lt, memory_order_relaxed);
+	s = lt ? cp_lt_find(lt, k) : NULL;
+	if (s) {
+		atomic_store_explicit(&s->key, CP_KEY_TOMB,
+				      memory_order_release);
+		lt->tombs++;
+	}
+	pthread_mutex_unlock(&cp_lt_lock);
+}
+
+/* ---- life cycle ---- */
+
+/* Predefined types worth having in the table before the first call. */
+static void cp_layout_preload(void)
+{
+	const MPI_Datatype pre[] = {
+		MPI_CHAR, MPI_SIGNED_CHAR, MPI_UNSIGNED_CHAR, MPI_BYTE,
+		MPI_WCHAR, MPI_SHORT, MPI_UNSIGNED_SHORT, MPI_INT,
+		MPI_UNSIGNED, MPI_LONG, MPI_UNSIGNED_LONG, MPI_LONG_LONG,
+		MPI_UNSIGNED_LONG_LONG, MPI_FLOAT, MPI_DOUBLE,
+		MPI_LONG_DOUBLE, MPI_PACKED, MPI_FLOAT_INT, MPI_DOUBLE_INT,
+		MPI_LONG_INT, MPI_SHORT_INT, MPI_2INT, MPI_LONG_DOUBLE_INT,
+		MPI_INT8_T, MPI_INT16_T, MPI_INT32_T, MPI_INT64_T,
+		MPI_UINT8_T, MPI_UINT16_T, MPI_UINT32_T, MPI_UINT64_T,
+		MPI_C_BOOL, MPI_C_FLOAT_COMPLEX, MPI_C_DOUBLE_COMPLEX,
+		MPI_C_LONG_DOUBLE_COMPLEX, MPI_AINT, MPI_OFFSET, MPI_COUNT,
+		MPI_CHARACTER, MPI_LOGICAL, MPI_INTEGER, MPI_REAL,
+		MPI_DOUBLE_PRECISION, MPI_COMPLEX, MPI_DOUBLE_COMPLEX,
+		MPI_2REAL, MPI_2DOUBLE_PRECISION, MPI_2INTEGER,
+#ifdef MPI_INTEGER4
+		MPI_INTEGER4,
+#endif
+#ifdef MPI_INTEGER8
+		MPI_INTEGER8,
+#endif
+#ifdef MPI_REAL4
+		MPI_REAL4,
+#endif
+#ifdef MPI_REAL8
+		MPI_REAL8,
+#endif
+	};
+	struct cp_lslot *s;
+	MPI_Count size;
+	size_t i;
+
+	for (i = 0; i < sizeof(pre) / sizeof(pre[0]); i++) {
+		if (pre[i] == MPI_DATATYPE_NULL ||
+		    cp_lt_find(cp_lt, (uintptr_t)pre[i]) ||
+		    PMPI_Type_size_x(pre[i], &size) != MPI_SUCCESS)
+			continue;
+		cp_lt_add(pre[i], (uint64_t)size);
+	}
+	/* root-only arguments are often MPI_DATATYPE_NULL: keep it fast */
+	s = cp_lt_claim(cp_lt, (uintptr_t)MPI_DATATYPE_NULL);
+	if (s)
+		cp_lt_fill(s, (uintptr_t)MPI_DATATYPE_NULL, 0);
+}
+
+int cp_layout_init(void)
+{
+	struct cp_lent *e;
+	struct cp_ltab *lt;
+	int rc = 0;
+
+	pthread_mutex_lock(&cp_lt_lock);
+	if (atomic_load_explicit(&cp_lt, memory_order_relaxed))
+		goto out_unlock;
+	rc = -ENOMEM;
+	e = calloc(128, sizeof(*e));
+	lt = cp_lt_alloc(CP_LT_SLOTS);
+	if (!e || !lt) {
+		free(e);
+		free(lt);
+		goto out_unlock;
+	}
+	e[0].l = (struct cp_db_layout){ .index = 0, .size_bytes = -1,
+		.extent_bytes = -1, .block_bytes = -1, .stride_bytes = -1,
+		.nblocks = -1, .desc = "unknown" };
+	cp_shape[0] = CP_SHAPE_IRREGULAR;
+	cp_ents = e;
+	cp_ents_cap = 128;
+	memset(cp_ehead, 0, sizeof(cp_ehead));
+	atomic_store_explicit(&cp_nents, 1, memory_order_release);
+	atomic_store_explicit(&cp_lt, lt, memory_order_release);
+	if (cp_mpi_usable())
+		cp_layout_preload();
+	rc = 0;
+out_unlock:
+	pthread_mutex_unlock(&cp_lt_lock);
+	return rc;
+}
+
+uint32_t cp_layout_count(void)
+{
+	return atomic_load_explicit(&cp_nents, memory_order_acquire);
+}
+
+uint64_t cp_layout_shape(uint32_t index)
+{
+	if (index >= CP_ENT_MAX)
+		return CP_SHAPE_IRREGULAR;
+	return cp_shape[index];
+}
+
+int cp_layout_describe(uint32_t index, struct cp_db_layout *out)
+{
+	int rc = -EINVAL;
+
+	pthread_mutex_lock(&cp_lt_lock);
+	if (index < atomic_load_explicit(&cp_nents, memory_order_relaxed)) {
+		*out = cp_ents[index].l;
+		rc = 0;
+	}
+	pthread_mutex_unlock(&cp_lt_lock);
+	return rc;
+}
+
+void cp_layout_fini(void)
+{
+	struct cp_ltab *lt, *old;
+	uint32_t i, n;
+
+	pthread_mutex_lock(&cp_lt_lock);
+	lt = atomic_exchange(&cp_lt, NULL);
+	for (; lt; lt = old) {
+		old = lt->old;
+		free(lt);
+	}
+	n = atomic_exchange(&cp_nents, 0);
+	for (i = 1; i < n; i++)
+		free((char *)cp_ents[i].l.desc);
+	free(cp_ents);
+	cp_ents = NULL;
+	cp_ents_cap = 0;
+	pthread_mutex_unlock(&cp_lt_lock);
+}

@@ -1,0 +1,63 @@
+/*
+ * cp_layout.h - datatype layouts: what one element of a committed MPI
+ * datatype looks like in memory (contiguous, strided, irregular).  The
+ * hot-path lookup cp_layout_get() and cp_layout_drop() are declared in
+ * src/lib/cp_record.h; this header adds the life cycle and the read side used
+ * by the flusher to store the layout table (db/cp_db.h).
+ *
+ * A layout index is what every recorded row carries.  Index 0 is the
+ * "unknown" layout (undecodable type, MPI_DATATYPE_NULL, table full).
+ * Identical layouts (same numbers and same description) share one index,
+ * so a type created and freed in a loop costs one entry, not one per
+ * iteration.  Entries are never removed before cp_layout_fini(): rows
+ * already recorded refer to them.
+ */
+#ifndef CP_LAYOUT_H
+#define CP_LAYOUT_H
+
+#include <stdint.h>
+
+#include "db/cp_db.h"
+
+/*
+ * cp_layout_init - set up the handle table and decode the predefined
+ * datatypes.  Call once, after PMPI_Init (it makes PMPI calls).  Returns
+ * 0, or -ENOMEM (then every cp_layout_get() answers index 0 with the
+ * right size, through the slow path).
+ */
+int cp_layout_init(void);
+
+/*
+ * cp_layout_count - how many layout entries exist so far, index 0
+ * included: valid indices are 0 .. count - 1.  0 before cp_layout_init().
+ * Cannot fail; lock-free.
+ */
+uint32_t cp_layout_count(void);
+
+/*
+ * cp_layout_describe - copy entry `index` into *out.  out->desc points to
+ * storage owned by this module, valid until cp_layout_fini().  Index 0
+ * describes the unknown layout: sizes, block, stride and nblocks -1,
+ * desc "unknown".  Returns 0, or -EINVAL for an index not below
+ * cp_layout_count().  Thread-safe.
+ */
+int cp_layout_describe(uint32_t index, struct cp_db_layout *out);
+
+/*
+ * cp_layout_shape - what the models need of layout `index`, lock-free for
+ * the hot path: 0 contiguous, CP_SHAPE_IRREGULAR when no single block
+ * size and stride describe it (or unknown), else stride_bytes << 32 |
+ * block_bytes.  index must come from cp_layout_get() (or be
+ * CP_LAYOUT_NONE, which answers CP_SHAPE_IRREGULAR).  Cannot fail.
+ */
+#define CP_SHAPE_IRREGULAR UINT64_MAX
+uint64_t cp_layout_shape(uint32_t index);
+
+/*
+ * cp_layout_fini - free the table and every entry (descriptions too).
+ * No other cp_layout_* call may run concurrently or later, except a new
+ * cp_layout_init().  Cannot fail.
+ */
+void cp_layout_fini(void);
+
+#endif

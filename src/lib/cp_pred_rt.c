@@ -1,0 +1,181 @@
+/*
+ * cp_pred_rt.c - online predictions inside the library: COMMPROF_PARAMS
+ * loaded once at MPI_Init (cp_pred_rt_init), and each recorded event
+ * priced on the hot path (cp_pred_event).
+ *
+ * Failures (no file, a malformed one, out of memory) cost one line on
+ * rank 0 and leave the run recording without predictions.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pmpi/cp_calls_gen.h"
+#include "src/lib/cp_layout.h"
+#include "src/lib/cp_pred_rt.h"
+#include "src/lib/cp_predict.h"
+#include "src/lib/cp_rt.h"
+
+#define CP_HOST_BYTES 64
+
+const struct cp_pred *cp_pred_tab;
+char cp_pred_models[64];
+char cp_pred_note[5120];
+
+/* Kept to the end of the process: a thread may still be pricing a call
+ * while another finalizes. */
+static struct cp_pred *tab;
+static unsigned char kind_of[CP_CALL_COUNT];
+
+static void kinds_init(void)
+{
+	static const char *const classes[] = CP_CALL_CLASSES;
+	int i;
+
+	for (i = 0; i < CP_CALL_COUNT; i++)
+		kind_of[i] = strcmp(classes[i], "p2p") ? CP_PK_NONE :
+							 CP_PK_P2P;
+	kind_of[CP_CALL_MPI_Bcast] = CP_PK_BCAST;
+	kind_of[CP_CALL_MPI_Ibcast] = CP_PK_BCAST;
+	kind_of[CP_CALL_MPI_Scatter] = CP_PK_SCATTER;
+	kind_of[CP_CALL_MPI_Iscatter] = CP_PK_SCATTER;
+	kind_of[CP_CALL_MPI_Gather] = CP_PK_GATHER;
+	kind_of[CP_CALL_MPI_Igather] = CP_PK_GATHER;
+}
+
+/* Every rank's host name, [cp_size][CP_HOST_BYTES]; NULL on failure.
+ * Collective: every rank learns whether all could allocate before any
+ * sends, so that no rank joins the allgather with other counts. */
+static char (*gather_hosts(void))[CP_HOST_BYTES]
+{
+	char me[CP_HOST_BYTES] = "", (*all)[CP_HOST_BYTES];
+	int ok, all_ok = 0;
+
+	gethostname(me, sizeof(me) - 1);
+	all = calloc((size_t)cp_size, sizeof(*all));
+	ok = all != NULL;
+	if (PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN,
+			   MPI_COMM_WORLD) != MPI_SUCCESS || !all_ok ||
+	    PMPI_Allgather(me, CP_HOST_BYTES, MPI_CHAR, all[0], CP_HOST_BYTES,
+			   MPI_CHAR, MPI_COMM_WORLD) != MPI_SUCCESS) {
+		free(all);
+		return NULL;
+	}
+	return all;
+}
+
+static void models_text(unsigned models)
+{
+	static const char *const names[] = CP_DB_MODEL_NAMES;
+	size_t k = 0;
+	int i;
+
+	cp_pred_models[0] = '\0';
+	for (i = 0; i < CP_DB_NMODELS; i++)
+		if (models & (1u << i))
+			k += (size_t)snprintf(cp_pred_models + k,
+					      sizeof(cp_pred_models) - k,
+					      "%s%s", k ? "," : "", names[i]);
+}
+
+/* Load, build and keep the tables; the note says what went wrong or
+ * differs.  Returns true when a warning line is due. */
+static bool load(char (*hosts)[CP_HOST_BYTES])
+{
+	const char *hp[hosts ? cp_size : 1];
+	struct cp_params *p = NULL;
+	char err[400];
+	unsigned models;
+	bool averaged;
+	int i, rc;
+
+	rc = cp_params_load(cp_env.params, &p, err, sizeof(err));
+	if (rc) {
+		snprintf(cp_pred_note, sizeof(cp_pred_note),
+			 "COMMPROF_PARAMS %s; no predictions", err);
+		return true;
+	}
+	for (i = 0; hosts && i < cp_size; i++)
+		hp[i] = hosts[i];
+	rc = cp_pred_build(p, cp_size, hosts ? hp : NULL, &tab, &models,
+			   &averaged, err, sizeof(err));
+	cp_params_free(p);
+	if (rc) {
+		snprintf(cp_pred_note, sizeof(cp_pred_note),
+			 "COMMPROF_PARAMS %s: %s; no predictions",
+			 cp_env.params, strerror(-rc));
+		return true;
+	}
+	models_text(models);
+	if (err[0])
+		snprintf(cp_pred_note, sizeof(cp_pred_note),
+			 "COMMPROF_PARAMS %s: %s", cp_env.params, err);
+	if (models)
+		cp_pred_tab = tab;
+	/* a fallback for this job is worth a line; a model the file could
+	 * not estimate is in pred_note and in the report */
+	return averaged || !models;
+}
+
+void cp_pred_rt_init(void)
+{
+	char (*hosts)[CP_HOST_BYTES];
+	bool warn;
+
+	kinds_init();
+	/* collective: every rank joins, whatever its environment says */
+	hosts = gather_hosts();
+	if (!cp_env.params[0]) {
+		snprintf(cp_pred_note, sizeof(cp_pred_note),
+			 "COMMPROF_PARAMS not set");
+		free(hosts);
+		return;
+	}
+	warn = load(hosts);
+	free(hosts);
+	if (warn && cp_rank == 0)
+		fprintf(stderr, "commprof: %s; app unaffected\n",
+			cp_pred_note);
+}
+
+void cp_pred_event(struct cp_event *ev, const struct cp_comm_info *ci)
+{
+	struct cp_pred_in in;
+	struct cp_pred_out o;
+	uint64_t shape;
+	int i;
+
+	if (ev->flags & (CP_F_PROCNULL | CP_F_CANCELLED | CP_F_NOTDONE |
+			 CP_F_INTER))
+		return;
+	in.kind = ev->call < CP_CALL_COUNT ? kind_of[ev->call] : CP_PK_NONE;
+	if (ev->flags & CP_F_RECV) {
+		in.src = ev->peer;
+		in.dst = cp_rank;
+	} else {
+		in.src = cp_rank;
+		in.dst = ev->peer;
+	}
+	in.root = ev->root;
+	in.members = ci->world;
+	in.nmembers = ci->size;
+	in.bytes = (double)ev->bytes;
+	shape = cp_layout_shape(ev->layout);	/* NONE answers irregular */
+	if (shape == CP_SHAPE_IRREGULAR) {
+		in.stride_bytes = -1;
+		in.block_bytes = -1;
+	} else {
+		in.stride_bytes = (double)(shape >> 32);
+		in.block_bytes = (double)(shape & UINT32_MAX);
+	}
+	cp_pred_eval(cp_pred_tab, &in, &o);
+	for (i = 0; i < CP_DB_NMODELS; i++)
+		ev->pred_ns[i] = (float)o.t_ns[i];
+	ev->pred_lmw_ns = (float)o.lmw_ns;
+	ev->pred_flags = (uint16_t)o.flags;
+}

@@ -1,0 +1,35 @@
+/*
+ * cp_pred_rt.h - online predictions inside the library (src/lib/cp_pred_rt.c):
+ * the parameter file loaded at MPI_Init, each event priced on the hot
+ * path.
+ */
+#ifndef CP_PRED_RT_H
+#define CP_PRED_RT_H
+
+#include "src/lib/cp_record.h"
+
+struct cp_pred;
+
+/* The tables, or NULL: no predictions (the hot path tests this). */
+extern const struct cp_pred *cp_pred_tab;
+/* Rank meta pred_models: comma-separated names of the models in use. */
+extern char cp_pred_models[64];
+/* Rank meta pred_note: fallbacks, or why nothing is predicted; "". */
+extern char cp_pred_note[5120];
+
+/* Load COMMPROF_PARAMS and build the tables; collective over
+ * MPI_COMM_WORLD (every rank calls it, set or not).  A failure or a
+ * fallback for this job costs one line on rank 0; cannot fail. */
+void cp_pred_rt_init(void);
+/* Price ev with every model; ci: the communicator of the call. */
+void cp_pred_event(struct cp_event *ev, const struct cp_comm_info *ci);
+
+/* The hot path's one test. */
+static inline void cp_pred_maybe(struct cp_event *ev,
+				 const struct cp_comm_info *ci)
+{
+	if (cp_pred_tab)
+		cp_pred_event(ev, ci);
+}
+
+#endif

@@ -1,0 +1,112 @@
+/*
+ * cp_predict.h - online predictions: every recorded call's time as each
+ * calibrated model sees it (models.md; issue "Predict every call").
+ *
+ * At MPI_Init the library loads COMMPROF_PARAMS (cp_params.h) once and
+ * cp_pred_build() turns it into flat tables for the job's world ranks.
+ * cp_pred_eval() then prices one call from its size, layout and
+ * world-rank peers: arithmetic and table lookups only (no allocation,
+ * lock or system call), so that it may run on the hot path.
+ *
+ * What each model covers (anything else gets no prediction, NAN):
+ *   point to point    LMO, log3P, Hockney, LogGP, PLogP (one message);
+ *                     a message to oneself: log3P's send-to-self only
+ *   linear scatter    LMO (threshold S)
+ *   linear gather     LMO (M1, M2; nothing between them)
+ *   broadcast         log3P and LogGP, tree form h = ceil(log2 P): Open
+ *                     MPI's default broadcasts are trees (binomial,
+ *                     binary, pipelined chains of one)
+ *
+ * Plain libc and analysis/: no MPI, so tests run it without mpirun.
+ */
+#ifndef CP_PREDICT_H
+#define CP_PREDICT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "db/cp_db.h"
+#include "src/common/cp_params.h"
+
+/* Per-row flags (calls.pred_flags).  CP_PF_ON is set on every row that
+ * went through cp_pred_eval; the others say why a value is missing or
+ * how far to trust it. */
+#define CP_PF_ON		0x0001	/* predictions evaluated */
+#define CP_PF_AVERAGED		0x0002	/* LMO from averaged parameters: the
+					 * job's ranks or hosts differ from
+					 * the calibrated ones */
+#define CP_PF_LMO_ESCAL		0x0004	/* gather between M1 and M2: LMO
+					 * not predicted (random levels) */
+#define CP_PF_L3_EXTRAP_SIZE	0x0008	/* size outside log3P's table */
+#define CP_PF_L3_EXTRAP_STRIDE	0x0010	/* stride outside log3P's table */
+#define CP_PF_L3_BLOCK		0x0020	/* blocks wider than the one element
+					 * log3P was measured with: log3P
+					 * not predicted */
+#define CP_PF_PLOGP_EXTRAP	0x0040	/* size outside PLogP's g(m) table */
+#define CP_PF_L3_LMW_LARGEST	0x0080	/* l_mw is log3P's largest term: a
+					 * strided send worth packing */
+#define CP_PF_L3_MW_DOM		0x0100	/* o_mw + l_mw > o_net (003 4.2.1) */
+#define CP_PF_SELF		0x0200	/* a message to oneself */
+
+/* What a call is to the models. */
+enum cp_pred_kind {
+	CP_PK_NONE,		/* no model covers it */
+	CP_PK_P2P,		/* one message src -> dst */
+	CP_PK_BCAST,		/* broadcast from root to the group */
+	CP_PK_SCATTER,		/* linear scatter from root */
+	CP_PK_GATHER,		/* linear gather to root */
+};
+
+/* One call, as cp_pred_eval needs it. */
+struct cp_pred_in {
+	enum cp_pred_kind kind;
+	int32_t src, dst;	/* P2P: world ranks of sender and receiver */
+	int32_t root;		/* collectives: world rank of the root */
+	const int32_t *members;	/* collectives: world ranks of the group,
+				 * NULL for 0..nmembers-1 */
+	int32_t nmembers;	/* collectives: group size P */
+	double bytes;		/* P2P: message; collectives: per process */
+	double stride_bytes;	/* 0 contiguous; > 0 distance between
+				 * blocks; < 0 irregular or unknown */
+	double block_bytes;	/* bytes per block when strided */
+};
+
+/* Its predictions. */
+struct cp_pred_out {
+	double t_ns[CP_DB_NMODELS];	/* [CP_DB_MODEL_*]; NAN none */
+	double lmw_ns;		/* log3P's l_mw term; NAN none */
+	uint32_t flags;		/* CP_PF_* */
+};
+
+struct cp_pred;
+
+/*
+ * cp_pred_build - flat tables of p for a job of nranks world ranks on
+ * hosts[r] (hosts may be NULL: not compared).  When the job's ranks or
+ * hosts differ from the calibrated ones, LMO uses the averages of its
+ * per-rank and per-link estimates for every rank and link (and says so
+ * in note).  A model whose parameters failed or are missing is left out
+ * and named in note.  note: one line (no newline), "" when all is as
+ * calibrated; models: out, bit (1 << CP_DB_MODEL_*) per usable model;
+ * job_differs: out, true when that fallback was taken.
+ * Returns 0 and *out (release with cp_pred_free), -ENOMEM, or -EINVAL
+ * (nranks < 1).
+ */
+int cp_pred_build(const struct cp_params *p, int nranks,
+		  const char *const *hosts, struct cp_pred **out,
+		  unsigned *models, bool *job_differs, char *note,
+		  size_t len);
+
+/* Release m (NULL-safe).  Cannot fail. */
+void cp_pred_free(struct cp_pred *m);
+
+/*
+ * cp_pred_eval - price one call with every model.  Cannot fail: what a
+ * model does not cover, or cannot price from in, is NAN.  No allocation,
+ * lock or system call.  m: tables; in: the call; out: predictions.
+ */
+void cp_pred_eval(const struct cp_pred *m, const struct cp_pred_in *in,
+		  struct cp_pred_out *out);
+
+#endif

@@ -1,0 +1,356 @@
+/*
+ * cp_req.c - requests between post and completion.
+ *
+ * A nonblocking call's row is completed when its request completes, which
+ * may happen on another thread.  Pending events live in one global open
+ * addressing table whose keys are claimed with compare-and-swap, so the
+ * hot path takes no lock.  A probe sequence is bounded (PROBE slots):
+ * tombstones are reused by inserts, so chains stay short as long as fewer
+ * requests are pending than the table has slots; when no slot is free the
+ * event is recorded at once, flagged notdone, and the row still counts.
+ *
+ * Completion calls overwrite the caller's request handles (MPI sets them
+ * to MPI_REQUEST_NULL), so cp_wait_pre snapshots them first.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/lib/cp_record.h"
+#include "src/lib/cp_req.h"
+
+#define NSLOT 65536		/* power of two */
+#define PROBE 128
+#define K_EMPTY 0
+#define K_GONE 1
+#define K_BUSY 2
+#define SCRATCH 256		/* requests snapshotted without malloc */
+
+struct pend {
+	_Atomic(uintptr_t) key;	/* request handle value or K_* */
+	int persist;
+	int active;		/* persistent: started, not yet completed */
+	const struct cp_comm_info *ci;
+	struct cp_event ev;
+};
+
+static struct pend tab[NSLOT];
+
+/* Per-thread snapshot space, grown out of line for large arrays. */
+static __thread MPI_Request scratch_req[SCRATCH];
+static __thread MPI_Status scratch_st[SCRATCH];
+static __thread MPI_Request *big_req;
+static __thread MPI_Status *big_st;
+static __thread int big_n;
+
+static inline uint32_t slot_of(uintptr_t k)
+{
+	return (uint32_t)((k >> 3) * 0x9E3779B97F4A7C15ull >> 40) &
+	       (NSLOT - 1);
+}
+
+/* Slot holding req, or NULL. */
+static struct pend *find(uintptr_t k)
+{
+	uint32_t i = slot_of(k);
+
+	for (int n = 0; n < PROBE; n++, i = (i + 1) & (NSLOT - 1)) {
+		uintptr_t s = atomic_load_explicit(&tab[i].key,
+						   memory_order_acquire);
+		if (s == k)
+			return &tab[i];
+		if (s == K_EMPTY)
+			return NULL;
+	}
+	return NULL;
+}
+
+void cp_req_track(MPI_Request req, const struct cp_event *ev, int persist,
+		  const struct cp_comm_info *ci)
+{
+	uintptr_t k = (uintptr_t)req;
+	uint32_t i = slot_of(k);
+	struct cp_event late;
+
+	if (req == MPI_REQUEST_NULL)
+		return;
+	for (int n = 0; n < PROBE; n++, i = (i + 1) & (NSLOT - 1)) {
+		uintptr_t s = atomic_load_explicit(&tab[i].key,
+						   memory_order_relaxed);
+		if ((s == K_EMPTY || s == K_GONE) &&
+		    atomic_compare_exchange_strong(&tab[i].key, &s, K_BUSY)) {
+			tab[i].ev = *ev;
+			tab[i].ci = ci;
+			tab[i].persist = persist;
+			tab[i].active = !persist;
+			atomic_store_explicit(&tab[i].key, k,
+					      memory_order_release);
+			return;
+		}
+	}
+	late = *ev;
+	late.flags |= CP_F_NOTDONE;
+	cp_record(&late);
+}
+
+void cp_req_start(MPI_Request req, uint64_t now)
+{
+	struct pend *p = find((uintptr_t)req);
+
+	if (!p || !p->persist)
+		return;
+	p->ev.t0 = now;
+	p->active = 1;
+}
+
+/* Claim slot p of key k; false if another thread got there first. */
+static bool claim(struct pend *p, uintptr_t k)
+{
+	uintptr_t s = k;
+
+	return atomic_compare_exchange_strong(&p->key, &s, K_BUSY);
+}
+
+static void release(struct pend *p, uintptr_t k, bool keep)
+{
+	atomic_store_explicit(&p->key, keep ? k : K_GONE,
+			      memory_order_release);
+}
+
+/* The completion call's own row: its time is MPI time; count is how
+ * many tracked requests it completed. */
+static void wait_row(const struct cp_wait *w, int done, uint64_t t0,
+		     uint64_t t1, uintptr_t site)
+{
+	struct cp_event ev = {
+		.t0 = t0, .dur = t1 - t0, .count = (uint64_t)done,
+		.site = site, .peer = CP_PEER_NONE, .root = CP_PEER_NONE,
+		.tag = CP_TAG_NONE, .comm_size = -1, .comm = UINT32_MAX,
+		.layout = CP_LAYOUT_NONE, .call = (uint16_t)w->call,
+		.flags = (uint16_t)w->flags,
+	};
+
+	cp_record(&ev);
+}
+
+/* Request completed in a call [t_call, now]; st may be NULL.  Returns 1
+ * when it was one of ours. */
+static int req_done(MPI_Request req, const MPI_Status *st, uint64_t t_call,
+		     uint64_t now)
+{
+	uintptr_t k = (uintptr_t)req;
+	struct pend *p = find(k);
+	const struct cp_comm_info *ci;
+	struct cp_event ev;
+
+	if (!p || !claim(p, k))
+		return 0;
+	if (!p->active) {	/* inactive persistent request: no transfer */
+		release(p, k, true);
+		return 0;
+	}
+	ev = p->ev;
+	ci = p->ci;
+	p->active = 0;
+	release(p, k, p->persist);
+	ev.dur = now - ev.t0;
+	ev.incall = now - t_call;
+	if (st && !(ev.flags & CP_F_CANCELLED)) {
+		int cancelled = 0;
+
+		if (PMPI_Test_cancelled(st, &cancelled) == MPI_SUCCESS &&
+		    cancelled)
+			ev.flags |= CP_F_CANCELLED;
+	}
+	cp_fill_done(&ev, st, ci);
+	cp_record(&ev);
+	return 1;
+}
+
+void cp_req_free(MPI_Request req, uint64_t now)
+{
+	uintptr_t k = (uintptr_t)req;
+	struct pend *p = find(k);
+	struct cp_event ev;
+
+	if (!p || !claim(p, k))
+		return;
+	ev = p->ev;
+	if (p->active) {	/* freed while active: completion unseen */
+		ev.dur = now - ev.t0;
+		ev.flags |= CP_F_NOTDONE;
+		cp_record(&ev);
+	}
+	release(p, k, false);
+}
+
+void cp_req_cancel(MPI_Request req)
+{
+	struct pend *p = find((uintptr_t)req);
+
+	if (p)
+		p->ev.flags |= CP_F_CANCELLED;
+}
+
+void cp_req_flush_pending(uint64_t now)
+{
+	for (uint32_t i = 0; i < NSLOT; i++) {
+		uintptr_t k = atomic_load(&tab[i].key);
+
+		if (k > K_BUSY)
+			cp_req_free((MPI_Request)k, now);
+	}
+}
+
+static CP_COLD bool grow(int n)
+{
+	MPI_Request *r = realloc(big_req, sizeof(*r) * (size_t)n);
+	MPI_Status *s;
+
+	if (!r)
+		return false;
+	big_req = r;
+	s = realloc(big_st, sizeof(*s) * (size_t)n);
+	if (!s)
+		return false;
+	big_st = s;
+	big_n = n;
+	return true;
+}
+
+void cp_wait_pre(struct cp_wait *w, const MPI_Request *reqs, int n,
+		 MPI_Status **st, int many)
+{
+	MPI_Status *sts = scratch_st;
+
+	w->n = 0;
+	if (n <= 0)
+		return;
+	if (n == 1) {
+		w->one = reqs[0];
+		w->reqs = &w->one;
+	} else if (n <= SCRATCH) {
+		w->reqs = scratch_req;
+	} else if (n <= big_n || grow(n)) {
+		w->reqs = big_req;
+		sts = big_st;
+	} else {
+		return;		/* no room: these completions go unseen */
+	}
+	if (n > 1)
+		memcpy(w->reqs, reqs, sizeof(*reqs) * (size_t)n);
+	w->n = n;
+	if (!many && *st == MPI_STATUS_IGNORE)
+		*st = &w->st;
+	else if (many && *st == MPI_STATUSES_IGNORE)
+		*st = sts;
+}
+
+void cp_wait_post(struct cp_wait *w, enum cp_done kind, const int *index,
+		  const int *flag, const int *outcount, const int *indices,
+		  const MPI_Status *st, uint64_t t0, uint64_t t1,
+		  uintptr_t site)
+{
+	int i, done = 0;
+
+	if (!w->n)
+		kind = CP_DONE_NONE;
+	switch (kind) {
+	case CP_DONE_NONE:
+		break;
+	case CP_DONE_TEST:
+		if (!*flag)
+			break;
+		/* fall through */
+	case CP_DONE_ONE:
+		done += req_done(w->reqs[0], st, t0, t1);
+		break;
+	case CP_DONE_TESTALL:
+		if (!*flag)
+			break;
+		/* fall through */
+	case CP_DONE_ALL:
+		for (i = 0; i < w->n; i++)
+			done += req_done(w->reqs[i], &st[i], t0, t1);
+		break;
+	case CP_DONE_TESTANY:
+		if (!*flag)
+			break;
+		/* fall through */
+	case CP_DONE_ANY:
+		if (*index != MPI_UNDEFINED && *index >= 0 && *index < w->n)
+			done += req_done(w->reqs[*index], st, t0, t1);
+		break;
+	case CP_DONE_SOME:
+	case CP_DONE_TESTSOME:
+		if (*outcount == MPI_UNDEFINED)
+			break;
+		for (i = 0; i < *outcount; i++)
+			if (indices[i] >= 0 && indices[i] < w->n)
+				done += req_done(w->reqs[indices[i]], &st[i],
+						 t0, t1);
+		break;
+	}
+	wait_row(w, done, t0, t1, site);
+}
+
+/* Fortran: handles are INTEGERs, indices count from 1, statuses are
+ * CP_F_STATUS_SIZE INTEGERs each. */
+void cp_wait_pre_f(struct cp_wait *w, const MPI_Fint *reqs, int n,
+		   MPI_Fint **st, int many)
+{
+	static __thread MPI_Fint fst[SCRATCH * CP_F_STATUS_SIZE];
+
+	w->n = 0;
+	if (n <= 0)
+		return;
+	if (n == 1) {
+		w->reqs = &w->one;
+	} else if (n <= SCRATCH) {
+		w->reqs = scratch_req;
+	} else {
+		return;		/* large Fortran arrays: not snapshotted */
+	}
+	for (int i = 0; i < n; i++)
+		w->reqs[i] = PMPI_Request_f2c(reqs[i]);
+	w->n = n;
+	if ((!many && cp_f_status_ignored(*st)) ||
+	    (many && cp_f_statuses_ignored(*st)))
+		*st = fst;
+}
+
+void cp_wait_post_f(struct cp_wait *w, enum cp_done kind,
+		    const MPI_Fint *index, const MPI_Fint *flag,
+		    const MPI_Fint *outcount, const MPI_Fint *indices,
+		    const MPI_Fint *st, uint64_t t0, uint64_t t1,
+		    uintptr_t site)
+{
+	int cidx = 0, cflag = 0, cout = 0, nst = 0;
+	int *cind = NULL;
+
+	if (w->n == 0) {
+		cp_wait_post(w, kind, NULL, NULL, NULL, NULL, NULL, t0, t1,
+			     site);
+		return;
+	}
+	if (flag)
+		cflag = (int)*flag;
+	if (index)
+		cidx = *index > 0 ? (int)*index - 1 : MPI_UNDEFINED;
+	if (outcount) {
+		cout = (int)*outcount;
+		cind = (int *)scratch_st;	/* reuse: C statuses unused */
+		for (int i = 0; i < cout && i < SCRATCH; i++)
+			cind[i] = (int)indices[i] - 1;
+	}
+	switch (kind) {
+	case CP_DONE_ALL: case CP_DONE_TESTALL: nst = w->n; break;
+	case CP_DONE_SOME: case CP_DONE_TESTSOME: nst = cout; break;
+	default: nst = 1;
+	}
+	MPI_Status cst[nst > 0 && nst <= SCRATCH ? nst : 1];
+	for (int i = 0; i < nst && i < SCRATCH; i++)
+		PMPI_Status_f2c(st + i * CP_F_STATUS_SIZE, &cst[i]);
+	cp_wait_post(w, kind, &cidx, &cflag, &cout, cind, cst, t0, t1, site);
+}

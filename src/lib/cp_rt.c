@@ -1,0 +1,339 @@
+/*
+ * cp_rt.c - the library's life: set-up after PMPI_Init, the job clock,
+ * signal and exit handling, and the end at MPI_Finalize or MPI_Abort.
+ *
+ * Every failure here ends in one warning line and the application running
+ * on unprofiled (cp_warn_once); nothing here may stop the process.
+ */
+#include "config.h"
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <link.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "db/cp_db.h"
+#include "pmpi/cp_calls_gen.h"
+#include "src/lib/cp_comm.h"
+#include "src/lib/cp_fortran.h"
+#include "src/lib/cp_layout.h"
+#include "src/lib/cp_pred_rt.h"
+#include "src/lib/cp_record.h"
+#include "src/lib/cp_req.h"
+#include "src/lib/cp_rt.h"
+
+atomic_bool cp_active;
+__thread int cp_nested __attribute__((tls_model("initial-exec")));
+struct cp_env cp_env;
+int cp_rank = -1, cp_size;
+uint64_t cp_init_entry_ns;
+
+static atomic_int warned;
+static int inited, finished, forked;
+static struct cp_db *db;
+static int64_t clock_off_ns, epoch_ns;
+static struct sigaction old_term, old_int;
+
+void cp_warn_once(const char *what)
+{
+	atomic_store(&cp_active, false);
+	if (atomic_exchange(&warned, 1))
+		return;
+	fprintf(stderr, "commprof: %s; recording stopped, app unaffected\n",
+		what);
+}
+
+int64_t cp_job_ns(uint64_t ticks)
+{
+	return (int64_t)cp_time_ns(ticks) + clock_off_ns - epoch_ns;
+}
+
+/*
+ * Offset of this host's CLOCK_MONOTONIC to rank 0's: ranks that share a
+ * node share the clock, so one leader per node measures it against rank
+ * 0's leader by ping-pong and keeps the estimate of the fastest of ten
+ * round trips (Cristian's method), then tells its node.
+ */
+static int64_t clock_offset(void)
+{
+	MPI_Comm node = MPI_COMM_NULL, lead = MPI_COMM_NULL;
+	int lr = 0, nl = 0, me = 0;
+	int64_t off = 0, best = INT64_MAX, t[2];
+
+	if (PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, cp_rank,
+				 MPI_INFO_NULL, &node) ||
+	    PMPI_Comm_rank(node, &lr) ||
+	    PMPI_Comm_split(MPI_COMM_WORLD, lr ? MPI_UNDEFINED : 0, cp_rank,
+			    &lead))
+		return 0;
+	if (lead != MPI_COMM_NULL) {
+		PMPI_Comm_size(lead, &nl);
+		PMPI_Comm_rank(lead, &me);
+		for (int i = 1; i < nl; i++)
+			for (int k = 0; k < 10; k++) {
+				if (me == 0) {
+					PMPI_Recv(t, 0, MPI_INT64_T, i, 7, lead,
+						  MPI_STATUS_IGNORE);
+					t[0] = (int64_t)cp_mono_ns();
+					PMPI_Send(t, 1, MPI_INT64_T, i, 7, lead);
+				} else if (me == i) {
+					int64_t a = (int64_t)cp_mono_ns(), c;
+
+					PMPI_Send(t, 0, MPI_INT64_T, 0, 7, lead);
+					PMPI_Recv(t, 1, MPI_INT64_T, 0, 7, lead,
+						  MPI_STATUS_IGNORE);
+					c = (int64_t)cp_mono_ns();
+					if (c - a < best) {
+						best = c - a;
+						off = t[0] - (a + c) / 2;
+					}
+				}
+			}
+		PMPI_Comm_free(&lead);
+	}
+	PMPI_Bcast(&off, 1, MPI_INT64_T, 0, node);
+	PMPI_Comm_free(&node);
+	return off;
+}
+
+static int module_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct cp_db_module m = { .base = info->dlpi_addr, .start = UINT64_MAX };
+	char exe[PATH_MAX];
+	ssize_t n;
+
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uint64_t a = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type != PT_LOAD)
+			continue;
+		if (a < m.start)
+			m.start = a;
+		if (a + ph->p_memsz > m.end)
+			m.end = a + ph->p_memsz;
+	}
+	m.path = info->dlpi_name;
+	if (!m.path || !*m.path) {
+		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		if (n <= 0 || *(int *)arg)
+			return 0;	/* the vdso or a second nameless one */
+		exe[n] = '\0';
+		m.path = exe;
+		*(int *)arg = 1;
+	}
+	if (m.start < m.end)
+		cp_db_put_modules(db, &m, 1);
+	return 0;
+}
+
+static void put_modules(void)
+{
+	int seen_exe = 0;
+
+	dl_iterate_phdr(module_cb, &seen_exe);
+}
+
+static void put_meta_int(const char *k, long long v)
+{
+	char s[32];
+
+	snprintf(s, sizeof(s), "%lld", v);
+	cp_db_put_meta(db, k, s);
+}
+
+static void put_meta(void)
+{
+	char host[256] = "", lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+	const char *names[] = CP_CALL_NAMES, *kinds[] = CP_CALL_KINDS;
+	const char *classes[] = CP_CALL_CLASSES;
+	struct timespec now;
+	int len = 0;
+
+	gethostname(host, sizeof(host) - 1);
+	PMPI_Get_library_version(lib, &len);
+	for (char *p = lib; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	put_meta_int("rank", cp_rank);
+	put_meta_int("size", cp_size);
+	put_meta_int("pid", getpid());
+	clock_gettime(CLOCK_REALTIME, &now);
+	put_meta_int("start_unix_ns", (long long)now.tv_sec * 1000000000 +
+				      now.tv_nsec);
+	cp_db_put_meta(db, "host", host);
+	cp_db_put_meta(db, "mpi_library", lib);
+	cp_db_put_meta(db, "clock", cp_time_tsc ? "tsc" : "monotonic");
+	put_meta_int("clock_offset_ns", clock_off_ns);
+	put_meta_int("epoch_ns", epoch_ns);
+	put_meta_int("init_ns", (long long)cp_init_entry_ns + clock_off_ns -
+				epoch_ns);
+	put_meta_int("max_rows", (long long)cp_env.max_rows);
+	put_meta_int("sample", (long long)cp_env.sample);
+	put_meta_int("finished", 0);
+	if (cp_env.params[0])
+		cp_db_put_meta(db, "params", cp_env.params);
+	cp_db_put_meta(db, "pred_models", cp_pred_models);
+	cp_db_put_meta(db, "pred_note", cp_pred_note);
+	cp_db_put_ops(db, names, kinds, classes, CP_CALL_COUNT);
+}
+
+static void on_signal(int sig)
+{
+	int saved = errno;
+
+	cp_flush_wait(2000);
+	sigaction(sig, sig == SIGTERM ? &old_term : &old_int, NULL);
+	errno = saved;
+	raise(sig);	/* delivered, by the old disposition, on return */
+}
+
+static void catch_signal(int sig, struct sigaction *old)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	if (sigaction(sig, NULL, old) || old->sa_handler == SIG_IGN)
+		return;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+}
+
+static void at_exit(void)
+{
+	if (inited && !finished && !forked)
+		cp_rt_finalize();
+}
+
+static void in_child(void)
+{
+	forked = 1;
+	atomic_store(&cp_active, false);
+}
+
+/* mkdir -p; 0 or -errno. */
+static int make_dir(const char *path)
+{
+	char p[sizeof(cp_env.dir)];
+
+	snprintf(p, sizeof(p), "%s", path);
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0777) && errno != EEXIST)
+			return -errno;
+		*s = '/';
+	}
+	if (mkdir(p, 0777) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+static int open_db(void)
+{
+	char path[sizeof(cp_env.dir) + 32], what[sizeof(path) + 64];
+	int rc = make_dir(cp_env.dir);
+
+	snprintf(path, sizeof(path), "%s/rank-%05d.db", cp_env.dir, cp_rank);
+	if (rc) {
+		snprintf(what, sizeof(what), "cannot create %s: %s",
+			 cp_env.dir, strerror(-rc));
+		cp_warn_once(what);
+		return rc;
+	}
+	if (cp_db_rank_open(path, &db)) {
+		snprintf(what, sizeof(what), "cannot write %s: %s", path,
+			 cp_db_errmsg(db));
+		cp_db_close(db);
+		db = NULL;
+		cp_warn_once(what);
+		return -EIO;
+	}
+	return 0;
+}
+
+void cp_rt_init(void)
+{
+	char warn[1024];
+	int64_t start;
+
+	if (inited)
+		return;
+	inited = 1;
+	cp_time_init();
+	PMPI_Comm_rank(MPI_COMM_WORLD, &cp_rank);
+	PMPI_Comm_size(MPI_COMM_WORLD, &cp_size);
+	cp_env_read(&cp_env, warn, sizeof(warn));
+	if (cp_rank == 0 && warn[0])
+		fputs(warn, stderr);
+	if (cp_env.disable)
+		return;
+	cp_comm_init();
+	cp_fortran_init();
+	if (cp_layout_init()) {
+		cp_warn_once("out of memory for datatype layouts");
+		return;
+	}
+	clock_off_ns = clock_offset();
+	start = (int64_t)cp_init_entry_ns + clock_off_ns;
+	PMPI_Allreduce(&start, &epoch_ns, 1, MPI_INT64_T, MPI_MIN,
+		       MPI_COMM_WORLD);
+	cp_pred_rt_init();
+	if (open_db())
+		return;
+	cp_db_begin(db);	/* one commit: see cp_db_begin() */
+	put_meta();
+	put_modules();
+	cp_db_commit(db);
+	cp_db_checkpoint(db);	/* best effort: it only saves room */
+	if (cp_flush_start(db)) {
+		cp_warn_once("cannot start the flusher thread");
+		return;
+	}
+	catch_signal(SIGTERM, &old_term);
+	catch_signal(SIGINT, &old_int);
+	pthread_atfork(NULL, NULL, in_child);
+	atexit(at_exit);
+	atomic_store(&cp_active, true);
+}
+
+void cp_rt_finalize(void)
+{
+	if (!inited || finished || forked)
+		return;
+	finished = 1;
+	atomic_store(&cp_active, false);
+	if (!db)
+		return;
+	cp_req_flush_pending(cp_ticks());
+	cp_flush_stop();
+	/* the flusher is gone: this thread owns the database now */
+	cp_db_begin(db);
+	put_modules();
+	put_meta_int("app_time_ns",
+		     (long long)(cp_mono_ns() - cp_init_entry_ns));
+	if (!atomic_load(&warned))
+		put_meta_int("finished", 1);
+	cp_db_commit(db);
+	cp_db_close(db);
+	db = NULL;
+	cp_layout_fini();
+}
+
+void cp_rt_abort(int errorcode)
+{
+	(void)errorcode;
+	if (!inited || finished || !db)
+		return;
+	atomic_store(&cp_active, false);
+	cp_flush_wait(2000);
+}

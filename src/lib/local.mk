@@ -1,0 +1,33 @@
+# src/lib/local.mk - libcommprof.so, the library preloaded into MPI
+# applications (see Makefile.am).  Exported: only the MPI entry points and
+# their Fortran names (CP_API); everything else is hidden.
+
+lib_LTLIBRARIES += libcommprof.la
+libcommprof_la_SOURCES = \
+	pmpi/special.c \
+	src/lib/cp_record.h \
+	src/lib/cp_time.c src/lib/cp_time.h \
+	src/lib/cp_env.c src/lib/cp_env.h \
+	src/lib/cp_comm.c src/lib/cp_comm.h \
+	src/lib/cp_req.c src/lib/cp_req.h \
+	src/lib/cp_fill.c \
+	src/lib/cp_coll.c \
+	src/lib/cp_fortran.c src/lib/cp_fortran.h \
+	src/lib/cp_flush.c \
+	src/lib/cp_rt.c src/lib/cp_rt.h \
+	src/lib/cp_layout.c src/lib/cp_layout.h \
+	src/lib/cp_predict.c src/lib/cp_predict.h \
+	src/lib/cp_pred_rt.c src/lib/cp_pred_rt.h \
+	analysis/cp_err.c analysis/cp_err.h \
+	analysis/cp_log3p.c analysis/cp_log3p.h \
+	analysis/cp_baseline_pred.c analysis/cp_baseline.h \
+	db/cp_db.c db/cp_db.h
+nodist_libcommprof_la_SOURCES = \
+	pmpi/cp_calls_gen.h \
+	pmpi/cp_wrappers_gen.c \
+	pmpi/cp_fortran_gen.c \
+	db/cp_schema_gen.h
+libcommprof_la_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS) $(SQLITE_CFLAGS) \
+	-pthread
+libcommprof_la_LIBADD = libcpcommon.la $(MPI_LIBS) $(SQLITE_LIBS) -ldl -lpthread -lm
+libcommprof_la_LDFLAGS = -avoid-version -shared

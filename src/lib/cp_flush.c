@@ -29,6 +29,7 @@
 #include "db/cp_db.h"
 #include "pmpi/cp_calls_gen.h"
 #include "src/lib/cp_layout.h"
+#include "src/lib/cp_compiler.h"
 #include "src/lib/cp_record.h"
 #include "src/lib/cp_rt.h"
 

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/lib/cp_compiler.h"
 #include "src/lib/cp_layout.h"
 #include "src/lib/cp_record.h"
 

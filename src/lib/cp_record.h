@@ -15,12 +15,8 @@
 #include <stdint.h>
 #include <mpi.h>
 
+#include "src/lib/cp_compiler.h"
 #include "src/lib/cp_time.h"
-
-#define CP_API __attribute__((visibility("default")))
-#define CP_COLD __attribute__((noinline, cold))
-#define cp_likely(x) __builtin_expect(!!(x), 1)
-#define cp_unlikely(x) __builtin_expect(!!(x), 0)
 
 /* Special peer and root values, stored as they are in the database. */
 #define CP_PEER_NONE	(-1)	/* the call has no peer */

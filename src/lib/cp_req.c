@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/lib/cp_compiler.h"
 #include "src/lib/cp_record.h"
 #include "src/lib/cp_req.h"
 

@@ -5,6 +5,7 @@
 lib_LTLIBRARIES += libcommprof.la
 libcommprof_la_SOURCES = \
 	pmpi/special.c \
+	src/lib/cp_compiler.h \
 	src/lib/cp_record.h \
 	src/lib/cp_time.c src/lib/cp_time.h \
 	src/lib/cp_env.c src/lib/cp_env.h \

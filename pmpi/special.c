@@ -9,8 +9,6 @@
 
 #include "src/lib/cp_record.h"
 
-extern uint64_t cp_init_entry_ns;
-
 CP_API int MPI_Init(int *argc, char ***argv)
 {
 	int rc;

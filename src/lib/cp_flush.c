@@ -28,10 +28,11 @@
 
 #include "db/cp_db.h"
 #include "pmpi/cp_calls_gen.h"
-#include "src/lib/cp_layout.h"
 #include "src/lib/cp_compiler.h"
+#include "src/lib/cp_flush.h"
+#include "src/lib/cp_layout.h"
 #include "src/lib/cp_record.h"
-#include "src/lib/cp_rt.h"
+#include "src/lib/cp_state.h"
 
 #define BATCH 4096
 

@@ -17,7 +17,7 @@
 
 #include "src/lib/cp_record.h"
 #include "src/lib/cp_fortran.h"
-#include "src/lib/cp_rt.h"
+#include "src/lib/cp_state.h"
 
 #define NADDR 4
 

@@ -19,7 +19,7 @@
 #include "src/lib/cp_layout.h"
 #include "src/lib/cp_pred_rt.h"
 #include "src/lib/cp_predict.h"
-#include "src/lib/cp_rt.h"
+#include "src/lib/cp_state.h"
 
 #define CP_HOST_BYTES 64
 

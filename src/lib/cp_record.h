@@ -16,6 +16,9 @@
 #include <mpi.h>
 
 #include "src/lib/cp_compiler.h"
+#include "src/lib/cp_flush.h"
+#include "src/lib/cp_rt.h"
+#include "src/lib/cp_state.h"
 #include "src/lib/cp_time.h"
 
 /* Special peer and root values, stored as they are in the database. */
@@ -64,27 +67,6 @@ struct cp_event {
 	float pred_ns[5];	/* per model (CP_DB_MODEL_*), ns; NAN none */
 	float pred_lmw_ns;	/* log3P's l_mw term, ns; NAN none */
 };
-
-/* Set while the profiler records: after our MPI_Init, before Finalize,
- * and cleared for good by cp_off() on any failure of ours. */
-extern atomic_bool cp_active;
-
-/* Thread-local "inside a commprof MPI call" guard: calls made by commprof
- * itself and nested wrapper calls are not recorded. */
-extern __thread int cp_nested __attribute__((tls_model("initial-exec")));
-
-/* True when a wrapper should record this call. */
-static inline bool cp_should_record(void)
-{
-	return atomic_load_explicit(&cp_active, memory_order_relaxed) &&
-	       !cp_nested;
-}
-
-/*
- * cp_record - queue one finished event on this thread's ring.  Cannot
- * fail: a full ring counts the event as dropped (still in the totals).
- */
-void cp_record(const struct cp_event *ev);
 
 /* Peer and communicator translation (src/lib/cp_comm.c). */
 struct cp_comm_info {
@@ -254,11 +236,5 @@ static inline void cp_layout_note(MPI_Datatype t)
 
 	(void)cp_layout_get(t, &size);
 }
-
-/* Start and end of profiling: called from pmpi/special.c. */
-void cp_rt_init(void);
-void cp_rt_finalize(void);
-/* Flush synchronously before MPI_Abort. */
-void cp_rt_abort(int errorcode);
 
 #endif

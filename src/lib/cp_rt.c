@@ -1,6 +1,8 @@
 /*
- * cp_rt.c - the library's life: set-up after PMPI_Init, the job clock,
- * signal and exit handling, and the end at MPI_Finalize or MPI_Abort.
+ * cp_rt.c - start and end of profiling: set-up after PMPI_Init (the
+ * job clock, the rank file, the flusher, signal and exit handling), and
+ * the end at MPI_Finalize or MPI_Abort.  The top of the library: it
+ * drives every other module, and none calls it.
  *
  * Every failure here ends in one warning line and the application running
  * on unprofiled (cp_warn_once); nothing here may stop the process.
@@ -23,38 +25,18 @@
 #include "db/cp_db.h"
 #include "pmpi/cp_calls_gen.h"
 #include "src/lib/cp_comm.h"
+#include "src/lib/cp_flush.h"
 #include "src/lib/cp_fortran.h"
 #include "src/lib/cp_layout.h"
 #include "src/lib/cp_pred_rt.h"
 #include "src/lib/cp_record.h"
 #include "src/lib/cp_req.h"
 #include "src/lib/cp_rt.h"
+#include "src/lib/cp_state.h"
 
-atomic_bool cp_active;
-__thread int cp_nested __attribute__((tls_model("initial-exec")));
-struct cp_env cp_env;
-int cp_rank = -1, cp_size;
-uint64_t cp_init_entry_ns;
-
-static atomic_int warned;
 static int inited, finished, forked;
 static struct cp_db *db;
-static int64_t clock_off_ns, epoch_ns;
 static struct sigaction old_term, old_int;
-
-void cp_warn_once(const char *what)
-{
-	atomic_store(&cp_active, false);
-	if (atomic_exchange(&warned, 1))
-		return;
-	fprintf(stderr, "commprof: %s; recording stopped, app unaffected\n",
-		what);
-}
-
-int64_t cp_job_ns(uint64_t ticks)
-{
-	return (int64_t)cp_time_ns(ticks) + clock_off_ns - epoch_ns;
-}
 
 /*
  * Offset of this host's CLOCK_MONOTONIC to rank 0's: ranks that share a
@@ -173,10 +155,10 @@ static void put_meta(void)
 	cp_db_put_meta(db, "host", host);
 	cp_db_put_meta(db, "mpi_library", lib);
 	cp_db_put_meta(db, "clock", cp_time_tsc ? "tsc" : "monotonic");
-	put_meta_int("clock_offset_ns", clock_off_ns);
-	put_meta_int("epoch_ns", epoch_ns);
-	put_meta_int("init_ns", (long long)cp_init_entry_ns + clock_off_ns -
-				epoch_ns);
+	put_meta_int("clock_offset_ns", cp_clock_off_ns);
+	put_meta_int("epoch_ns", cp_epoch_ns);
+	put_meta_int("init_ns", (long long)cp_init_entry_ns + cp_clock_off_ns -
+				cp_epoch_ns);
 	put_meta_int("max_rows", (long long)cp_env.max_rows);
 	put_meta_int("sample", (long long)cp_env.sample);
 	put_meta_int("finished", 0);
@@ -216,7 +198,7 @@ static void at_exit(void)
 static void in_child(void)
 {
 	forked = 1;
-	atomic_store(&cp_active, false);
+	cp_off();
 }
 
 /* mkdir -p; 0 or -errno. */
@@ -283,9 +265,9 @@ void cp_rt_init(void)
 		cp_warn_once("out of memory for datatype layouts");
 		return;
 	}
-	clock_off_ns = clock_offset();
-	start = (int64_t)cp_init_entry_ns + clock_off_ns;
-	PMPI_Allreduce(&start, &epoch_ns, 1, MPI_INT64_T, MPI_MIN,
+	cp_clock_off_ns = clock_offset();
+	start = (int64_t)cp_init_entry_ns + cp_clock_off_ns;
+	PMPI_Allreduce(&start, &cp_epoch_ns, 1, MPI_INT64_T, MPI_MIN,
 		       MPI_COMM_WORLD);
 	cp_pred_rt_init();
 	if (open_db())
@@ -311,7 +293,7 @@ void cp_rt_finalize(void)
 	if (!inited || finished || forked)
 		return;
 	finished = 1;
-	atomic_store(&cp_active, false);
+	cp_off();
 	if (!db)
 		return;
 	cp_req_flush_pending(cp_ticks());
@@ -321,7 +303,7 @@ void cp_rt_finalize(void)
 	put_modules();
 	put_meta_int("app_time_ns",
 		     (long long)(cp_mono_ns() - cp_init_entry_ns));
-	if (!atomic_load(&warned))
+	if (!cp_warned())
 		put_meta_int("finished", 1);
 	cp_db_commit(db);
 	cp_db_close(db);
@@ -334,6 +316,6 @@ void cp_rt_abort(int errorcode)
 	(void)errorcode;
 	if (!inited || finished || !db)
 		return;
-	atomic_store(&cp_active, false);
+	cp_off();
 	cp_flush_wait(2000);
 }

@@ -1,37 +1,20 @@
 /*
- * cp_rt.h - the library's run time: set-up at MPI_Init, the job-wide
- * clock, warnings, and the flusher that drains per-thread rings into the
- * rank's database (src/lib/cp_rt.c, src/lib/cp_flush.c).
+ * cp_rt.h - start and end of profiling (src/lib/cp_rt.c), called by the
+ * hand-written MPI_Init, MPI_Finalize and MPI_Abort of pmpi/special.c.
  */
 #ifndef CP_RT_H
 #define CP_RT_H
 
-#include <stdint.h>
-
-#include "src/lib/cp_env.h"
-
-struct cp_db;
-
-extern struct cp_env cp_env;
-extern int cp_rank, cp_size;
-/* CLOCK_MONOTONIC ns at entry of the process's MPI_Init. */
-extern uint64_t cp_init_entry_ns;
-
-/* Turn recording off for good and print one line, once per process:
- * "commprof: <what>; recording stopped, app unaffected".  Signal-unsafe. */
-void cp_warn_once(const char *what);
-/* Ticks to the job clock: ns since the job's first MPI_Init. */
-int64_t cp_job_ns(uint64_t ticks);
-
-/* Flusher (src/lib/cp_flush.c).  Start with an open rank database; 0 or -errno
- * (no thread: the caller warns and stops). */
-int cp_flush_start(struct cp_db *db);
-/* Drain everything now and wait for it (at most timeout_ms).
- * Async-signal-safe: the SIGTERM/SIGINT handler calls it too. */
-void cp_flush_wait(unsigned timeout_ms);
-/* Final drain, stop the thread; the database stays open. */
-void cp_flush_stop(void);
-/* Rows dropped because a ring was full, so far. */
-uint64_t cp_flush_dropped(void);
+/* After a successful PMPI_Init: read the settings, set up every module,
+ * open the rank file and start recording.  Collective over
+ * MPI_COMM_WORLD.  Cannot fail: a failure costs one line and the run
+ * goes on unprofiled.  Only the first call does anything. */
+void cp_rt_init(void);
+/* Before PMPI_Finalize (or at exit): stop recording, write what is left
+ * and close the rank file.  Cannot fail; only the first call counts. */
+void cp_rt_finalize(void);
+/* Before PMPI_Abort: flush synchronously, at most two seconds.  Cannot
+ * fail. */
+void cp_rt_abort(int errorcode);
 
 #endif

@@ -9,12 +9,13 @@ libcommprof_la_SOURCES = \
 	src/lib/cp_record.h \
 	src/lib/cp_time.c src/lib/cp_time.h \
 	src/lib/cp_env.c src/lib/cp_env.h \
+	src/lib/cp_state.c src/lib/cp_state.h \
 	src/lib/cp_comm.c src/lib/cp_comm.h \
 	src/lib/cp_req.c src/lib/cp_req.h \
 	src/lib/cp_fill.c \
 	src/lib/cp_coll.c \
 	src/lib/cp_fortran.c src/lib/cp_fortran.h \
-	src/lib/cp_flush.c \
+	src/lib/cp_flush.c src/lib/cp_flush.h \
 	src/lib/cp_rt.c src/lib/cp_rt.h \
 	src/lib/cp_layout.c src/lib/cp_layout.h \
 	src/lib/cp_predict.c src/lib/cp_predict.h \

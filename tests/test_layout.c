@@ -12,8 +12,8 @@
 #include <string.h>
 #include <mpi.h>
 
+#include "db/cp_db.h"
 #include "src/lib/cp_layout.h"
-#include "src/lib/cp_record.h"
 
 #define NTHREADS	4
 #define NHAMMER		8

@@ -9,7 +9,10 @@
  */
 #include "config.h"
 
-#include "src/lib/cp_record.h"
+#include "src/common/cp_row.h"
+#include "src/lib/cp_build.h"
+#include "src/lib/cp_comm.h"
+#include "src/lib/cp_layout.h"
 
 static inline void blk_type(struct cp_blk *b, int count, MPI_Datatype t)
 {

@@ -17,12 +17,12 @@
 #include "config.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/lib/cp_compiler.h"
-#include "src/lib/cp_record.h"
 #include "src/lib/cp_comm.h"
+#include "src/lib/cp_compiler.h"
 
 #define NSLOT 4096		/* power of two; a full table maps to unknown */
 #define NHIST 256		/* membership hashes remembered for the id */

@@ -5,8 +5,13 @@
  */
 #include "config.h"
 
+#include "src/common/cp_row.h"
+#include "src/lib/cp_build.h"
+#include "src/lib/cp_comm.h"
+#include "src/lib/cp_event.h"
+#include "src/lib/cp_flush.h"
+#include "src/lib/cp_layout.h"
 #include "src/lib/cp_pred_rt.h"
-#include "src/lib/cp_record.h"
 #include "src/lib/cp_req.h"
 
 static inline void ev_base(struct cp_event *ev, const struct cp_call *c,
@@ -45,31 +50,6 @@ static inline void ev_peer(struct cp_event *ev, const struct cp_comm_info *ci,
 		ev->flags |= CP_F_PROCNULL;
 }
 
-/* Bytes, source and tag of a completed receive from its status. */
-static void ev_status(struct cp_event *ev, const struct cp_comm_info *ci,
-		      const MPI_Status *st, uint64_t type_bytes)
-{
-	int n = 0;
-
-	if (st->MPI_SOURCE == MPI_PROC_NULL) {
-		ev->bytes = 0;
-		ev->count = 0;
-		ev->peer = CP_PEER_PROCNULL;
-		ev->flags |= CP_F_PROCNULL;
-		return;
-	}
-	if (PMPI_Get_count(st, MPI_BYTE, &n) == MPI_SUCCESS &&
-	    n != MPI_UNDEFINED && n >= 0) {
-		ev->bytes = (uint64_t)n;
-		ev->count = type_bytes ? (uint64_t)n / type_bytes : 0;
-	}
-	ev->flags &= (uint16_t)~CP_F_ZERO;
-	if (ev->bytes == 0)
-		ev->flags |= CP_F_ZERO;
-	ev->peer = cp_world_rank(ci, st->MPI_SOURCE);
-	ev->tag = st->MPI_TAG;
-}
-
 void cp_rec_send(const struct cp_call *c)
 {
 	const struct cp_comm_info *ci = cp_comm_get(c->comm);
@@ -106,7 +86,7 @@ void cp_rec_recv(const struct cp_call *c, const MPI_Status *st)
 		size = ev.bytes / ev.count;
 	else
 		(void)cp_layout_get(c->type, &size);
-	ev_status(&ev, ci, st, size);
+	cp_event_status(&ev, ci, st, size);
 	cp_pred_maybe(&ev, ci);
 	cp_record(&ev);
 }
@@ -126,7 +106,7 @@ void cp_rec_probe(const struct cp_call *c, int found, const MPI_Status *st)
 	if (c->tag == MPI_ANY_TAG)
 		ev.flags |= CP_F_ANYTAG;
 	if (found)
-		ev_status(&ev, ci, st, 1);
+		cp_event_status(&ev, ci, st, 1);
 	cp_record(&ev);
 }
 
@@ -183,19 +163,4 @@ void cp_post_coll(const struct cp_call *c, const struct cp_blk *b,
 	coll_event(&ev, c, b, ci);
 	ev.flags |= CP_F_NONBLOCK;
 	cp_req_track(req, &ev, 0, ci);
-}
-
-/* Completion of a tracked request: the receive side learns from status;
- * then the event is priced, as a blocking call is. */
-void cp_fill_done(struct cp_event *ev, const MPI_Status *st,
-		  const struct cp_comm_info *ci)
-{
-	uint64_t size = 0;
-
-	if ((ev->flags & CP_F_RECV) && st) {
-		if (ev->count)
-			size = ev->bytes / ev->count;
-		ev_status(ev, ci, st, size);
-	}
-	cp_pred_maybe(ev, ci);
 }

@@ -28,11 +28,13 @@
 
 #include "db/cp_db.h"
 #include "pmpi/cp_calls_gen.h"
+#include "src/common/cp_row.h"
 #include "src/lib/cp_compiler.h"
+#include "src/lib/cp_event.h"
 #include "src/lib/cp_flush.h"
 #include "src/lib/cp_layout.h"
-#include "src/lib/cp_record.h"
 #include "src/lib/cp_state.h"
+#include "src/lib/cp_time.h"
 
 #define BATCH 4096
 

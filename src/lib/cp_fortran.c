@@ -15,7 +15,7 @@
 #include <dlfcn.h>
 #include <stdio.h>
 
-#include "src/lib/cp_record.h"
+#include "src/lib/cp_comm.h"
 #include "src/lib/cp_fortran.h"
 #include "src/lib/cp_state.h"
 

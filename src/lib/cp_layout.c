@@ -22,14 +22,15 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "db/cp_db.h"
 #include "src/lib/cp_compiler.h"
 #include "src/lib/cp_layout.h"
-#include "src/lib/cp_record.h"
 
 #define CP_RUNS_MAX	512		/* runs kept exactly per list */
 #define CP_WORK_MAX	(1u << 20)	/* appends per decode */

@@ -1,9 +1,9 @@
 /*
- * cp_layout.h - datatype layouts: what one element of a committed MPI
- * datatype looks like in memory (contiguous, strided, irregular).  The
- * hot-path lookup cp_layout_get() and cp_layout_drop() are declared in
- * src/lib/cp_record.h; this header adds the life cycle and the read side used
- * by the flusher to store the layout table (db/cp_db.h).
+ * cp_layout.h - datatype layouts (src/lib/cp_layout.c): what one element
+ * of a committed MPI datatype looks like in memory (contiguous, strided,
+ * irregular).  The wrappers look layouts up by handle on the hot path;
+ * the flusher reads the table to store it (db/cp_db.h), the predictions
+ * read each layout's shape.
  *
  * A layout index is what every recorded row carries.  Index 0 is the
  * "unknown" layout (undecodable type, MPI_DATATYPE_NULL, table full).
@@ -16,8 +16,12 @@
 #define CP_LAYOUT_H
 
 #include <stdint.h>
+#include <mpi.h>
 
-#include "db/cp_db.h"
+struct cp_db_layout;
+
+/* struct cp_event.layout of a call that has no datatype. */
+#define CP_LAYOUT_NONE UINT32_MAX
 
 /*
  * cp_layout_init - set up the handle table and decode the predefined
@@ -26,6 +30,26 @@
  * right size, through the slow path).
  */
 int cp_layout_init(void);
+
+/*
+ * cp_layout_get - index of the layout of committed type t (decoded once,
+ * cached until cp_layout_drop()); *size_out gets MPI_Type_size in bytes.
+ * Lock-free when t is cached.  Cannot fail: an undecodable type maps to
+ * the "unknown" layout index 0.
+ */
+uint32_t cp_layout_get(MPI_Datatype t, uint64_t *size_out);
+
+/* cp_layout_drop - forget datatype t before it is freed.  Cannot fail. */
+void cp_layout_drop(MPI_Datatype t);
+
+/* cp_layout_note - decode t now (after MPI_Type_commit), so that its
+ * first use costs a lookup only.  Cannot fail. */
+static inline void cp_layout_note(MPI_Datatype t)
+{
+	uint64_t size;
+
+	(void)cp_layout_get(t, &size);
+}
 
 /*
  * cp_layout_count - how many layout entries exist so far, index 0

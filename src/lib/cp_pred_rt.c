@@ -16,6 +16,9 @@
 #include <unistd.h>
 
 #include "pmpi/cp_calls_gen.h"
+#include "src/common/cp_row.h"
+#include "src/lib/cp_comm.h"
+#include "src/lib/cp_event.h"
 #include "src/lib/cp_layout.h"
 #include "src/lib/cp_pred_rt.h"
 #include "src/lib/cp_predict.h"

@@ -6,8 +6,8 @@
 #ifndef CP_PRED_RT_H
 #define CP_PRED_RT_H
 
-#include "src/lib/cp_record.h"
-
+struct cp_comm_info;
+struct cp_event;
 struct cp_pred;
 
 /* The tables, or NULL: no predictions (the hot path tests this). */

@@ -14,11 +14,18 @@
  */
 #include "config.h"
 
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/common/cp_row.h"
 #include "src/lib/cp_compiler.h"
-#include "src/lib/cp_record.h"
+#include "src/lib/cp_event.h"
+#include "src/lib/cp_flush.h"
+#include "src/lib/cp_fortran.h"
+#include "src/lib/cp_layout.h"
+#include "src/lib/cp_pred_rt.h"
 #include "src/lib/cp_req.h"
 
 #define NSLOT 65536		/* power of two */
@@ -164,7 +171,10 @@ static int req_done(MPI_Request req, const MPI_Status *st, uint64_t t_call,
 		    cancelled)
 			ev.flags |= CP_F_CANCELLED;
 	}
-	cp_fill_done(&ev, st, ci);
+	if ((ev.flags & CP_F_RECV) && st)
+		cp_event_status(&ev, ci, st,
+				ev.count ? ev.bytes / ev.count : 0);
+	cp_pred_maybe(&ev, ci);		/* priced as a blocking call is */
 	cp_record(&ev);
 	return 1;
 }

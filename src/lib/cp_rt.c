@@ -25,14 +25,15 @@
 #include "db/cp_db.h"
 #include "pmpi/cp_calls_gen.h"
 #include "src/lib/cp_comm.h"
+#include "src/lib/cp_env.h"
 #include "src/lib/cp_flush.h"
 #include "src/lib/cp_fortran.h"
 #include "src/lib/cp_layout.h"
 #include "src/lib/cp_pred_rt.h"
-#include "src/lib/cp_record.h"
 #include "src/lib/cp_req.h"
 #include "src/lib/cp_rt.h"
 #include "src/lib/cp_state.h"
+#include "src/lib/cp_time.h"
 
 static int inited, finished, forked;
 static struct cp_db *db;

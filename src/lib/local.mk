@@ -5,8 +5,11 @@
 lib_LTLIBRARIES += libcommprof.la
 libcommprof_la_SOURCES = \
 	pmpi/special.c \
+	src/common/cp_row.h \
 	src/lib/cp_compiler.h \
 	src/lib/cp_record.h \
+	src/lib/cp_event.h \
+	src/lib/cp_build.h \
 	src/lib/cp_time.c src/lib/cp_time.h \
 	src/lib/cp_env.c src/lib/cp_env.h \
 	src/lib/cp_state.c src/lib/cp_state.h \

@@ -1,6 +1,6 @@
 /*
  * cp_layout.c - decode committed datatypes into layouts and cache them by
- * handle for the wrappers (interface: src/lib/cp_record.h, src/lib/cp_layout.h).
+ * handle for the wrappers (interface: src/lib/cp_layout.h).
  *
  * Decoding walks PMPI_Type_get_envelope/get_contents down to named types
  * and builds the type map of one element as a list of runs: n blocks of
@@ -13,11 +13,11 @@
  * and the common block length are kept (the count is then an upper bound:
  * blocks touching across the cut are not merged).
  *
- * Handle cache: open addressing keyed by the handle value, read lock-free
- * (acquire load of the key, then its value) and written under cp_lt_lock.
- * A drop leaves a tombstone; inserts reuse tombstones; when tombstones
- * fill the table it is rebuilt into a fresh one and the old one is kept
- * until cp_layout_fini(), since a reader may still be probing it.
+ * Handle cache: a table of src/lib/cp_htab.h keyed by the handle value,
+ * read lock-free and written under cp_lt_lock.  A drop leaves a
+ * tombstone; inserts reuse tombstones; when tombstones fill the table it
+ * is rebuilt into a fresh one and the old one is kept until
+ * cp_layout_fini(), since a reader may still be probing it.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -30,6 +30,7 @@
 
 #include "db/cp_db.h"
 #include "src/lib/cp_compiler.h"
+#include "src/lib/cp_htab.h"
 #include "src/lib/cp_layout.h"
 
 #define CP_RUNS_MAX	512		/* runs kept exactly per list */
@@ -40,8 +41,6 @@
 #define CP_LT_SLOTS	65536u		/* handle table, a power of two */
 #define CP_ENT_MAX	65536u		/* layout entries */
 #define CP_EHASH	4096u		/* dedupe buckets, a power of two */
-#define CP_KEY_EMPTY	((uintptr_t)0)
-#define CP_KEY_TOMB	(~(uintptr_t)0)
 #define CP_SIZE_BITS	40		/* slot value: index << 40 | bytes */
 #define CP_SIZE_MASK	((UINT64_C(1) << CP_SIZE_BITS) - 1)
 
@@ -71,19 +70,6 @@ struct cp_sb {
 	size_t len;
 };
 
-struct cp_lslot {
-	_Atomic uintptr_t key;	/* handle value, CP_KEY_EMPTY or _TOMB */
-	_Atomic uint64_t val;	/* index << CP_SIZE_BITS | type size bytes */
-};
-
-struct cp_ltab {
-	struct cp_ltab *old;	/* retired table, freed at fini */
-	uint32_t mask;
-	uint32_t used;		/* slots not empty: live and tombstones */
-	uint32_t tombs;
-	struct cp_lslot s[];
-};
-
 struct cp_lent {
 	struct cp_db_layout l;	/* l.desc is owned (strdup) */
 	uint32_t hash;
@@ -91,7 +77,8 @@ struct cp_lent {
 };
 
 static pthread_mutex_t cp_lt_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct cp_ltab *_Atomic cp_lt;
+/* slot value: index << CP_SIZE_BITS | type size bytes */
+static struct cp_htab *_Atomic cp_lt;
 static struct cp_lent *cp_ents;		/* under cp_lt_lock */
 static uint32_t cp_ents_cap;
 static _Atomic uint32_t cp_nents;
@@ -761,111 +748,27 @@ static uint32_t cp_layout_add(MPI_Datatype t, int64_t size)
 
 /* ---- handle table ---- */
 
-static uint32_t cp_lt_hash(uintptr_t k)
+/* A slot for k (absent) in the current table *ltp, rebuilding it when
+ * tombstones take the room (*ltp is then the new one); CP_HTAB_NONE
+ * when full (k then stays uncached and maps to index 0). */
+static uint32_t cp_lt_reserve(uintptr_t k, struct cp_htab **ltp)
 {
-	return (uint32_t)(((uint64_t)k * UINT64_C(0x9e3779b97f4a7c15)) >> 40);
-}
-
-/* Slot holding key k, or NULL. */
-static struct cp_lslot *cp_lt_find(struct cp_ltab *lt, uintptr_t k)
-{
-	uint32_t i = cp_lt_hash(k) & lt->mask, n;
-	uintptr_t s;
-
-	for (n = 0; n <= lt->mask; n++, i = (i + 1) & lt->mask) {
-		s = atomic_load_explicit(&lt->s[i].key, memory_order_acquire);
-		if (s == k)
-			return &lt->s[i];
-		if (s == CP_KEY_EMPTY)
-			return NULL;
-	}
-	return NULL;
-}
-
-static struct cp_ltab *cp_lt_alloc(uint32_t slots)
-{
-	struct cp_ltab *lt;
-
-	lt = calloc(1, sizeof(*lt) + slots * sizeof(lt->s[0]));
-	if (lt)
-		lt->mask = slots - 1;
-	return lt;
-}
-
-/* Claim a slot for k (absent) in lt: a tombstone or, while the load
- * stays under 3/4 so that every probe ends on an empty slot, an empty
- * one.  NULL when lt has no room. */
-static struct cp_lslot *cp_lt_claim(struct cp_ltab *lt, uintptr_t k)
-{
-	uint32_t i = cp_lt_hash(k) & lt->mask, n;
-	uintptr_t s;
-
-	for (n = 0; n <= lt->mask; n++, i = (i + 1) & lt->mask) {
-		s = atomic_load_explicit(&lt->s[i].key, memory_order_relaxed);
-		if (s == CP_KEY_TOMB) {
-			lt->tombs--;
-			return &lt->s[i];
-		}
-		if (s == CP_KEY_EMPTY) {
-			if (lt->used + 1 > lt->mask / 4 * 3)
-				return NULL;
-			lt->used++;
-			return &lt->s[i];
-		}
-	}
-	return NULL;
-}
-
-/* Publish k -> val in a claimed slot: value first, then the key. */
-static void cp_lt_fill(struct cp_lslot *s, uintptr_t k, uint64_t val)
-{
-	atomic_store_explicit(&s->val, val, memory_order_relaxed);
-	atomic_store_explicit(&s->key, k, memory_order_release);
-}
-
-/* Copy the live slots of the current table into a fresh one, retiring
- * the old (readers may still be in it).  False on no memory. */
-static bool cp_lt_rebuild(void)
-{
-	struct cp_ltab *lt = atomic_load_explicit(&cp_lt,
+	struct cp_htab *lt = atomic_load_explicit(&cp_lt,
 						  memory_order_relaxed);
-	struct cp_ltab *nt = cp_lt_alloc(lt->mask + 1);
-	struct cp_lslot *s;
-	uintptr_t k;
 	uint32_t i;
 
-	if (!nt)
-		return false;
-	for (i = 0; i <= lt->mask; i++) {
-		k = atomic_load_explicit(&lt->s[i].key, memory_order_relaxed);
-		if (k == CP_KEY_EMPTY || k == CP_KEY_TOMB)
-			continue;
-		s = cp_lt_claim(nt, k);	/* cannot fail: fewer keys */
-		if (s)
-			cp_lt_fill(s, k, atomic_load_explicit(&lt->s[i].val,
-						memory_order_relaxed));
-	}
-	nt->old = lt;
-	atomic_store_explicit(&cp_lt, nt, memory_order_release);
-	return true;
-}
-
-/* A slot for k (absent) in the current table, rebuilding it when
- * tombstones take the room; NULL when full (k then stays uncached and
- * maps to index 0). */
-static struct cp_lslot *cp_lt_reserve(uintptr_t k)
-{
-	struct cp_ltab *lt = atomic_load_explicit(&cp_lt,
-						  memory_order_relaxed);
-	struct cp_lslot *s;
-
+	*ltp = lt;
 	if (!lt)
-		return NULL;
-	s = cp_lt_claim(lt, k);
-	if (s || lt->tombs < (lt->mask + 1) / 8 || !cp_lt_rebuild())
-		return s;
-	return cp_lt_claim(atomic_load_explicit(&cp_lt, memory_order_relaxed),
-			   k);
+		return CP_HTAB_NONE;
+	i = cp_htab_claim_capped(lt, k);
+	if (i != CP_HTAB_NONE || atomic_load(&lt->gone) < (lt->mask + 1) / 8)
+		return i;
+	lt = cp_htab_rebuild(lt);
+	if (!lt)
+		return CP_HTAB_NONE;
+	atomic_store_explicit(&cp_lt, lt, memory_order_release);
+	*ltp = lt;
+	return cp_htab_claim_capped(lt, k);
 }
 
 /* Decode t (size bytes, absent from the table) into a claimed slot.
@@ -873,16 +776,16 @@ static struct cp_lslot *cp_lt_reserve(uintptr_t k)
 static uint32_t cp_lt_add(MPI_Datatype t, uint64_t size)
 {
 	uintptr_t k = (uintptr_t)t;
-	struct cp_lslot *s;
-	uint32_t idx;
+	struct cp_htab *lt;
+	uint32_t i, idx;
 
 	if (size > CP_SIZE_MASK)
 		return 0;
-	s = cp_lt_reserve(k);
-	if (!s)
+	i = cp_lt_reserve(k, &lt);
+	if (i == CP_HTAB_NONE)
 		return 0;
 	idx = cp_layout_add(t, (int64_t)size);
-	cp_lt_fill(s, k, (uint64_t)idx << CP_SIZE_BITS | size);
+	cp_htab_publish(lt, i, k, (uint64_t)idx << CP_SIZE_BITS | size);
 	return idx;
 }
 
@@ -899,21 +802,19 @@ static bool cp_mpi_usable(void)
 CP_COLD static uint32_t cp_layout_miss(MPI_Datatype t, uint64_t *size_out)
 {
 	uintptr_t k = (uintptr_t)t;
-	struct cp_lslot *s;
-	struct cp_ltab *lt;
+	struct cp_htab *lt;
 	MPI_Count size;
-	uint32_t idx = 0;
+	uint32_t i, idx = 0;
 	uint64_t v;
 
 	*size_out = 0;
-	if (t == MPI_DATATYPE_NULL || k == CP_KEY_EMPTY || k == CP_KEY_TOMB ||
-	    !cp_mpi_usable())
+	if (t == MPI_DATATYPE_NULL || !cp_htab_key_ok(k) || !cp_mpi_usable())
 		return 0;
 	pthread_mutex_lock(&cp_lt_lock);
 	lt = atomic_load_explicit(&cp_lt, memory_order_relaxed);
-	s = lt ? cp_lt_find(lt, k) : NULL;
-	if (s) {		/* another thread got there first */
-		v = atomic_load_explicit(&s->val, memory_order_relaxed);
+	i = lt ? cp_htab_find(lt, k) : CP_HTAB_NONE;
+	if (i != CP_HTAB_NONE) {	/* another thread got there first */
+		v = cp_htab_val(lt, i);
 		*size_out = v & CP_SIZE_MASK;
 		idx = (uint32_t)(v >> CP_SIZE_BITS);
 	} else if (PMPI_Type_size_x(t, &size) == MPI_SUCCESS && size >= 0) {
@@ -924,19 +825,18 @@ CP_COLD static uint32_t cp_layout_miss(MPI_Datatype t, uint64_t *size_out)
 	return idx;
 }
 
-/* Hot path: lock-free probe; see src/lib/cp_record.h for the contract. */
+/* Hot path: lock-free probe; the contract is in src/lib/cp_layout.h. */
 uint32_t cp_layout_get(MPI_Datatype t, uint64_t *size_out)
 {
-	struct cp_ltab *lt = atomic_load_explicit(&cp_lt,
+	struct cp_htab *lt = atomic_load_explicit(&cp_lt,
 						  memory_order_acquire);
-	struct cp_lslot *s;
+	uint32_t i;
 	uint64_t v;
 
 	if (cp_likely(lt != NULL)) {
-		s = cp_lt_find(lt, (uintptr_t)t);
-		if (cp_likely(s != NULL)) {
-			v = atomic_load_explicit(&s->val,
-						 memory_order_relaxed);
+		i = cp_htab_find(lt, (uintptr_t)t);
+		if (cp_likely(i != CP_HTAB_NONE)) {
+			v = cp_htab_val(lt, i);
 			*size_out = v & CP_SIZE_MASK;
 			return (uint32_t)(v >> CP_SIZE_BITS);
 		}
@@ -949,19 +849,16 @@ uint32_t cp_layout_get(MPI_Datatype t, uint64_t *size_out)
 void cp_layout_drop(MPI_Datatype t)
 {
 	uintptr_t k = (uintptr_t)t;
-	struct cp_lslot *s;
-	struct cp_ltab *lt;
+	struct cp_htab *lt;
+	uint32_t i;
 
-	if (k == CP_KEY_EMPTY || k == CP_KEY_TOMB || t == MPI_DATATYPE_NULL)
+	if (!cp_htab_key_ok(k) || t == MPI_DATATYPE_NULL)
 		return;
 	pthread_mutex_lock(&cp_lt_lock);
 	lt = atomic_load_explicit(&cp_lt, memory_order_relaxed);
-	s = lt ? cp_lt_find(lt, k) : NULL;
-	if (s) {
-		atomic_store_explicit(&s->key, CP_KEY_TOMB,
-				      memory_order_release);
-		lt->tombs++;
-	}
+	i = lt ? cp_htab_find(lt, k) : CP_HTAB_NONE;
+	if (i != CP_HTAB_NONE)
+		cp_htab_remove(lt, i);
 	pthread_mutex_unlock(&cp_lt_lock);
 }
 
@@ -997,27 +894,29 @@ static void cp_layout_preload(void)
 		MPI_REAL8,
 #endif
 	};
-	struct cp_lslot *s;
+	uintptr_t knull = (uintptr_t)MPI_DATATYPE_NULL;
 	MPI_Count size;
+	uint32_t s;
 	size_t i;
 
 	for (i = 0; i < sizeof(pre) / sizeof(pre[0]); i++) {
 		if (pre[i] == MPI_DATATYPE_NULL ||
-		    cp_lt_find(cp_lt, (uintptr_t)pre[i]) ||
+		    cp_htab_find(cp_lt, (uintptr_t)pre[i]) != CP_HTAB_NONE ||
 		    PMPI_Type_size_x(pre[i], &size) != MPI_SUCCESS)
 			continue;
 		cp_lt_add(pre[i], (uint64_t)size);
 	}
 	/* root-only arguments are often MPI_DATATYPE_NULL: keep it fast */
-	s = cp_lt_claim(cp_lt, (uintptr_t)MPI_DATATYPE_NULL);
-	if (s)
-		cp_lt_fill(s, (uintptr_t)MPI_DATATYPE_NULL, 0);
+	s = cp_htab_key_ok(knull) ? cp_htab_claim_capped(cp_lt, knull) :
+				    CP_HTAB_NONE;
+	if (s != CP_HTAB_NONE)
+		cp_htab_publish(cp_lt, s, knull, 0);
 }
 
 int cp_layout_init(void)
 {
 	struct cp_lent *e;
-	struct cp_ltab *lt;
+	struct cp_htab *lt;
 	int rc = 0;
 
 	pthread_mutex_lock(&cp_lt_lock);
@@ -1025,10 +924,11 @@ int cp_layout_init(void)
 		goto out_unlock;
 	rc = -ENOMEM;
 	e = calloc(128, sizeof(*e));
-	lt = cp_lt_alloc(CP_LT_SLOTS);
+	/* under 3/4 full, a lookup of an absent type ends on an empty slot */
+	lt = cp_htab_new(CP_LT_SLOTS, CP_LT_SLOTS, CP_LT_SLOTS / 4 * 3);
 	if (!e || !lt) {
 		free(e);
-		free(lt);
+		cp_htab_free(lt);
 		goto out_unlock;
 	}
 	e[0].l = (struct cp_db_layout){ .index = 0, .size_bytes = -1,
@@ -1075,15 +975,10 @@ int cp_layout_describe(uint32_t index, struct cp_db_layout *out)
 
 void cp_layout_fini(void)
 {
-	struct cp_ltab *lt, *old;
 	uint32_t i, n;
 
 	pthread_mutex_lock(&cp_lt_lock);
-	lt = atomic_exchange(&cp_lt, NULL);
-	for (; lt; lt = old) {
-		old = lt->old;
-		free(lt);
-	}
+	cp_htab_free(atomic_exchange(&cp_lt, NULL));
 	n = atomic_exchange(&cp_nents, 0);
 	for (i = 1; i < n; i++)
 		free((char *)cp_ents[i].l.desc);

@@ -12,6 +12,7 @@ libcommprof_la_SOURCES = \
 	src/lib/cp_build.h \
 	src/lib/cp_time.c src/lib/cp_time.h \
 	src/lib/cp_env.c src/lib/cp_env.h \
+	src/lib/cp_htab.c src/lib/cp_htab.h \
 	src/lib/cp_state.c src/lib/cp_state.h \
 	src/lib/cp_comm.c src/lib/cp_comm.h \
 	src/lib/cp_req.c src/lib/cp_req.h \

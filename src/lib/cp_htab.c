@@ -1,0 +1,78 @@
+/*
+ * cp_htab.c - life cycle of the lock-free handle tables (src/lib/cp_htab.h);
+ * lookups, inserts and removals are inline in the header.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "src/lib/cp_htab.h"
+
+struct cp_htab *cp_htab_new(uint32_t slots, uint32_t probe, uint32_t cap)
+{
+	struct cp_htab *t = calloc(1, sizeof(*t) + slots * sizeof(t->s[0]));
+
+	if (!t)
+		return NULL;
+	t->mask = slots - 1;
+	t->probe = probe;
+	t->cap = cap;
+	return t;
+}
+
+void cp_htab_free(struct cp_htab *t)
+{
+	struct cp_htab *old;
+
+	for (; t; t = old) {
+		old = t->old;
+		free(t);
+	}
+}
+
+uint32_t cp_htab_claim_capped(struct cp_htab *t, uintptr_t k)
+{
+	uint32_t i = cp_htab_home(t, k);
+
+	for (uint32_t n = t->probe; n; n--, i = (i + 1) & t->mask) {
+		uintptr_t s = atomic_load_explicit(&t->s[i].key,
+						   memory_order_relaxed);
+
+		/* a lookup stops at an empty slot: never claim past one */
+		if (s == CP_HKEY_EMPTY && atomic_load(&t->used) >= t->cap)
+			return CP_HTAB_NONE;
+		if ((s != CP_HKEY_EMPTY && s != CP_HKEY_GONE) ||
+		    !atomic_compare_exchange_strong(&t->s[i].key, &s,
+						    CP_HKEY_BUSY))
+			continue;
+		if (s == CP_HKEY_EMPTY)
+			atomic_fetch_add(&t->used, 1);
+		else
+			atomic_fetch_sub(&t->gone, 1);
+		return i;
+	}
+	return CP_HTAB_NONE;
+}
+
+struct cp_htab *cp_htab_rebuild(struct cp_htab *t)
+{
+	struct cp_htab *nt = cp_htab_new(t->mask + 1, t->probe, t->cap);
+	uint32_t j;
+	uintptr_t k;
+
+	if (!nt)
+		return NULL;
+	/* a key the new generation has no room for is left out: its next
+	 * lookup misses, and the owner inserts it again */
+	for (uint32_t i = 0; i <= t->mask; i++) {
+		k = atomic_load_explicit(&t->s[i].key, memory_order_relaxed);
+		if (!cp_htab_key_ok(k))
+			continue;
+		j = nt->cap ? cp_htab_claim_capped(nt, k) :
+			      cp_htab_claim(nt, k);
+		if (j != CP_HTAB_NONE)
+			cp_htab_publish(nt, j, k, cp_htab_val(t, i));
+	}
+	nt->old = t;
+	return nt;
+}

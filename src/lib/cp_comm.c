@@ -4,10 +4,10 @@
  *
  * Built once, when the communicator is created (wrapped creation calls) or
  * at first sight (communicators made by paths we do not wrap), and dropped
- * before MPI_Comm_free.  Readers on the hot path never lock: the table is
- * open addressing with atomic keys; writers serialise on a mutex.  Entries
- * are never freed before finalize, so a reader racing a drop still reads
- * valid memory.
+ * before MPI_Comm_free.  Readers on the hot path never lock: the handle
+ * table is a src/lib/cp_htab.h table whose values point to the infos;
+ * writers serialise on a mutex.  Infos are never freed before finalize,
+ * so a reader racing a drop still reads valid memory.
  *
  * The id must be equal on every member without communication: it is a
  * hash of the member world ranks and of how many communicators with the
@@ -16,28 +16,24 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "src/lib/cp_comm.h"
 #include "src/lib/cp_compiler.h"
+#include "src/lib/cp_htab.h"
 
 #define NSLOT 4096		/* power of two; a full table maps to unknown */
 #define NHIST 256		/* membership hashes remembered for the id */
-
-struct slot {
-	_Atomic(uintptr_t) key;	/* MPI_Comm handle value, 0 empty, 1 gone */
-	struct cp_comm_info *ci;
-};
 
 struct retired {
 	struct retired *next;
 	struct cp_comm_info *ci;
 };
 
-static struct slot tab[NSLOT];
+static struct cp_htab *tab;	/* handle -> struct cp_comm_info * */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct retired *retired;
 static struct cp_comm_info world_ci, self_ci, unknown_ci = {
@@ -47,16 +43,14 @@ static int32_t self_map[1];
 static uint64_t hist_key[NHIST];
 static uint32_t hist_n[NHIST];
 
-static inline uint32_t slot_of(uintptr_t k)
-{
-	return (uint32_t)((k >> 4) * 0x9E3779B97F4A7C15ull >> 40) &
-	       (NSLOT - 1);
-}
-
 int cp_comm_init(void)
 {
 	int rank, size;
 
+	if (!tab)
+		tab = cp_htab_new(NSLOT, NSLOT, 0);
+	if (!tab)
+		return -ENOMEM;
 	PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	PMPI_Comm_size(MPI_COMM_WORLD, &size);
 	world_ci = (struct cp_comm_info){ .id = 0, .size = size, .me = rank };
@@ -155,18 +149,16 @@ out:
 	return ci;
 }
 
+static struct cp_comm_info *info_of(uint32_t i)
+{
+	return (struct cp_comm_info *)(uintptr_t)cp_htab_val(tab, i);
+}
+
 static const struct cp_comm_info *lookup(uintptr_t k)
 {
-	for (uint32_t i = slot_of(k), n = 0; n < NSLOT; n++) {
-		uintptr_t s = atomic_load_explicit(&tab[i].key,
-						   memory_order_acquire);
-		if (s == k)
-			return tab[i].ci;
-		if (s == 0)
-			return NULL;
-		i = (i + 1) & (NSLOT - 1);
-	}
-	return NULL;
+	uint32_t i = cp_likely(tab) ? cp_htab_find(tab, k) : CP_HTAB_NONE;
+
+	return i != CP_HTAB_NONE ? info_of(i) : NULL;
 }
 
 /* Insert under lock; returns the info now cached for k. */
@@ -175,22 +167,19 @@ static const struct cp_comm_info *insert(uintptr_t k, MPI_Comm comm)
 	const struct cp_comm_info *have = lookup(k);
 	struct cp_comm_info *ci;
 	struct retired *r;
+	uint32_t i;
 
 	if (have)
 		return have;
+	if (!tab || !cp_htab_key_ok(k))
+		return &unknown_ci;
 	ci = comm_build(comm);
 	if (!ci)
 		return &unknown_ci;
-	for (uint32_t i = slot_of(k), n = 0; n < NSLOT; n++) {
-		uintptr_t s = atomic_load(&tab[i].key);
-
-		if (s == 0 || s == 1) {
-			tab[i].ci = ci;
-			atomic_store_explicit(&tab[i].key, k,
-					      memory_order_release);
-			return ci;
-		}
-		i = (i + 1) & (NSLOT - 1);
+	i = cp_htab_claim(tab, k);
+	if (i != CP_HTAB_NONE) {
+		cp_htab_publish(tab, i, k, (uintptr_t)ci);
+		return ci;
 	}
 	/* table full: keep the info alive, uncached */
 	r = malloc(sizeof(*r));
@@ -239,29 +228,22 @@ void cp_comm_new(MPI_Comm comm)
 
 void cp_comm_drop(MPI_Comm comm)
 {
-	uintptr_t k = (uintptr_t)comm;
 	struct retired *r;
+	uint32_t i;
 
 	if (comm == MPI_COMM_NULL || comm == MPI_COMM_WORLD ||
-	    comm == MPI_COMM_SELF)
+	    comm == MPI_COMM_SELF || !tab)
 		return;
 	pthread_mutex_lock(&lock);
-	for (uint32_t i = slot_of(k), n = 0; n < NSLOT; n++) {
-		uintptr_t s = atomic_load(&tab[i].key);
-
-		if (s == 0)
-			break;
-		if (s == k) {
-			r = malloc(sizeof(*r));
-			if (r) {	/* readers may still hold ci */
-				r->ci = tab[i].ci;
-				r->next = retired;
-				retired = r;
-			}
-			atomic_store(&tab[i].key, 1);
-			break;
+	i = cp_htab_find(tab, (uintptr_t)comm);
+	if (i != CP_HTAB_NONE) {
+		r = malloc(sizeof(*r));
+		if (r) {	/* readers may still hold ci */
+			r->ci = info_of(i);
+			r->next = retired;
+			retired = r;
 		}
-		i = (i + 1) & (NSLOT - 1);
+		cp_htab_remove(tab, i);
 	}
 	pthread_mutex_unlock(&lock);
 }

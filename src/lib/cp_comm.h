@@ -20,7 +20,8 @@ struct cp_comm_info {
 	const int32_t *world;	/* group rank -> world rank, NULL = identity */
 };
 
-/* After PMPI_Init: world and self.  Returns 0; cannot fail. */
+/* After PMPI_Init: world, self and the handle table.  Returns 0, or
+ * -ENOMEM (then the caller warns and records nothing). */
 int cp_comm_init(void);
 
 /* Look up (building on first sight, out of line) a communicator.  Never

@@ -260,7 +260,10 @@ void cp_rt_init(void)
 		fputs(warn, stderr);
 	if (cp_env.disable)
 		return;
-	cp_comm_init();
+	if (cp_comm_init()) {
+		cp_warn_once("out of memory for the handle tables");
+		return;
+	}
 	cp_fortran_init();
 	if (cp_layout_init()) {
 		cp_warn_once("out of memory for datatype layouts");

@@ -2,19 +2,20 @@
  * cp_req.c - requests between post and completion.
  *
  * A nonblocking call's row is completed when its request completes, which
- * may happen on another thread.  Pending events live in one global open
- * addressing table whose keys are claimed with compare-and-swap, so the
- * hot path takes no lock.  A probe sequence is bounded (PROBE slots):
- * tombstones are reused by inserts, so chains stay short as long as fewer
- * requests are pending than the table has slots; when no slot is free the
- * event is recorded at once, flagged notdone, and the row still counts.
+ * may happen on another thread.  Pending requests are keys of one
+ * src/lib/cp_htab.h table, claimed with compare-and-swap, so the hot path
+ * takes no lock; slot i's event is pend[i].  A probe sequence is bounded
+ * (PROBE slots): tombstones are reused by inserts, so chains stay short
+ * as long as fewer requests are pending than the table has slots; when no
+ * slot is free the event is recorded at once, flagged notdone, and the
+ * row still counts.
  *
  * Completion calls overwrite the caller's request handles (MPI sets them
  * to MPI_REQUEST_NULL), so cp_wait_pre snapshots them first.
  */
 #include "config.h"
 
-#include <stdatomic.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,26 +25,25 @@
 #include "src/lib/cp_event.h"
 #include "src/lib/cp_flush.h"
 #include "src/lib/cp_fortran.h"
+#include "src/lib/cp_htab.h"
 #include "src/lib/cp_layout.h"
 #include "src/lib/cp_pred_rt.h"
 #include "src/lib/cp_req.h"
 
 #define NSLOT 65536		/* power of two */
 #define PROBE 128
-#define K_EMPTY 0
-#define K_GONE 1
-#define K_BUSY 2
 #define SCRATCH 256		/* requests snapshotted without malloc */
 
+/* 128 bytes: pend[i] is a shift away from i, and no two share a line */
 struct pend {
-	_Atomic(uintptr_t) key;	/* request handle value or K_* */
 	int persist;
 	int active;		/* persistent: started, not yet completed */
 	const struct cp_comm_info *ci;
 	struct cp_event ev;
-};
+} __attribute__((aligned(128)));
 
-static struct pend tab[NSLOT];
+static struct cp_htab *tab;	/* request handles; values unused */
+static struct pend pend[NSLOT];	/* pend[i]: the request in slot i */
 
 /* Per-thread snapshot space, grown out of line for large arrays. */
 static __thread MPI_Request scratch_req[SCRATCH];
@@ -52,78 +52,71 @@ static __thread MPI_Request *big_req;
 static __thread MPI_Status *big_st;
 static __thread int big_n;
 
-static inline uint32_t slot_of(uintptr_t k)
+int cp_req_init(void)
 {
-	return (uint32_t)((k >> 3) * 0x9E3779B97F4A7C15ull >> 40) &
-	       (NSLOT - 1);
+	if (!tab)
+		tab = cp_htab_new(NSLOT, PROBE, 0);
+	return tab ? 0 : -ENOMEM;
 }
 
-/* Slot holding req, or NULL. */
-static struct pend *find(uintptr_t k)
+/* Slot holding request handle value k, or CP_HTAB_NONE.  The wrappers
+ * call in only while recording, which cp_rt_init() starts after
+ * cp_req_init() succeeded: tab is set. */
+static uint32_t find(uintptr_t k)
 {
-	uint32_t i = slot_of(k);
+	return cp_htab_find(tab, k);
+}
 
-	for (int n = 0; n < PROBE; n++, i = (i + 1) & (NSLOT - 1)) {
-		uintptr_t s = atomic_load_explicit(&tab[i].key,
-						   memory_order_acquire);
-		if (s == k)
-			return &tab[i];
-		if (s == K_EMPTY)
-			return NULL;
-	}
-	return NULL;
+/* No slot for a posted request: its row now, flagged notdone. */
+static CP_COLD void track_full(const struct cp_event *ev)
+{
+	struct cp_event late = *ev;
+
+	late.flags |= CP_F_NOTDONE;
+	cp_record(&late);
 }
 
 void cp_req_track(MPI_Request req, const struct cp_event *ev, int persist,
 		  const struct cp_comm_info *ci)
 {
 	uintptr_t k = (uintptr_t)req;
-	uint32_t i = slot_of(k);
-	struct cp_event late;
+	uint32_t i;
 
-	if (req == MPI_REQUEST_NULL)
+	if (req == MPI_REQUEST_NULL || !cp_htab_key_ok(k))
 		return;
-	for (int n = 0; n < PROBE; n++, i = (i + 1) & (NSLOT - 1)) {
-		uintptr_t s = atomic_load_explicit(&tab[i].key,
-						   memory_order_relaxed);
-		if ((s == K_EMPTY || s == K_GONE) &&
-		    atomic_compare_exchange_strong(&tab[i].key, &s, K_BUSY)) {
-			tab[i].ev = *ev;
-			tab[i].ci = ci;
-			tab[i].persist = persist;
-			tab[i].active = !persist;
-			atomic_store_explicit(&tab[i].key, k,
-					      memory_order_release);
-			return;
-		}
+	i = cp_htab_claim(tab, k);
+	if (cp_unlikely(i == CP_HTAB_NONE)) {
+		track_full(ev);
+		return;
 	}
-	late = *ev;
-	late.flags |= CP_F_NOTDONE;
-	cp_record(&late);
+	pend[i].ev = *ev;
+	pend[i].ci = ci;
+	pend[i].persist = persist;
+	pend[i].active = !persist;
+	cp_htab_put_key(tab, i, k);
 }
 
 void cp_req_start(MPI_Request req, uint64_t now)
 {
-	struct pend *p = find((uintptr_t)req);
+	uint32_t i = find((uintptr_t)req);
+	struct pend *p;
 
-	if (!p || !p->persist)
+	if (i == CP_HTAB_NONE)
+		return;
+	p = &pend[i];
+	if (!p->persist)
 		return;
 	p->ev.t0 = now;
 	p->active = 1;
 }
 
-/* Claim slot p of key k; false if another thread got there first. */
-static bool claim(struct pend *p, uintptr_t k)
+/* Give slot i, taken for key k, back (keep) or leave a tombstone. */
+static void release(uint32_t i, uintptr_t k, bool keep)
 {
-	uintptr_t s = k;
-
-	return atomic_compare_exchange_strong(&p->key, &s, K_BUSY);
-}
-
-static void release(struct pend *p, uintptr_t k, bool keep)
-{
-	atomic_store_explicit(&p->key, keep ? k : K_GONE,
-			      memory_order_release);
+	if (keep)
+		cp_htab_put_key(tab, i, k);
+	else
+		cp_htab_remove(tab, i);
 }
 
 /* The completion call's own row: its time is MPI time; count is how
@@ -148,20 +141,22 @@ static int req_done(MPI_Request req, const MPI_Status *st, uint64_t t_call,
 		     uint64_t now)
 {
 	uintptr_t k = (uintptr_t)req;
-	struct pend *p = find(k);
+	uint32_t i = find(k);
 	const struct cp_comm_info *ci;
 	struct cp_event ev;
+	struct pend *p;
 
-	if (!p || !claim(p, k))
+	if (i == CP_HTAB_NONE || !cp_htab_take(tab, i, k))
 		return 0;
+	p = &pend[i];
 	if (!p->active) {	/* inactive persistent request: no transfer */
-		release(p, k, true);
+		release(i, k, true);
 		return 0;
 	}
 	ev = p->ev;
 	ci = p->ci;
 	p->active = 0;
-	release(p, k, p->persist);
+	release(i, k, p->persist);
 	ev.dur = now - ev.t0;
 	ev.incall = now - t_call;
 	if (st && !(ev.flags & CP_F_CANCELLED)) {
@@ -182,34 +177,36 @@ static int req_done(MPI_Request req, const MPI_Status *st, uint64_t t_call,
 void cp_req_free(MPI_Request req, uint64_t now)
 {
 	uintptr_t k = (uintptr_t)req;
-	struct pend *p = find(k);
+	uint32_t i = find(k);
 	struct cp_event ev;
+	struct pend *p;
 
-	if (!p || !claim(p, k))
+	if (i == CP_HTAB_NONE || !cp_htab_take(tab, i, k))
 		return;
+	p = &pend[i];
 	ev = p->ev;
 	if (p->active) {	/* freed while active: completion unseen */
 		ev.dur = now - ev.t0;
 		ev.flags |= CP_F_NOTDONE;
 		cp_record(&ev);
 	}
-	release(p, k, false);
+	release(i, k, false);
 }
 
 void cp_req_cancel(MPI_Request req)
 {
-	struct pend *p = find((uintptr_t)req);
+	uint32_t i = find((uintptr_t)req);
 
-	if (p)
-		p->ev.flags |= CP_F_CANCELLED;
+	if (i != CP_HTAB_NONE)
+		pend[i].ev.flags |= CP_F_CANCELLED;
 }
 
 void cp_req_flush_pending(uint64_t now)
 {
-	for (uint32_t i = 0; i < NSLOT; i++) {
-		uintptr_t k = atomic_load(&tab[i].key);
+	for (uint32_t i = 0; tab && i <= tab->mask; i++) {
+		uintptr_t k = atomic_load(&tab->s[i].key);
 
-		if (k > K_BUSY)
+		if (cp_htab_key_ok(k))
 			cp_req_free((MPI_Request)k, now);
 	}
 }

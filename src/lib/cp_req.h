@@ -13,6 +13,9 @@
 struct cp_comm_info;
 struct cp_event;
 
+/* Set up the table of pending requests; once, before the first post.
+ * Returns 0, or -ENOMEM (then the caller warns and records nothing). */
+int cp_req_init(void);
 /* Keep ev until request req completes; ci is the communicator's info
  * (needed to resolve a wildcard source).  A full table records the row
  * at once, flagged CP_F_NOTDONE.  Cannot fail. */

@@ -260,7 +260,7 @@ void cp_rt_init(void)
 		fputs(warn, stderr);
 	if (cp_env.disable)
 		return;
-	if (cp_comm_init()) {
+	if (cp_comm_init() || cp_req_init()) {
 		cp_warn_once("out of memory for the handle tables");
 		return;
 	}

@@ -1,8 +1,9 @@
 /*
  * calib.h - the pieces of commprof-calibrate (src/calib/calibrate.c): the run's
- * context, the progress line, the LMO experiment schedule and the
- * measurements.  Everything here runs inside MPI_COMM_WORLD and is
- * collective unless said otherwise.
+ * context, the fatal end, the progress line and the idle barrier
+ * (calib_run.c), the LMO experiment schedule (calib_sched.c) and the
+ * other measurements (calib_meas.c).  Everything here runs inside
+ * MPI_COMM_WORLD and is collective unless said otherwise.
  */
 #ifndef CP_CALIB_H
 #define CP_CALIB_H
@@ -42,6 +43,10 @@ void calib_progress_end(struct calib *c);
 /* Print "commprof-calibrate: what" on stderr and end the whole job:
  * a collective program whose peers would otherwise wait forever. */
 void calib_fatal(const char *what) __attribute__((noreturn));
+
+/* Barrier that sleeps between polls, for ranks idle while 0 and 1
+ * measure (they would steal a core on a crowded host).  Collective. */
+void calib_idle_barrier(void);
 
 /* Kinds of LMO experiments. */
 #define CALIB_RT0	0	/* empty roundtrip i <-> j */
@@ -89,10 +94,6 @@ void calib_scatter_row(struct calib *c, const double *row, int nrow,
 		       double *t_s);
 void calib_gather_row(struct calib *c, const double *row, int nrow,
 		      double *t_s);
-
-/* Barrier that sleeps between polls, for ranks idle while 0 and 1
- * measure (they would steal a core on a crowded host).  Collective. */
-void calib_idle_barrier(void);
 
 /* log3P tables between ranks 0 and 1 (models.md "log3P"): each value is
  * the minimum over m samples of the mean of nrep repetitions after a

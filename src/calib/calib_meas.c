@@ -6,7 +6,6 @@
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "analysis/cp_stats.h"
 #include "src/calib/calib.h"
@@ -14,21 +13,6 @@
 #define TAG_ROW		81
 #define TAG_L3		82
 #define TAG_LG		83
-
-void calib_idle_barrier(void)
-{
-	struct timespec ts = { 0, 1000000 };
-	MPI_Request req;
-	int done = 0;
-
-	MPI_Ibarrier(MPI_COMM_WORLD, &req);
-	for (;;) {
-		MPI_Test(&req, &done, MPI_STATUS_IGNORE);
-		if (done)
-			return;
-		nanosleep(&ts, NULL);
-	}
-}
 
 /* Median of x[0..n-1] (n >= 1); x is reordered by the copy only. */
 static double median(const double *x, int n)

@@ -2,10 +2,9 @@
  * calib_sched.c - LMO experiments of commprof-calibrate: empty
  * roundtrips, one-to-one and one-to-two (models.md "LMO"), scheduled in
  * rounds so that experiments sharing no process run at the same time
- * (002, section 4), and the progress line.
+ * (002, section 4).
  */
 #include <mpi.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,35 +13,6 @@
 
 #define TAG_GO		71
 #define TAG_REPLY	72
-
-void calib_fatal(const char *what)
-{
-	fprintf(stderr, "commprof-calibrate: %s\n", what);
-	MPI_Abort(MPI_COMM_WORLD, 1);
-	exit(1);
-}
-
-void calib_progress(struct calib *c, const char *what, int units)
-{
-	double el, left;
-	int pct;
-
-	c->units_done += units;
-	if (!c->tty || c->units_total <= 0)
-		return;
-	el = MPI_Wtime() - c->t0_s;
-	pct = 100 * c->units_done / c->units_total;
-	left = c->units_done ? el * (c->units_total - c->units_done) /
-		c->units_done : 0;
-	fprintf(stderr, "\r%-28.28s %3d%%  ~%.0f s left   ", what,
-		pct > 100 ? 100 : pct, left > 0 ? left : 0);
-}
-
-void calib_progress_end(struct calib *c)
-{
-	if (c->tty)
-		fprintf(stderr, "\r%50s\r", "");
-}
 
 /* Members of experiment e, in the analysis order of kind. */
 static void fill_members(struct calib_sched *s, int n)

@@ -7,6 +7,7 @@ bin_PROGRAMS += commprof-calibrate
 commprof_calibrate_SOURCES = \
 	src/calib/calibrate.c \
 	src/calib/calib.h \
+	src/calib/calib_run.c \
 	src/calib/calib_sched.c \
 	src/calib/calib_meas.c
 commprof_calibrate_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS) $(GSL_CFLAGS)

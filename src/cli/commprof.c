@@ -3,16 +3,14 @@
  * that the profiling library wrote (one SQLite file per rank) and prints a
  * summary, a report of the predictions, or exports every recorded call.
  * Usage errors exit 2, other failures 1, each with one "commprof: ..."
- * line on stderr.
+ * line on stderr.  This file only reads the command line and hands it to
+ * a subcommand (cli_summary.c, cli_export.c, cli_report.c,
+ * cp_params_show.c); what they share is in cli_io.c and cli_open.c.
  */
-#include <ctype.h>
-#include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "config.h"
-#include "db/cp_db.h"
 #include "src/cli/cli.h"
 #include "src/cli/cp_params_show.h"
 
@@ -55,60 +53,6 @@ static const char cp_cli_usage_text[] =
 "  COMMPROF_PARAMS    model parameter file: each call is predicted by\n"
 "                     every calibrated model (see commprof report)\n"
 "a bad value gives one warning line and the default.\n";
-
-void cp_cli_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("commprof: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-const char *cp_cli_strerror(int e)
-{
-	static char buf[128];
-
-	snprintf(buf, sizeof(buf), "%s", strerror(e));
-	buf[0] = tolower((unsigned char)buf[0]);
-	return buf;
-}
-
-FILE *cp_cli_out_open(const char *path)
-{
-	FILE *f = path ? fopen(path, "w") : stdout;
-
-	if (!f)
-		cp_cli_err("cannot open %s: %s", path, cp_cli_strerror(errno));
-	return f;
-}
-
-int cp_cli_out_close(FILE *f, const char *path, bool wrote_ok, bool quiet)
-{
-	if (!(path ? fclose(f) : fflush(f)) && wrote_ok)
-		return 0;
-	if (!quiet)
-		cp_cli_err("cannot write %s: %s",
-			   path ? path : "standard output",
-			   cp_cli_strerror(errno));
-	return CP_CLI_FAIL;
-}
-
-static void cp_cli_warn(void *arg, const char *msg)
-{
-	(void)arg;
-	cp_cli_err("%s", msg);
-}
-
-int cp_cli_open(const char *dir, struct cp_db **db)
-{
-	if (!cp_db_open_dir(dir, cp_cli_warn, cp_cli_match, NULL, db))
-		return 0;
-	cp_cli_err("%s", cp_db_errmsg(NULL));
-	return CP_CLI_FAIL;
-}
 
 static int cp_cli_help(void)
 {

@@ -11,6 +11,8 @@ bin_PROGRAMS += commprof
 commprof_SOURCES = \
 	src/cli/commprof.c \
 	src/cli/cli.h \
+	src/cli/cli_io.c \
+	src/cli/cli_open.c \
 	src/cli/cli_export.c \
 	src/cli/cli_lines.c \
 	src/cli/cli_report.c \

@@ -1,7 +1,9 @@
 /*
- * cp_db_int.h - what the files of db/ share among themselves (cp_db.c,
- * cp_db_report.c) and nobody else sees: the handle and the column
- * helpers.  Everything outside db/ uses db/cp_db.h.
+ * cp_db_int.h - what the files of db/ share among themselves and nobody
+ * else sees: the handle, the schema's section marks, and the helpers of
+ * cp_db.c (both sides) and cp_db_read.c (the reader's).  Everything
+ * outside db/ uses db/cp_db.h with db/cp_db_write.h (the library) or
+ * db/cp_db_read.h (the CLI).
  */
 #ifndef CP_DB_INT_H
 #define CP_DB_INT_H
@@ -36,6 +38,16 @@ struct cp_db {
 					 * "" once given back */
 };
 
+/* Sections of the embedded schema (db/schema.sql): a rank file is the
+ * part before CP_DB_MARK_MERGED; a merge adds the rest. */
+#define CP_DB_MARK_MERGED "-- @merged\n"
+#define CP_DB_MARK_INDEXES "-- @indexes\n"
+#define CP_DB_STR2(x)	#x
+#define CP_DB_STR(x)	CP_DB_STR2(x)
+
+/* One meta row, in a rank file or a merge. */
+#define CP_DB_META_SQL "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"
+
 /* The module of a rank that holds an address: the one with the greatest
  * start at or below it, if the address is below its end. */
 #define CP_DB_MODULE_JOIN(t)						\
@@ -46,6 +58,32 @@ struct cp_db {
 /* Record "what: sqlite message" as db's error; returns -code.
  * db: handle; code: CP_DB_E*; what: what failed. */
 int cp_db_fail(struct cp_db *db, int code, const char *what);
+
+/* Record a printf-style message as the error of the last failed open
+ * (cp_db_errmsg(NULL)); returns -code. */
+int cp_db_open_fail(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* A zeroed handle, or NULL when out of memory. */
+struct cp_db *cp_db_alloc(void);
+
+/* Execute the part of the embedded schema between marks `from` (NULL:
+ * the start) and `to` (NULL: the end).  Returns an SQLite code. */
+int cp_db_exec_schema(sqlite3 *h, const char *from, const char *to);
+
+/* Bind v to parameter i of st, or NULL when v is the sentinel `none`. */
+void cp_db_bind_opt(sqlite3_stmt *st, int i, int64_t v, int64_t none);
+
+/* Bind v to parameter i of st; NAN (not predicted) as NULL. */
+void cp_db_bind_real(sqlite3_stmt *st, int i, double v);
+
+/* Step a bound statement once and reset it; 0 or the SQLite code. */
+int cp_db_step(sqlite3_stmt *st);
+
+/* Reader (cp_db_read.c): first column of the first row of sql as an
+ * integer; dflt when there is no row; sets *rc to the SQLite result. */
+int64_t cp_db_query_int(sqlite3 *h, const char *sql, int64_t dflt,
+			int *rc);
 
 /* Column i of st as an integer, or dflt when it is NULL. */
 int64_t cp_db_col(sqlite3_stmt *st, int i, int64_t dflt);

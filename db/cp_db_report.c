@@ -1,12 +1,13 @@
 /*
  * cp_db_report.c - the queries of "commprof report" (src/cli/cli_report.c):
  * prediction rows, the strided sends log3P flags, and rank meta values.
- * Kept apart from cp_db.c, which the profiling library links as well.
+ * Part of the reader (db/cp_db_read.h), which the profiling library
+ * never links.
  */
 #include <sqlite3.h>
 
-#include "db/cp_db.h"
 #include "db/cp_db_int.h"
+#include "db/cp_db_read.h"
 
 int cp_db_each_rank_value(struct cp_db *db, const char *key,
 			  int (*fn)(void *arg, const char *value,

@@ -1,12 +1,19 @@
 # db/local.mk: all SQLite I/O (see Makefile.am).  db/schema.sql is the
 # documented schema; it is embedded into db/cp_db.c as a C string through
 # the generated header db/cp_schema_gen.h (build tree, never committed).
-# Whoever links db/cp_db.c adds $(SQLITE_CFLAGS) and $(SQLITE_LIBS).
-# db/cp_db_report.c holds the queries of "commprof report" only: the CLI
-# links it (src/cli.mk), the profiling library does not.  db/cp_db_int.h
-# is shared by the two and nobody outside db/.
+#
+# Two sides: the writer (db/cp_db_write.h) that the profiling library
+# links (src/lib/local.mk) and the reader (db/cp_db_read.h: merge and
+# queries) that the CLI links (src/cli/local.mk); both build on
+# db/cp_db.c, and db/cp_db_int.h is theirs alone.  A target lists one of
+# the two variables below and adds $(SQLITE_CFLAGS) and $(SQLITE_LIBS).
 
-EXTRA_DIST += db/schema.sql db/cp_db.h db/cp_db_int.h
+CP_DB_COMMON = db/cp_db.c db/cp_db.h db/cp_db_int.h
+CP_DB_WRITER = $(CP_DB_COMMON) db/cp_db_write.c db/cp_db_write.h
+CP_DB_READER = $(CP_DB_COMMON) db/cp_db_merge.c db/cp_db_read.c \
+	db/cp_db_read.h db/cp_db_report.c
+
+EXTRA_DIST += db/schema.sql
 BUILT_SOURCES += db/cp_schema_gen.h
 CLEANFILES += db/cp_schema_gen.h
 

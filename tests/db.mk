@@ -4,7 +4,7 @@
 # exact output.  MPI_CFLAGS only for the constants of src/lib/cp_record.h.
 
 check_PROGRAMS += tests/test_db
-tests_test_db_SOURCES = tests/test_db.c db/cp_db.c db/cp_db.h
+tests_test_db_SOURCES = tests/test_db.c $(CP_DB_WRITER)
 nodist_tests_test_db_SOURCES = db/cp_schema_gen.h
 tests_test_db_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS) $(MPI_CFLAGS) -g
 tests_test_db_LDADD = $(SQLITE_LIBS)

@@ -15,7 +15,7 @@ EXTRA_DIST += tests/test_match.c tests/match_check.py
 # tests/test_match_db writes rank files with predictions through the
 # writer API (no MPI); tests/test_match_db.sh checks the exact export.
 check_PROGRAMS += tests/test_match_db
-tests_test_match_db_SOURCES = tests/test_match_db.c db/cp_db.c db/cp_db.h
+tests_test_match_db_SOURCES = tests/test_match_db.c $(CP_DB_WRITER)
 nodist_tests_test_match_db_SOURCES = db/cp_schema_gen.h
 tests_test_match_db_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS) $(MPI_CFLAGS)
 tests_test_match_db_LDADD = $(SQLITE_LIBS) -lm

@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "db/cp_db.h"
+#include "db/cp_db_write.h"
 #include "src/lib/cp_record.h"
 
 #define CP_TEST_BIG 20000

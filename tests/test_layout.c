@@ -12,7 +12,7 @@
 #include <string.h>
 #include <mpi.h>
 
-#include "db/cp_db.h"
+#include "db/cp_db_write.h"
 #include "src/lib/cp_layout.h"
 
 #define NTHREADS	4

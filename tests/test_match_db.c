@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "db/cp_db.h"
+#include "db/cp_db_write.h"
 #include "src/lib/cp_record.h"
 
 static const char *const ops[] = { "MPI_Send", "MPI_Recv", "MPI_Bcast" };

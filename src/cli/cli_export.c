@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "db/cp_db.h"
+#include "db/cp_db_read.h"
 #include "src/cli/cli.h"
 #include "src/lib/cp_record.h"
 

@@ -3,7 +3,7 @@
  * (src/cli/cli.h): merged when needed, and the merge matched
  * (cli_match.c).
  */
-#include "db/cp_db.h"
+#include "db/cp_db_read.h"
 #include "src/cli/cli.h"
 
 static void cp_cli_warn(void *arg, const char *msg)

@@ -23,7 +23,7 @@
 
 #include "analysis/cp_log3p.h"
 #include "analysis/cp_stats.h"
-#include "db/cp_db.h"
+#include "db/cp_db_read.h"
 #include "src/cli/cli.h"
 #include "src/lib/cp_predict.h"
 #include "src/lib/cp_record.h"

@@ -1,7 +1,7 @@
 # src/cli/local.mk: the commprof command-line tool and its manual pages (see
 # Makefile.am).  The tool needs no MPI library: it reads the rank files
-# through db/cp_db.c and resolves callsites through src/cli/cp_site.c (libdw);
-# report adds db/cp_db_report.c and the statistics of libcpanalysis.la;
+# through the reader of db/ (db/local.mk) and resolves callsites through
+# src/cli/cp_site.c (libdw); report adds the statistics of libcpanalysis.la;
 # it matches sends with receives through libcpanalysis.la (src/cli/cli_match.c).
 # Its objects get their own names (per-target CFLAGS), so db/cp_db.c can
 # also be built into the profiling library.  MPI_CFLAGS only for the
@@ -24,10 +24,7 @@ commprof_SOURCES = \
 	src/cli/cp_site.h \
 	src/cli/cp_params_show.c \
 	src/cli/cp_params_show.h \
-	db/cp_db.c \
-	db/cp_db.h \
-	db/cp_db_int.h \
-	db/cp_db_report.c
+	$(CP_DB_READER)
 nodist_commprof_SOURCES = db/cp_schema_gen.h
 commprof_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS) $(LIBDW_CFLAGS) \
 	$(MPI_CFLAGS) $(GSL_CFLAGS)

@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "db/cp_db.h"
+#include "db/cp_db_write.h"
 #include "pmpi/cp_calls_gen.h"
 #include "src/common/cp_row.h"
 #include "src/lib/cp_compiler.h"

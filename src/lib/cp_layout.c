@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "db/cp_db.h"
+#include "db/cp_db_write.h"
 #include "src/lib/cp_compiler.h"
 #include "src/lib/cp_htab.h"
 #include "src/lib/cp_layout.h"

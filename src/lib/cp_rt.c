@@ -22,7 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "db/cp_db.h"
+#include "db/cp_db_write.h"
 #include "pmpi/cp_calls_gen.h"
 #include "src/lib/cp_comm.h"
 #include "src/lib/cp_env.h"

@@ -27,7 +27,7 @@ libcommprof_la_SOURCES = \
 	analysis/cp_err.c analysis/cp_err.h \
 	analysis/cp_log3p.c analysis/cp_log3p.h \
 	analysis/cp_baseline_pred.c analysis/cp_baseline.h \
-	db/cp_db.c db/cp_db.h
+	$(CP_DB_WRITER)
 nodist_libcommprof_la_SOURCES = \
 	pmpi/cp_calls_gen.h \
 	pmpi/cp_wrappers_gen.c \

@@ -1,0 +1,352 @@
+/*
+ * cp_db_write.c - the writer of db/cp_db_write.h: rank-NNNNN.db, which
+ * the profiling library's flusher fills inside rank NNNNN.  The library
+ * links this file and cp_db.c only, none of the reader.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "db/cp_db.h"
+#include "db/cp_db_int.h"
+#include "db/cp_db_write.h"
+
+/* The writer's statements, prepared once and reused for every flush. */
+static const char *const cp_db_writer_sql[CP_ST_MAX] = {
+	[CP_ST_META] = CP_DB_META_SQL,
+	[CP_ST_CALL] = "INSERT INTO calls (seq, op, thread, peer, root, tag, "
+		"comm_size, comm, layout, flags, bytes, count, site, "
+		"t_start_ns, t_measured_ns, t_incall_ns, pred_lmo_ns, "
+		"pred_log3p_ns, pred_hockney_ns, pred_loggp_ns, "
+		"pred_plogp_ns, pred_lmw_ns, pred_flags) VALUES "
+		"(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+		"?, ?, ?, ?, ?, ?, ?)",
+	[CP_ST_LAYOUT] = "INSERT OR REPLACE INTO layouts (idx, contiguous, "
+		"irregular, size_bytes, extent_bytes, block_bytes, "
+		"stride_bytes, nblocks, descr) VALUES "
+		"(?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[CP_ST_AGG] = "INSERT INTO aggs (site, op, peer, size_class, layout, "
+		"count, bytes, time_ns, min_ns, max_ns, rows) VALUES "
+		"(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[CP_ST_AGG_DEL] = "DELETE FROM aggs",
+	[CP_ST_MODULE] = "INSERT OR REPLACE INTO modules (start_addr, "
+		"end_addr, base_addr, path, build_id) VALUES (?, ?, ?, ?, ?)",
+	[CP_ST_OP] = "INSERT OR REPLACE INTO ops (id, name, kind, class) "
+		"VALUES (?, ?, ?, ?)",
+	/* savepoints nest: a batch inside cp_db_begin() joins its group */
+	[CP_ST_BEGIN] = "SAVEPOINT cp",
+	[CP_ST_COMMIT] = "RELEASE cp",
+	[CP_ST_ROLLBACK] = "ROLLBACK TO cp",
+};
+
+static void cp_db_unlink_files(const char *path)
+{
+	static const char *const sfx[] = { "", "-wal", "-shm", "-journal",
+					   "-reserve" };
+	char p[4096];
+	size_t i;
+
+	for (i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
+		snprintf(p, sizeof(p), "%s%s", path, sfx[i]);
+		unlink(p);
+	}
+}
+
+/*
+ * Allocate CP_DB_RESERVE_BYTES in path "-reserve".  When the disk fills
+ * up, the rows that fit are stored and this room is given back for the
+ * last aggregates and meta (how many rows were lost): without it those
+ * would not fit either and the file would not say what it misses.
+ */
+static int cp_db_reserve(struct cp_db *db, const char *path)
+{
+	int fd, e;
+
+	snprintf(db->reserve, sizeof(db->reserve), "%s-reserve", path);
+	fd = open(db->reserve, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		  0644);
+	if (fd < 0) {
+		e = errno;
+		db->reserve[0] = '\0';
+	} else {
+		e = posix_fallocate(fd, 0, CP_DB_RESERVE_BYTES);
+		close(fd);
+	}
+	if (!e)
+		return 0;
+	snprintf(db->err, sizeof(db->err), "cannot reserve %d bytes: %s",
+		 CP_DB_RESERVE_BYTES, strerror(e));
+	return e == ENOSPC || e == EDQUOT ? -CP_DB_EFULL : -CP_DB_EIO;
+}
+
+bool cp_db_rank_room(struct cp_db *db)
+{
+	char dir[sizeof(db->reserve)], *slash;
+	struct statvfs sv;
+
+	snprintf(dir, sizeof(dir), "%s", db->reserve);
+	slash = strrchr(dir, '/');
+	if (!db->reserve[0])
+		return true;
+	if (slash)
+		*slash = '\0';
+	if (statvfs(slash ? dir : ".", &sv))
+		return true;
+	return (uint64_t)sv.f_bavail * sv.f_frsize >= 2 * CP_DB_RESERVE_BYTES;
+}
+
+/*
+ * WAL with synchronous=NORMAL: a commit is one append to the -wal file,
+ * and a committed batch survives SIGKILL right after the commit (only a
+ * power loss may lose the last batches).  cp_db_close() turns the file
+ * back into DELETE mode, so that a cleanly finished rank file is one file.
+ */
+int cp_db_rank_open(const char *path, struct cp_db **out)
+{
+	struct cp_db *db = cp_db_alloc();
+	int i, ret;
+
+	*out = NULL;
+	if (!db)
+		return cp_db_open_fail(CP_DB_ENOMEM, "out of memory");
+	db->writer = true;
+	cp_db_unlink_files(path);
+	ret = cp_db_reserve(db, path);
+	if (ret)
+		goto out_close;
+	if (sqlite3_open_v2(path, &db->h, SQLITE_OPEN_READWRITE |
+			    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL)) {
+		ret = cp_db_fail(db, CP_DB_EIO, path);
+		goto out_close;
+	}
+	if (sqlite3_exec(db->h, "PRAGMA journal_mode=WAL;"
+			 "PRAGMA synchronous=NORMAL;", NULL, NULL, NULL) ||
+	    sqlite3_exec(db->h, "SAVEPOINT cp", NULL, NULL, NULL) ||
+	    cp_db_exec_schema(db->h, NULL, CP_DB_MARK_MERGED)) {
+		ret = cp_db_fail(db, CP_DB_EIO, "cannot create schema");
+		goto out_close;
+	}
+	for (i = 0; i < CP_ST_MAX; i++) {
+		if (sqlite3_prepare_v3(db->h, cp_db_writer_sql[i], -1,
+				       SQLITE_PREPARE_PERSISTENT, &db->st[i],
+				       NULL)) {
+			ret = cp_db_fail(db, CP_DB_EIO, "cannot prepare");
+			goto out_close;
+		}
+	}
+	if (cp_db_put_meta(db, "schema_version",
+			   CP_DB_STR(CP_DB_SCHEMA_VERSION)) ||
+	    cp_db_put_meta(db, "kind", "rank") ||
+	    cp_db_step(db->st[CP_ST_COMMIT])) {
+		ret = cp_db_fail(db, CP_DB_EIO, "cannot create schema");
+		goto out_close;
+	}
+	*out = db;
+	return 0;
+out_close:
+	(void)cp_db_open_fail(-ret, "%s", db->err);
+	cp_db_close(db);
+	/* a file without its schema is of no use; a -shm cut short by a
+	 * full disk would only mislead the next reader */
+	cp_db_unlink_files(path);
+	return ret;
+}
+
+static void cp_db_bind_call(sqlite3_stmt *st, const struct cp_db_call *c)
+{
+	int i;
+
+	sqlite3_bind_int64(st, 1, c->seq);
+	sqlite3_bind_int(st, 2, c->op);
+	sqlite3_bind_int(st, 3, c->thread);
+	cp_db_bind_opt(st, 4, c->peer, -1);
+	cp_db_bind_opt(st, 5, c->root, -1);
+	cp_db_bind_opt(st, 6, c->tag, INT32_MIN);
+	cp_db_bind_opt(st, 7, c->comm_size, -1);
+	sqlite3_bind_int64(st, 8, c->comm_id);
+	cp_db_bind_opt(st, 9, c->layout, -1);
+	sqlite3_bind_int64(st, 10, c->flags);
+	sqlite3_bind_int64(st, 11, (int64_t)c->bytes);
+	sqlite3_bind_int64(st, 12, (int64_t)c->count);
+	sqlite3_bind_int64(st, 13, (int64_t)c->site);
+	sqlite3_bind_int64(st, 14, c->t_start_ns);
+	sqlite3_bind_int64(st, 15, c->t_measured_ns);
+	cp_db_bind_opt(st, 16, c->t_incall_ns, -1);
+	for (i = 0; i < CP_DB_NMODELS; i++)
+		cp_db_bind_real(st, 17 + i, c->pred_ns[i]);
+	cp_db_bind_real(st, 17 + CP_DB_NMODELS, c->pred_lmw_ns);
+	sqlite3_bind_int64(st, 18 + CP_DB_NMODELS, c->pred_flags);
+}
+
+/* Run BEGIN; the caller's rows; COMMIT, or ROLLBACK on any failure
+ * (each fails harmlessly when SQLite rolled back already).  Returns 0,
+ * -CP_DB_EFULL (SQLITE_FULL: the disk) or -CP_DB_EIO. */
+static int cp_db_end_batch(struct cp_db *db, int rc, const char *what)
+{
+	int code;
+
+	if (!rc)
+		rc = cp_db_step(db->st[CP_ST_COMMIT]);
+	if (!rc)
+		return 0;
+	code = (rc & 0xff) == SQLITE_FULL ? CP_DB_EFULL : CP_DB_EIO;
+	cp_db_fail(db, code, what);
+	cp_db_step(db->st[CP_ST_ROLLBACK]);
+	cp_db_step(db->st[CP_ST_COMMIT]);	/* pops the savepoint */
+	return -code;
+}
+
+int cp_db_begin(struct cp_db *db)
+{
+	if (cp_db_step(db->st[CP_ST_BEGIN]))
+		return cp_db_fail(db, CP_DB_EIO, "cannot begin");
+	return 0;
+}
+
+int cp_db_commit(struct cp_db *db)
+{
+	return cp_db_end_batch(db, 0, "cannot commit");
+}
+
+int cp_db_put_calls(struct cp_db *db, const struct cp_db_call *c, size_t n)
+{
+	sqlite3_stmt *st = db->st[CP_ST_CALL];
+	size_t i;
+	int rc;
+
+	rc = cp_db_step(db->st[CP_ST_BEGIN]);
+	for (i = 0; !rc && i < n; i++) {
+		cp_db_bind_call(st, &c[i]);
+		rc = cp_db_step(st);
+	}
+	return cp_db_end_batch(db, rc, "cannot write calls");
+}
+
+int cp_db_put_counts(struct cp_db *db, const char *const *keys,
+		     const int64_t *vals, size_t n)
+{
+	sqlite3_stmt *st = db->st[CP_ST_META];
+	char v[32];
+	size_t i;
+	int rc;
+
+	rc = cp_db_step(db->st[CP_ST_BEGIN]);
+	for (i = 0; !rc && i < n; i++) {
+		snprintf(v, sizeof(v), "%lld", (long long)vals[i]);
+		sqlite3_bind_text(st, 1, keys[i], -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, v, -1, SQLITE_TRANSIENT);
+		rc = cp_db_step(st);
+	}
+	return cp_db_end_batch(db, rc, "cannot write meta");
+}
+
+int cp_db_checkpoint(struct cp_db *db)
+{
+	if (sqlite3_wal_checkpoint_v2(db->h, NULL, SQLITE_CHECKPOINT_TRUNCATE,
+				      NULL, NULL))
+		return cp_db_fail(db, CP_DB_EIO, "cannot checkpoint");
+	return 0;
+}
+
+int cp_db_put_layouts(struct cp_db *db, const struct cp_db_layout *l,
+		      size_t n)
+{
+	sqlite3_stmt *st = db->st[CP_ST_LAYOUT];
+	size_t i;
+	int rc;
+
+	rc = cp_db_step(db->st[CP_ST_BEGIN]);
+	for (i = 0; !rc && i < n; i++) {
+		sqlite3_bind_int(st, 1, l[i].index);
+		sqlite3_bind_int(st, 2, l[i].contiguous);
+		sqlite3_bind_int(st, 3, l[i].irregular);
+		sqlite3_bind_int64(st, 4, l[i].size_bytes);
+		sqlite3_bind_int64(st, 5, l[i].extent_bytes);
+		cp_db_bind_opt(st, 6, l[i].block_bytes, -1);
+		cp_db_bind_opt(st, 7, l[i].stride_bytes, -1);
+		sqlite3_bind_int64(st, 8, l[i].nblocks);
+		if (l[i].desc)
+			sqlite3_bind_text(st, 9, l[i].desc, -1,
+					  SQLITE_TRANSIENT);
+		rc = cp_db_step(st);
+	}
+	return cp_db_end_batch(db, rc, "cannot write layouts");
+}
+
+int cp_db_put_aggs(struct cp_db *db, const struct cp_db_agg *a, size_t n)
+{
+	sqlite3_stmt *st = db->st[CP_ST_AGG];
+	size_t i;
+	int rc;
+
+	rc = cp_db_step(db->st[CP_ST_BEGIN]);
+	if (!rc)
+		rc = cp_db_step(db->st[CP_ST_AGG_DEL]);
+	for (i = 0; !rc && i < n; i++) {
+		sqlite3_bind_int64(st, 1, (int64_t)a[i].site);
+		sqlite3_bind_int(st, 2, a[i].op);
+		cp_db_bind_opt(st, 3, a[i].peer, -1);
+		sqlite3_bind_int(st, 4, a[i].size_class);
+		cp_db_bind_opt(st, 5, a[i].layout, -1);
+		sqlite3_bind_int64(st, 6, (int64_t)a[i].count);
+		sqlite3_bind_int64(st, 7, (int64_t)a[i].bytes);
+		sqlite3_bind_int64(st, 8, a[i].time_ns);
+		sqlite3_bind_int64(st, 9, a[i].min_ns);
+		sqlite3_bind_int64(st, 10, a[i].max_ns);
+		sqlite3_bind_int64(st, 11, (int64_t)a[i].rows);
+		rc = cp_db_step(st);
+	}
+	return cp_db_end_batch(db, rc, "cannot write aggregates");
+}
+
+int cp_db_put_modules(struct cp_db *db, const struct cp_db_module *m,
+		      size_t n)
+{
+	sqlite3_stmt *st = db->st[CP_ST_MODULE];
+	size_t i;
+	int rc;
+
+	rc = cp_db_step(db->st[CP_ST_BEGIN]);
+	for (i = 0; !rc && i < n; i++) {
+		sqlite3_bind_int64(st, 1, (int64_t)m[i].start);
+		sqlite3_bind_int64(st, 2, (int64_t)m[i].end);
+		sqlite3_bind_int64(st, 3, (int64_t)m[i].base);
+		sqlite3_bind_text(st, 4, m[i].path ? m[i].path : "", -1,
+				  SQLITE_TRANSIENT);
+		if (m[i].build_id)
+			sqlite3_bind_text(st, 5, m[i].build_id, -1,
+					  SQLITE_TRANSIENT);
+		rc = cp_db_step(st);
+	}
+	return cp_db_end_batch(db, rc, "cannot write modules");
+}
+
+int cp_db_put_ops(struct cp_db *db, const char *const *names,
+		  const char *const *kinds, const char *const *classes,
+		  size_t n)
+{
+	sqlite3_stmt *st = db->st[CP_ST_OP];
+	size_t i;
+	int rc;
+
+	rc = cp_db_step(db->st[CP_ST_BEGIN]);
+	for (i = 0; !rc && i < n; i++) {
+		if (!names[i])
+			continue;
+		sqlite3_bind_int64(st, 1, (int64_t)i);
+		sqlite3_bind_text(st, 2, names[i], -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, kinds ? kinds[i] : "blocking", -1,
+				  SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, classes ? classes[i] : "other", -1,
+				  SQLITE_STATIC);
+		rc = cp_db_step(st);
+	}
+	return cp_db_end_batch(db, rc, "cannot write ops");
+}

@@ -19,7 +19,6 @@
 
 #include "db/cp_db.h"
 #include "db/cp_db_int.h"
-#include "db/cp_db_write.h"
 #include "db/cp_schema_gen.h"
 
 /* Error text of the last failed open (cp_db_errmsg(NULL)). */
@@ -113,7 +112,7 @@ int cp_db_put_meta(struct cp_db *db, const char *key, const char *value)
 	return 0;
 }
 
-void cp_db_rank_unreserve(struct cp_db *db)
+void cp_db_unreserve(struct cp_db *db)
 {
 	if (!db->reserve[0])
 		return;
@@ -129,7 +128,7 @@ void cp_db_close(struct cp_db *db)
 		return;
 	for (i = 0; i < CP_ST_MAX; i++)
 		sqlite3_finalize(db->st[i]);
-	cp_db_rank_unreserve(db);	/* room for the checkpoint below */
+	cp_db_unreserve(db);		/* room for the checkpoint below */
 	if (db->h && db->writer)
 		sqlite3_exec(db->h, "PRAGMA journal_mode=DELETE", NULL, NULL,
 			     NULL);

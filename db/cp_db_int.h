@@ -64,6 +64,10 @@ int cp_db_fail(struct cp_db *db, int code, const char *what);
 int cp_db_open_fail(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* Give back a rank file's reserve (cp_db_rank_unreserve); a handle
+ * without one (a merge, or given back already) is left alone. */
+void cp_db_unreserve(struct cp_db *db);
+
 /* A zeroed handle, or NULL when out of memory. */
 struct cp_db *cp_db_alloc(void);
 

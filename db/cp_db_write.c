@@ -102,6 +102,11 @@ bool cp_db_rank_room(struct cp_db *db)
 	return (uint64_t)sv.f_bavail * sv.f_frsize >= 2 * CP_DB_RESERVE_BYTES;
 }
 
+void cp_db_rank_unreserve(struct cp_db *db)
+{
+	cp_db_unreserve(db);
+}
+
 /*
  * WAL with synchronous=NORMAL: a commit is one append to the -wal file,
  * and a committed batch survives SIGKILL right after the commit (only a

@@ -16,6 +16,7 @@
 
 #include "db/cp_db.h"
 #include "src/cli/cli.h"
+#include "src/common/cp_json.h"
 #include "src/lib/cp_record.h"
 
 static const char *const cp_cli_cols[] = {
@@ -253,7 +254,7 @@ static void cp_cli_put_json(FILE *f, const struct cp_cli_field *fl,
 		if (!fl[i].s)
 			fputs("null", f);
 		else if (fl[i].str)
-			cp_cli_json_str(f, fl[i].s);
+			cp_json_str(f, fl[i].s);
 		else
 			fputs(fl[i].s, f);
 	}

@@ -49,7 +49,7 @@ struct cp_db_call {
 	int32_t comm_size;	/* -1 none (NULL) */
 	uint32_t comm_id;	/* job-wide communicator id */
 	int32_t layout;		/* index into layouts; -1 none (NULL) */
-	uint32_t flags;		/* CP_F_* of src/lib/cp_record.h */
+	uint32_t flags;		/* CP_F_* of src/common/cp_row.h */
 	uint64_t bytes;		/* transferred bytes */
 	uint64_t count;		/* elements */
 	uint64_t site;		/* callsite address; sites table resolves it */
@@ -59,7 +59,7 @@ struct cp_db_call {
 	/* predictions, ns, [CP_DB_MODEL_*]; NAN: not predicted (NULL) */
 	double pred_ns[CP_DB_NMODELS];
 	double pred_lmw_ns;	/* log3P's l_mw term, NAN none */
-	uint32_t pred_flags;	/* CP_PF_* of src/lib/cp_predict.h */
+	uint32_t pred_flags;	/* CP_PF_* of src/common/cp_row.h */
 };
 
 /* A datatype layout (index = position in the rank's layout table). */
@@ -81,7 +81,7 @@ struct cp_db_agg {
 	uint64_t site;
 	int32_t op;
 	int32_t peer;
-	int32_t size_class;	/* floor(log2(bytes)) + 1, 0 for 0 bytes */
+	int32_t size_class;	/* cp_row_size_class(bytes) */
 	int32_t layout;
 	uint64_t count;		/* calls */
 	uint64_t bytes;		/* bytes summed */

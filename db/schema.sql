@@ -65,7 +65,7 @@ CREATE TABLE calls (
 					-- inter); NULL unknown
 	comm	INTEGER NOT NULL,	-- job-wide communicator id
 	layout	INTEGER,		-- layouts.idx of the type; NULL none
-	flags	INTEGER NOT NULL,	-- CP_F_* bits of src/lib/cp_record.h
+	flags	INTEGER NOT NULL,	-- CP_F_* bits of src/common/cp_row.h
 	bytes	INTEGER NOT NULL,	-- bytes transferred (count * type size)
 	count	INTEGER NOT NULL,	-- elements
 	site	INTEGER NOT NULL,	-- return address of the call in the
@@ -83,7 +83,7 @@ CREATE TABLE calls (
 	pred_loggp_ns REAL,
 	pred_plogp_ns REAL,
 	pred_lmw_ns REAL,		-- log3P's l_mw term of pred_log3p_ns
-	pred_flags INTEGER NOT NULL DEFAULT 0	-- CP_PF_* of src/lib/cp_predict.h
+	pred_flags INTEGER NOT NULL DEFAULT 0	-- CP_PF_* of src/common/cp_row.h
 );
 
 -- Datatype layouts of the rank, by index.
@@ -106,7 +106,8 @@ CREATE TABLE aggs (
 	site	INTEGER NOT NULL,	-- return address, as calls.site
 	op	INTEGER NOT NULL,	-- ops.id
 	peer	INTEGER,		-- as calls.peer
-	size_class INTEGER NOT NULL,	-- floor(log2(bytes)) + 1, 0 for 0 bytes
+	size_class INTEGER NOT NULL,	-- cp_row_size_class(bytes) of
+					-- src/common/cp_row.h
 	layout	INTEGER,		-- as calls.layout
 	count	INTEGER NOT NULL,	-- calls
 	bytes	INTEGER NOT NULL,	-- bytes summed over the calls

@@ -32,7 +32,7 @@ PROCNULL_NAMES = {"mpi_proc_null", "proc_null", "procnull"}
 
 
 def flag_bits(header_path):
-    """CP_F_* names (lowercase, no prefix) -> bit, from cp_record.h."""
+    """CP_F_* names (lowercase, no prefix) -> bit, from cp_row.h."""
     bits = {}
     if not header_path or not os.path.exists(header_path):
         return bits

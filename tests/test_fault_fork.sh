@@ -87,8 +87,8 @@ fi
 # MPI_Init_thread from Fortran, `use mpi` and `use mpi_f08`: same output,
 # every call recorded and flagged fortran, the rank files finished
 fbit=$(sed -n 's/^#define CP_F_FORTRAN[ \t]*\(0x[0-9a-fA-F]*\).*/\1/p' \
-	"$top_srcdir/src/lib/cp_record.h")
-[ -n "$fbit" ] || fail "no CP_F_FORTRAN in cp_record.h"
+	"$top_srcdir/src/common/cp_row.h")
+[ -n "$fbit" ] || fail "no CP_F_FORTRAN in cp_row.h"
 nf=0
 for prog in test_fault_thread_f test_fault_thread_f08; do
 	if ! command -v "$MPIFC" >/dev/null 2>&1 ||

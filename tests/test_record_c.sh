@@ -25,5 +25,5 @@ for np in 2 3; do
 		fail "np $np: commprof export failed"
 	"$PYTHON3" "$top_srcdir/tests/record_check.py" "$T/calls$np.csv" \
 		"$T/m$np" "$np" test_record_c.c \
-		"$top_srcdir/src/lib/cp_record.h" || fail "np $np: rows differ"
+		"$top_srcdir/src/common/cp_row.h" || fail "np $np: rows differ"
 done

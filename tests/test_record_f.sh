@@ -12,8 +12,8 @@
 command -v "$MPIFC" >/dev/null 2>&1 || skip "no $MPIFC"
 command -v sqlite3 >/dev/null 2>&1 || fail "no sqlite3"
 fbit=$(sed -n 's/^#define CP_F_FORTRAN[ \t]*\(0x[0-9a-fA-F]*\).*/\1/p' \
-	"$top_srcdir/src/lib/cp_record.h")
-[ -n "$fbit" ] || fail "no CP_F_FORTRAN in cp_record.h"
+	"$top_srcdir/src/common/cp_row.h")
+[ -n "$fbit" ] || fail "no CP_F_FORTRAN in cp_row.h"
 fbit=$((fbit))
 
 # manifest SRC DIR: the "! expect R:" lines of SRC as expect-R.tsv
@@ -56,7 +56,7 @@ for prog in test_record_f test_record_f08; do
 	"$COMMPROF" export "$T/o-$prog" --format csv > "$T/$prog.csv" ||
 		fail "$prog: commprof export failed"
 	"$PYTHON3" "$top_srcdir/tests/record_check.py" "$T/$prog.csv" \
-		"$T/m-$prog" 2 "$prog.f90" "$top_srcdir/src/lib/cp_record.h" ||
+		"$T/m-$prog" 2 "$prog.f90" "$top_srcdir/src/common/cp_row.h" ||
 		fail "$prog: rows differ"
 	for r in 00000 00001; do
 		db="$T/o-$prog/rank-$r.db"

@@ -17,7 +17,7 @@
 #include "db/cp_db.h"
 #include "src/cli/cli.h"
 #include "src/common/cp_json.h"
-#include "src/lib/cp_record.h"
+#include "src/common/cp_row.h"
 
 static const char *const cp_cli_cols[] = {
 	"rank", "op", "peer", "root", "tag", "comm_size", "bytes",
@@ -203,10 +203,9 @@ static int cp_cli_fields(struct cp_cli_export *x, const struct cp_db_row *r,
 	if (cp_cli_site_get(x->sites, r->mod_path, r->mod_base, c->site,
 			    &site, &func))
 		return -1;
-	if (!r->op_name)
-		snprintf(x->op, sizeof(x->op), "op%d", (int)c->op);
 	cp_cli_num(x, f, 0, r->rank, INT64_MIN);
-	cp_cli_str(f, 1, r->op_name ? r->op_name : x->op);
+	cp_cli_str(f, 1, cp_row_op_name(x->op, sizeof(x->op), r->op_name,
+					c->op));
 	cp_cli_peer(x, f, 2, c->peer);
 	cp_cli_peer(x, f, 3, c->root);
 	cp_cli_num(x, f, 4, c->tag, INT32_MIN);

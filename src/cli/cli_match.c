@@ -20,7 +20,7 @@
 #include "analysis/cp_stats.h"
 #include "db/cp_db.h"
 #include "src/cli/cli.h"
-#include "src/lib/cp_record.h"
+#include "src/common/cp_row.h"
 
 /* Where an input row of the matching came from, and its predictions. */
 struct cp_cli_mref {

@@ -10,9 +10,8 @@
  *   3. strided sends whose log3P l_mw term is the largest
  *      (CP_PF_L3_LMW_LARGEST), with the savings 003 quotes;
  *   4. the N rows each model predicted worst.
- * Size classes are powers of two as in the aggregates (aggs.size_class):
- * class k >= 1 holds 2^(k-1) <= bytes < 2^k, labelled "lo-hi" (hi
- * excluded), class 0 holds 0 bytes.
+ * Size classes are those of the aggregates (cp_row_size_class): class
+ * k >= 1, 2^(k-1) <= bytes < 2^k, is labelled "lo-hi" (hi excluded).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -25,8 +24,7 @@
 #include "analysis/cp_stats.h"
 #include "db/cp_db.h"
 #include "src/cli/cli.h"
-#include "src/lib/cp_predict.h"
-#include "src/lib/cp_record.h"
+#include "src/common/cp_row.h"
 
 #define CP_REP_NCLS	65	/* size classes: 0 and 1..64 */
 
@@ -180,23 +178,8 @@ static int cp_rep_op_name(struct cp_rep *r, int32_t op, const char *name)
 	}
 	if (r->ops[op])
 		return 0;
-	if (!name) {
-		snprintf(buf, sizeof(buf), "op%d", (int)op);
-		name = buf;
-	}
-	r->ops[op] = strdup(name);
+	r->ops[op] = strdup(cp_row_op_name(buf, sizeof(buf), name, op));
 	return r->ops[op] ? 0 : -1;
-}
-
-static int32_t cp_rep_cls(uint64_t bytes)
-{
-	int32_t k = 0;
-
-	while (bytes) {
-		bytes >>= 1;
-		k++;
-	}
-	return k;
 }
 
 /* Why model k has no prediction for a row flagged f. */
@@ -315,7 +298,7 @@ static int cp_rep_row_model(struct cp_rep *r, const struct cp_db_prow *p,
 		m->why[CP_REP_R_UNMATCHED]++;
 		return 0;
 	}
-	if (cp_rep_mu_add(m, p->mu[k], p->op, cp_rep_cls(p->bytes),
+	if (cp_rep_mu_add(m, p->mu[k], p->op, cp_row_size_class(p->bytes),
 			  cp_rep_link(p)))
 		return -1;
 	return r->top ? cp_rep_worst_add(r, m, p, k) : 0;
@@ -948,10 +931,7 @@ static int cp_rep_sg_add(void *arg, const struct cp_db_flagged *f)
 	s->n++;
 	g->site = g->site ? g->site : "(unknown)";
 	g->func = g->func ? g->func : "";
-	if (f->op_name)
-		snprintf(g->op, sizeof(g->op), "%s", f->op_name);
-	else
-		snprintf(g->op, sizeof(g->op), "op%d", (int)f->op);
+	cp_row_op_name(g->op, sizeof(g->op), f->op_name, f->op);
 	g->bytes = f->bytes;
 	g->block_bytes = f->block_bytes;
 	g->stride_bytes = f->stride_bytes;

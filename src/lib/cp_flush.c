@@ -131,11 +131,6 @@ void cp_record(const struct cp_event *ev)
 
 /* ---- flusher side ---------------------------------------------------- */
 
-static int size_class(uint64_t bytes)
-{
-	return bytes ? 64 - __builtin_clzll(bytes) : 0;
-}
-
 static uint64_t agg_hash(const struct cp_db_agg *a)
 {
 	uint64_t h = a->site * 0x9E3779B97F4A7C15ull;
@@ -180,7 +175,7 @@ static void agg_add(const struct cp_db_call *c, int kept)
 {
 	struct cp_db_agg k = {
 		.site = c->site, .op = c->op, .peer = c->peer,
-		.size_class = size_class(c->bytes), .layout = c->layout,
+		.size_class = cp_row_size_class(c->bytes), .layout = c->layout,
 	};
 	size_t j;
 

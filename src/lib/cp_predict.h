@@ -28,26 +28,7 @@
 
 #include "db/cp_db.h"
 #include "src/common/cp_params.h"
-
-/* Per-row flags (calls.pred_flags).  CP_PF_ON is set on every row that
- * went through cp_pred_eval; the others say why a value is missing or
- * how far to trust it. */
-#define CP_PF_ON		0x0001	/* predictions evaluated */
-#define CP_PF_AVERAGED		0x0002	/* LMO from averaged parameters: the
-					 * job's ranks or hosts differ from
-					 * the calibrated ones */
-#define CP_PF_LMO_ESCAL		0x0004	/* gather between M1 and M2: LMO
-					 * not predicted (random levels) */
-#define CP_PF_L3_EXTRAP_SIZE	0x0008	/* size outside log3P's table */
-#define CP_PF_L3_EXTRAP_STRIDE	0x0010	/* stride outside log3P's table */
-#define CP_PF_L3_BLOCK		0x0020	/* blocks wider than the one element
-					 * log3P was measured with: log3P
-					 * not predicted */
-#define CP_PF_PLOGP_EXTRAP	0x0040	/* size outside PLogP's g(m) table */
-#define CP_PF_L3_LMW_LARGEST	0x0080	/* l_mw is log3P's largest term: a
-					 * strided send worth packing */
-#define CP_PF_L3_MW_DOM		0x0100	/* o_mw + l_mw > o_net (003 4.2.1) */
-#define CP_PF_SELF		0x0200	/* a message to oneself */
+#include "src/common/cp_row.h"
 
 /* What a call is to the models. */
 enum cp_pred_kind {
@@ -76,7 +57,7 @@ struct cp_pred_in {
 struct cp_pred_out {
 	double t_ns[CP_DB_NMODELS];	/* [CP_DB_MODEL_*]; NAN none */
 	double lmw_ns;		/* log3P's l_mw term; NAN none */
-	uint32_t flags;		/* CP_PF_* */
+	uint32_t flags;		/* CP_PF_* (src/common/cp_row.h) */
 };
 
 struct cp_pred;

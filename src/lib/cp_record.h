@@ -15,34 +15,13 @@
 #include <stdint.h>
 #include <mpi.h>
 
+#include "src/common/cp_row.h"
 #include "src/lib/cp_time.h"
 
 #define CP_API __attribute__((visibility("default")))
 #define CP_COLD __attribute__((noinline, cold))
 #define cp_likely(x) __builtin_expect(!!(x), 1)
 #define cp_unlikely(x) __builtin_expect(!!(x), 0)
-
-/* Special peer and root values, stored as they are in the database. */
-#define CP_PEER_NONE	(-1)	/* the call has no peer */
-#define CP_PEER_PROCNULL (-2)	/* MPI_PROC_NULL */
-#define CP_PEER_ANY	(-3)	/* MPI_ANY_SOURCE, not (yet) resolved */
-
-/* struct cp_event.flags */
-#define CP_F_PROCNULL	0x0001	/* peer was MPI_PROC_NULL */
-#define CP_F_INPLACE	0x0002	/* a buffer was MPI_IN_PLACE */
-#define CP_F_ZERO	0x0004	/* count was zero */
-#define CP_F_NONBLOCK	0x0008	/* row completed at request completion */
-#define CP_F_PERSIST	0x0010	/* persistent request (Start) */
-#define CP_F_FORTRAN	0x0020	/* called through a Fortran binding */
-#define CP_F_NOTDONE	0x0040	/* request never completed before finalize */
-#define CP_F_CANCELLED	0x0080	/* request was cancelled */
-#define CP_F_ANYSRC	0x0100	/* posted with MPI_ANY_SOURCE */
-#define CP_F_ANYTAG	0x0200	/* posted with MPI_ANY_TAG */
-#define CP_F_RECV	0x0400	/* the row receives (bytes from status) */
-#define CP_F_VARBLOCK	0x0800	/* v/w collective: bytes is this rank's total */
-#define CP_F_INTER	0x1000	/* intercommunicator: peer/root in remote group */
-#define CP_F_HALF	0x2000	/* receive half of a Sendrecv: a row of its
-				 * own (for matching), not a second call */
 
 /*
  * One recorded call.  Times are in ticks of cp_ticks(); the flusher turns
@@ -62,8 +41,8 @@ struct cp_event {
 	uint32_t comm;		/* job-wide communicator id (cp_comm.h) */
 	uint32_t layout;	/* index into the layout table (cp_layout.h) */
 	uint16_t call;		/* CP_CALL_*, generated from mpi_calls.def */
-	uint16_t flags;		/* CP_F_* */
-	uint16_t pred_flags;	/* CP_PF_* (src/lib/cp_predict.h); 0: the
+	uint16_t flags;		/* CP_F_* (src/common/cp_row.h) */
+	uint16_t pred_flags;	/* CP_PF_* (src/common/cp_row.h); 0: the
 				 * pred fields below were not written */
 	float pred_ns[5];	/* per model (CP_DB_MODEL_*), ns; NAN none */
 	float pred_lmw_ns;	/* log3P's l_mw term, ns; NAN none */

@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "src/common/cp_row.h"
+
 #define CP_DB_SCHEMA_VERSION 2
 
 #define CP_DB_EIO	1	/* open, write or commit failed */
@@ -25,16 +27,6 @@
 #define CP_DB_ENOENT	3	/* no rank files in the directory */
 #define CP_DB_ENOMEM	4
 #define CP_DB_EFULL	5	/* disk (or quota) full: nothing written */
-
-/* The models whose predictions a row carries, in column order
- * (pred_<name>_ns, mu_<name>). */
-#define CP_DB_MODEL_LMO		0
-#define CP_DB_MODEL_LOG3P	1
-#define CP_DB_MODEL_HOCKNEY	2
-#define CP_DB_MODEL_LOGGP	3
-#define CP_DB_MODEL_PLOGP	4
-#define CP_DB_NMODELS		5
-#define CP_DB_MODEL_NAMES { "lmo", "log3p", "hockney", "loggp", "plogp" }
 
 /* One finished call, as stored.  Fields that do not apply hold the
  * sentinel given; the writer stores those as SQL NULL. */
@@ -56,8 +48,8 @@ struct cp_db_call {
 	int64_t t_start_ns;	/* job clock: ns since the job's first MPI_Init */
 	int64_t t_measured_ns;	/* call duration, or post..completion */
 	int64_t t_incall_ns;	/* ns inside the completing call, -1 none */
-	/* predictions, ns, [CP_DB_MODEL_*]; NAN: not predicted (NULL) */
-	double pred_ns[CP_DB_NMODELS];
+	/* predictions, ns, [CP_MODEL_*]; NAN: not predicted (NULL) */
+	double pred_ns[CP_NMODELS];
 	double pred_lmw_ns;	/* log3P's l_mw term, NAN none */
 	uint32_t pred_flags;	/* CP_PF_* of src/common/cp_row.h */
 };
@@ -195,7 +187,7 @@ struct cp_db_row {
 	int64_t t_transfer_ns;	/* compared time (schema.sql), -1 none */
 	int64_t t_wait_ns;	/* wait or entry skew, -1 none */
 	int32_t late;		/* 1 sender late, 2 receiver late, 0 */
-	double mu[CP_DB_NMODELS];	/* proportional error, NAN none */
+	double mu[CP_NMODELS];	/* proportional error, NAN none */
 };
 
 /*
@@ -293,11 +285,11 @@ struct cp_db_prow {
 	uint64_t site;		/* return address in that rank */
 	const char *mod_path;	/* module that holds site, or NULL */
 	uint64_t mod_base;	/* its load bias */
-	double pred_ns[CP_DB_NMODELS];	/* NAN none */
+	double pred_ns[CP_NMODELS];	/* NAN none */
 	double pred_lmw_ns;	/* NAN none */
 	uint32_t pred_flags;	/* CP_PF_* */
 	int64_t t_transfer_ns;	/* compared time, -1 none */
-	double mu[CP_DB_NMODELS];	/* NAN none */
+	double mu[CP_NMODELS];	/* NAN none */
 };
 
 /* cp_db_each_pred_row - fn for every row of class 'p2p' or 'coll', in
@@ -350,7 +342,7 @@ struct cp_db_mrow {
 	int32_t comm_size;	/* -1 unknown */
 	int64_t t_start_ns;	/* post (job clock) */
 	int64_t t_measured_ns;	/* post to completion */
-	double pred_ns[CP_DB_NMODELS];	/* NAN none */
+	double pred_ns[CP_NMODELS];	/* NAN none */
 };
 
 /* cp_db_each_match_row - fn for every row of class 'p2p' or 'coll', in
@@ -369,7 +361,7 @@ struct cp_db_xfer {
 	int32_t mate_rank;	/* matched row, -1 none (collectives) */
 	int64_t mate_seq;	/* -1 none */
 	int64_t coll_inst;	/* collective instance, -1 none */
-	double mu[CP_DB_NMODELS];	/* NAN: no prediction */
+	double mu[CP_NMODELS];	/* NAN: no prediction */
 };
 
 /* Store matches into the rows they name, in one transaction.  Returns 0

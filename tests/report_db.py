@@ -15,6 +15,7 @@ Rows (p2p and coll, the rows the report looks at):
   rank 0 MPI_Wait  x1                       completion: not a p2p row
 """
 import os
+import re
 import sqlite3
 import sys
 
@@ -22,12 +23,27 @@ PF_ON, PF_ESCAL, PF_LMW = 0x1, 0x4, 0x80
 OPS = [(1, "MPI_Send", "blocking", "p2p"), (2, "MPI_Bcast", "blocking", "coll"),
        (3, "MPI_Gather", "blocking", "coll"), (4, "MPI_Wait", "completion",
                                                 "completion")]
-MODELS = ["lmo", "log3p", "hockney", "loggp", "plogp"]
 
 
-def merged_schema(path):
+def model_names(schema):
+    """The models of CP_MODEL_MAP in src/common/cp_row.h, in order."""
+    top = os.path.dirname(os.path.dirname(os.path.abspath(schema)))
+    text = open(os.path.join(top, "src", "common", "cp_row.h")).read()
+    body = text.split("#define CP_MODEL_MAP(X)")[1].split("\n\n")[0]
+    return re.findall(r"X\(\s*\w+\s*,\s*(\w+)\s*\)", body)
+
+
+def merged_schema(path, models):
+    """The merged part of the schema, "-- @each_model" lines expanded as
+    db/local.mk does."""
     text = open(path).read()
-    return text.split("-- @merged\n")[1].split("-- @indexes\n")[0]
+    part = text.split("-- @merged\n")[1].split("-- @indexes\n")[0]
+    out = []
+    for line in part.splitlines(True):
+        m = re.match(r"(\s*)-- @each_model (.*)$", line)
+        out += ([m.group(1) + m.group(2).replace("%", n) + "\n"
+                 for n in models] if m else [line])
+    return "".join(out)
 
 
 def main():
@@ -35,7 +51,8 @@ def main():
     nopred = "--nopred" in sys.argv
     os.makedirs(out, exist_ok=True)
     db = sqlite3.connect(os.path.join(out, "commprof.db"))
-    db.executescript(merged_schema(schema))
+    models = model_names(schema)
+    db.executescript(merged_schema(schema, models))
     meta = {"schema_version": "2", "kind": "merged", "ranks": "2",
             "rank_files": "0"}
     if not nopred:
@@ -49,7 +66,7 @@ def main():
             # rank 0 made MPI calls from 3 threads (without predictions:
             # no threads key, as in files of older versions)
             rm.update(params="/tmp/cluster.params",
-                      pred_models=",".join(MODELS), pred_note="",
+                      pred_models=",".join(models), pred_note="",
                       threads=str(3 - 2 * r))
         db.executemany("INSERT INTO rank_meta VALUES (?, ?, ?)",
                        [(r, k, v) for k, v in rm.items()])
@@ -73,8 +90,8 @@ def main():
             site=site, t_start_ns=1000 * seq[rank], t_measured_ns=500,
             pred_lmw_ns=lmw, pred_flags=flags,
             t_transfer_ns=t_tr if mu else None,
-            **{"pred_%s_ns" % m: pred.get(m) for m in MODELS},
-            **{"mu_%s" % m: mu.get(m) for m in MODELS}))
+            **{"pred_%s_ns" % m: pred.get(m) for m in models},
+            **{"mu_%s" % m: mu.get(m) for m in models}))
         seq[rank] += 1
 
     for i in range(11):

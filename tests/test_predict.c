@@ -139,64 +139,64 @@ static void check_p2p(const struct cp_pred *m)
 	double M = 1500, want;
 
 	want = C[0] + t[0] * M + C[2] + t[2] * M + M * ib(0, 2);
-	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LMO], want * 1e9, TOL),
-		 "LMO 0->2 1500 B: %.6f ns = %.6f", o.t_ns[CP_DB_MODEL_LMO],
+	ta_check(ta_near(o.t_ns[CP_MODEL_LMO], want * 1e9, TOL),
+		 "LMO 0->2 1500 B: %.6f ns = %.6f", o.t_ns[CP_MODEL_LMO],
 		 want * 1e9);
 	/* log3P, contiguous: o_mw + o_net, linear between 1000 and 2000 */
 	want = (5e-7 + 0.5 * (7e-7 - 5e-7)) + (1e-6 + 0.5 * (3e-6 - 1e-6));
-	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LOG3P], want * 1e9, TOL),
+	ta_check(ta_near(o.t_ns[CP_MODEL_LOG3P], want * 1e9, TOL),
 		 "log3P contiguous 1500 B: %.3f ns = %.3f",
-		 o.t_ns[CP_DB_MODEL_LOG3P], want * 1e9);
+		 o.t_ns[CP_MODEL_LOG3P], want * 1e9);
 	ta_check(o.lmw_ns == 0, "contiguous l_mw is 0 (%g)", o.lmw_ns);
 	want = 2e-6 + 1e-9 * M;
-	ta_check(ta_near(o.t_ns[CP_DB_MODEL_HOCKNEY], want * 1e9, TOL),
-		 "Hockney 1500 B: %.3f ns", o.t_ns[CP_DB_MODEL_HOCKNEY]);
+	ta_check(ta_near(o.t_ns[CP_MODEL_HOCKNEY], want * 1e9, TOL),
+		 "Hockney 1500 B: %.3f ns", o.t_ns[CP_MODEL_HOCKNEY]);
 	want = 1e-6 + 2 * 5e-7 + (M - 1) * 2e-9;
-	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LOGGP], want * 1e9, TOL),
-		 "LogGP 1500 B: %.3f ns", o.t_ns[CP_DB_MODEL_LOGGP]);
+	ta_check(ta_near(o.t_ns[CP_MODEL_LOGGP], want * 1e9, TOL),
+		 "LogGP 1500 B: %.3f ns", o.t_ns[CP_MODEL_LOGGP]);
 	want = 1.5e-6 + 1.1e-6 + 0.25 * (4.1e-6 - 1.1e-6);
-	ta_check(ta_near(o.t_ns[CP_DB_MODEL_PLOGP], want * 1e9, TOL),
-		 "PLogP 1500 B: %.3f ns", o.t_ns[CP_DB_MODEL_PLOGP]);
+	ta_check(ta_near(o.t_ns[CP_MODEL_PLOGP], want * 1e9, TOL),
+		 "PLogP 1500 B: %.3f ns", o.t_ns[CP_MODEL_PLOGP]);
 	ta_check(o.flags == CP_PF_ON, "flags ON only (%#x)", o.flags);
 
 	/* strided, stride 16 at a table size: l_mw(1000, 16) = 2 us, the
 	 * largest term */
 	o = eval(m, p2p(1, 0, 1000, 16, 8));
 	want = 5e-7 + 2e-6 + 1e-6;
-	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LOG3P], want * 1e9, TOL) &&
+	ta_check(ta_near(o.t_ns[CP_MODEL_LOG3P], want * 1e9, TOL) &&
 		 ta_near(o.lmw_ns, 2e-6 * 1e9, TOL),
 		 "log3P strided 1000 B d 16: %.3f ns, l_mw %.3f",
-		 o.t_ns[CP_DB_MODEL_LOG3P], o.lmw_ns);
+		 o.t_ns[CP_MODEL_LOG3P], o.lmw_ns);
 	ta_check((o.flags & CP_PF_L3_LMW_LARGEST) && (o.flags & CP_PF_L3_MW_DOM),
 		 "l_mw largest and middleware dominated (%#x)", o.flags);
 	/* stride between 16 and 64: linear in log2(d) */
 	o = eval(m, p2p(1, 0, 1000, 32, 8));
 	want = 5e-7 + (2e-6 + 0.5 * (4e-6 - 2e-6)) + 1e-6;
-	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LOG3P], want * 1e9, TOL),
+	ta_check(ta_near(o.t_ns[CP_MODEL_LOG3P], want * 1e9, TOL),
 		 "log3P stride 32 between 16 and 64 in log2: %.3f ns",
-		 o.t_ns[CP_DB_MODEL_LOG3P]);
+		 o.t_ns[CP_MODEL_LOG3P]);
 	/* wider blocks than one double: log3P does not cover them */
 	o = eval(m, p2p(1, 0, 1000, 64, 16));
-	ta_check(isnan(o.t_ns[CP_DB_MODEL_LOG3P]) &&
+	ta_check(isnan(o.t_ns[CP_MODEL_LOG3P]) &&
 		 (o.flags & CP_PF_L3_BLOCK) &&
-		 !isnan(o.t_ns[CP_DB_MODEL_LMO]),
+		 !isnan(o.t_ns[CP_MODEL_LMO]),
 		 "16-byte blocks: log3P NULL, flagged, LMO still priced");
 	o = eval(m, p2p(1, 0, 1000, -1, -1));
-	ta_check(isnan(o.t_ns[CP_DB_MODEL_LOG3P]) &&
-		 !isnan(o.t_ns[CP_DB_MODEL_HOCKNEY]),
+	ta_check(isnan(o.t_ns[CP_MODEL_LOG3P]) &&
+		 !isnan(o.t_ns[CP_MODEL_HOCKNEY]),
 		 "irregular layout: log3P NULL, Hockney priced");
 	/* to oneself: log3P's send to self, nobody else */
 	o = eval(m, p2p(2, 2, 1000, 16, 8));
 	want = 5e-7 + 2e-6 + 1e-7;
-	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LOG3P], want * 1e9, TOL) &&
-		 isnan(o.t_ns[CP_DB_MODEL_LMO]) &&
-		 isnan(o.t_ns[CP_DB_MODEL_HOCKNEY]) &&
+	ta_check(ta_near(o.t_ns[CP_MODEL_LOG3P], want * 1e9, TOL) &&
+		 isnan(o.t_ns[CP_MODEL_LMO]) &&
+		 isnan(o.t_ns[CP_MODEL_HOCKNEY]) &&
 		 (o.flags & CP_PF_SELF),
 		 "self: o_mw + l_mw + T_mem only (%.3f ns)",
-		 o.t_ns[CP_DB_MODEL_LOG3P]);
+		 o.t_ns[CP_MODEL_LOG3P]);
 	o = eval(m, p2p(0, 7, 1000, 0, 0));
-	ta_check(isnan(o.t_ns[CP_DB_MODEL_LMO]) &&
-		 isnan(o.t_ns[CP_DB_MODEL_HOCKNEY]),
+	ta_check(isnan(o.t_ns[CP_MODEL_LMO]) &&
+		 isnan(o.t_ns[CP_MODEL_HOCKNEY]),
 		 "peer outside the job: nothing predicted");
 }
 
@@ -217,19 +217,19 @@ static void check_coll(const struct cp_pred *m)
 	a = C[1] + t[1] * M + M * ib(0, 1);
 	b = C[2] + t[2] * M + M * ib(0, 2);
 	want = 2 * (C[0] + t[0] * M) + fmax(a, b);
-	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LMO], want * 1e9, TOL),
+	ta_check(ta_near(o.t_ns[CP_MODEL_LMO], want * 1e9, TOL),
 		 "LMO scatter 3000 B <= S: %.3f ns = %.3f",
-		 o.t_ns[CP_DB_MODEL_LMO], want * 1e9);
+		 o.t_ns[CP_MODEL_LMO], want * 1e9);
 	M = 6000;
 	o = eval(m, coll(CP_PK_SCATTER, 0, M));
 	a = C[1] + t[1] * M + M * ib(0, 1);
 	b = C[2] + t[2] * M + M * ib(0, 2);
 	want = 2 * (C[0] + t[0] * M) + a + b;
-	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LMO], want * 1e9, TOL),
+	ta_check(ta_near(o.t_ns[CP_MODEL_LMO], want * 1e9, TOL),
 		 "LMO scatter 6000 B > S: serialised, %.3f ns",
-		 o.t_ns[CP_DB_MODEL_LMO]);
-	ta_check(isnan(o.t_ns[CP_DB_MODEL_HOCKNEY]) &&
-		 isnan(o.t_ns[CP_DB_MODEL_LOG3P]),
+		 o.t_ns[CP_MODEL_LMO]);
+	ta_check(isnan(o.t_ns[CP_MODEL_HOCKNEY]) &&
+		 isnan(o.t_ns[CP_MODEL_LOG3P]),
 		 "scatter: no other model invents one");
 	/* gather to 1: small, escalation zone, large (kappa: NT0 variant) */
 	M = 1000;
@@ -237,30 +237,30 @@ static void check_coll(const struct cp_pred *m)
 	a = C[0] + t[0] * M + M * ib(1, 0);
 	b = C[2] + t[2] * M + M * ib(1, 2);
 	want = 2 * (C[1] + t[1] * M) + fmax(a, b) + 2e-10 * M;
-	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LMO], want * 1e9, TOL),
-		 "LMO gather 1000 B < M1: %.3f ns", o.t_ns[CP_DB_MODEL_LMO]);
+	ta_check(ta_near(o.t_ns[CP_MODEL_LMO], want * 1e9, TOL),
+		 "LMO gather 1000 B < M1: %.3f ns", o.t_ns[CP_MODEL_LMO]);
 	o = eval(m, coll(CP_PK_GATHER, 1, 10000));
-	ta_check(isnan(o.t_ns[CP_DB_MODEL_LMO]) && (o.flags & CP_PF_LMO_ESCAL),
+	ta_check(isnan(o.t_ns[CP_MODEL_LMO]) && (o.flags & CP_PF_LMO_ESCAL),
 		 "LMO gather between M1 and M2: not predicted, flagged");
 	M = 100000;
 	o = eval(m, coll(CP_PK_GATHER, 1, M));
 	a = C[0] + t[0] * M + M * ib(1, 0);
 	b = C[2] + t[2] * M + M * ib(1, 2);
 	want = 2 * (C[1] + t[1] * M) + a + b + 4e-10 * M;
-	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LMO], want * 1e9, TOL),
-		 "LMO gather 100000 B >= M2: %.3f ns", o.t_ns[CP_DB_MODEL_LMO]);
+	ta_check(ta_near(o.t_ns[CP_MODEL_LMO], want * 1e9, TOL),
+		 "LMO gather 100000 B >= M2: %.3f ns", o.t_ns[CP_MODEL_LMO]);
 	/* broadcast on 3: trees of height 2 */
 	M = 2000;
 	o = eval(m, coll(CP_PK_BCAST, 0, M));
 	want = 2 * (7e-7 + 0 + 3e-6);
-	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LOG3P], want * 1e9, TOL),
-		 "log3P tree bcast P=3: %.3f ns", o.t_ns[CP_DB_MODEL_LOG3P]);
+	ta_check(ta_near(o.t_ns[CP_MODEL_LOG3P], want * 1e9, TOL),
+		 "log3P tree bcast P=3: %.3f ns", o.t_ns[CP_MODEL_LOG3P]);
 	want = 2 * (2 * 5e-7 + 1e-6 + (M - 1) * 2e-9) + 1 * 7e-7;
-	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LOGGP], want * 1e9, TOL),
-		 "LogGP tree bcast P=3: %.3f ns", o.t_ns[CP_DB_MODEL_LOGGP]);
-	ta_check(isnan(o.t_ns[CP_DB_MODEL_LMO]) &&
-		 isnan(o.t_ns[CP_DB_MODEL_HOCKNEY]) &&
-		 isnan(o.t_ns[CP_DB_MODEL_PLOGP]),
+	ta_check(ta_near(o.t_ns[CP_MODEL_LOGGP], want * 1e9, TOL),
+		 "LogGP tree bcast P=3: %.3f ns", o.t_ns[CP_MODEL_LOGGP]);
+	ta_check(isnan(o.t_ns[CP_MODEL_LMO]) &&
+		 isnan(o.t_ns[CP_MODEL_HOCKNEY]) &&
+		 isnan(o.t_ns[CP_MODEL_PLOGP]),
 		 "bcast: LMO, Hockney, PLogP not predicted");
 	o = eval(m, coll(CP_PK_NONE, 0, M));
 	ta_check(isnan(o.t_ns[0]) && isnan(o.t_ns[1]) && isnan(o.t_ns[2]) &&
@@ -284,10 +284,10 @@ static void check_fallbacks(void)
 		exit(1);
 	o = eval(m, p2p(0, 1, M, 0, 0));
 	want = 2 * 2e-6 + M * (2 * 2e-9 + (ib(0, 1) + ib(0, 2) + ib(1, 2)) / 3);
-	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LMO], want * 1e9, TOL) &&
+	ta_check(ta_near(o.t_ns[CP_MODEL_LMO], want * 1e9, TOL) &&
 		 (o.flags & CP_PF_AVERAGED),
 		 "2-rank job of a 3-rank file: averaged LMO %.3f ns = %.3f",
-		 o.t_ns[CP_DB_MODEL_LMO], want * 1e9);
+		 o.t_ns[CP_MODEL_LMO], want * 1e9);
 	ta_check(differs && strstr(note, "calibrated on 3 ranks, the job "
 				       "has 2") && strstr(note, "averaged"),
 		 "job differs; note: %s", note);
@@ -313,7 +313,7 @@ static void check_fallbacks(void)
 		exit(1);
 	o = eval(m, p2p(0, 2, M, 0, 0));
 	want = C[0] + C[2] + M * (t[0] + t[2] + (ib(0, 1) + ib(1, 2)) / 2);
-	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LMO], want * 1e9, TOL) &&
+	ta_check(ta_near(o.t_ns[CP_MODEL_LMO], want * 1e9, TOL) &&
 		 (o.flags & CP_PF_AVERAGED),
 		 "failed beta_02: the average of the other links (%s)", note);
 	o = eval(m, p2p(0, 1, M, 0, 0));
@@ -342,13 +342,13 @@ static void check_hole(void)
 		exit(1);
 	o = eval(m, p2p(1, 0, 1000, 16, 8));
 	o2 = eval(m, p2p(1, 0, 2000, 64, 8));
-	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LOG3P], 3500, TOL) &&
-		 isnan(o2.t_ns[CP_DB_MODEL_LOG3P]) &&
-		 !isnan(o2.t_ns[CP_DB_MODEL_HOCKNEY]) &&
-		 (models & (1u << CP_DB_MODEL_LOG3P)) &&
+	ta_check(ta_near(o.t_ns[CP_MODEL_LOG3P], 3500, TOL) &&
+		 isnan(o2.t_ns[CP_MODEL_LOG3P]) &&
+		 !isnan(o2.t_ns[CP_MODEL_HOCKNEY]) &&
+		 (models & (1u << CP_MODEL_LOG3P)) &&
 		 strstr(note, "log3P: 1 failed table entries"),
 		 "failed l_mw(2000, 64): that call NULL, (1000, 16) %.3f ns; "
-		 "%s", o.t_ns[CP_DB_MODEL_LOG3P], note);
+		 "%s", o.t_ns[CP_MODEL_LOG3P], note);
 	cp_pred_free(m);
 	cp_params_free(p);
 }

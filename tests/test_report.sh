@@ -155,7 +155,7 @@ eq("csv note", [r["value"] for r in kv if r["section"] == "strided"],
    [j["strided"]["note"]])
 
 # text and markdown: the mark on the best model's line only
-MODELS = ("lmo", "log3p", "hockney", "loggp", "plogp")
+MODELS = {a["model"] for a in acc}
 def marked_text(lines):
     out, key = [], None
     for l in lines:

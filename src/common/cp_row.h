@@ -2,8 +2,8 @@
  * cp_row.h - what a stored call row means, for every program that writes
  * or reads one: the row flags (calls.flags), the peer sentinels, the
  * prediction flags (calls.pred_flags), the size class of the aggregates
- * and the name shown for an op the ops table does not name
- * (db/schema.sql).  The preloaded library sets these, the CLI and the
+ * the name shown for an op the ops table does not name, and the list of
+ * models whose predictions a row carries (db/schema.sql).  The preloaded library sets these, the CLI and the
  * tests read them; so this header is plain C, with no MPI.
  */
 #ifndef CP_ROW_H
@@ -53,6 +53,33 @@
 					 * strided send worth packing */
 #define CP_PF_L3_MW_DOM		0x0100	/* o_mw + l_mw > o_net (003 4.2.1) */
 #define CP_PF_SELF		0x0200	/* a message to oneself */
+
+/*
+ * The models, in column order: the one list of them, as libuv's
+ * UV_ERRNO_MAP.  X(ID, name) per model makes CP_MODEL_<ID> and
+ * cp_model_name(); name makes the columns pred_<name>_ns and mu_<name>
+ * of the database (db/schema.sql, db/cp_db_int.h), pred_<name> and
+ * mu_<name> of "commprof export", the model's name in the report and in
+ * the meta key pred_models.  Adding a model: a line here, its formula in
+ * analysis/cp_model.h and its call in src/lib/cp_predict.c.
+ */
+#define CP_MODEL_MAP(X)			\
+	X(LMO, lmo)			\
+	X(LOG3P, log3p)			\
+	X(HOCKNEY, hockney)		\
+	X(LOGGP, loggp)			\
+	X(PLOGP, plogp)
+
+enum cp_model {
+#define CP_MODEL_ID(id, name) CP_MODEL_##id,
+	CP_MODEL_MAP(CP_MODEL_ID)
+#undef CP_MODEL_ID
+	CP_NMODELS
+};
+
+/* cp_model_name - the name of model k ("lmo", "log3p", ...), or NULL
+ * when k is not a CP_MODEL_*.  Cannot fail. */
+const char *cp_model_name(int k);
 
 /*
  * cp_row_size_class - the size class of bytes in the aggregates

@@ -220,7 +220,7 @@ static void to_row(struct cp_db_call *c, const struct cp_event *ev,
 	c->t_incall_ns = ev->flags & (CP_F_NONBLOCK | CP_F_PERSIST) ?
 			 (int64_t)cp_time_dur_ns(ev->incall) : -1;
 	c->pred_flags = ev->pred_flags;
-	for (int i = 0; i < CP_DB_NMODELS; i++)
+	for (int i = 0; i < CP_NMODELS; i++)
 		c->pred_ns[i] = ev->pred_flags ? ev->pred_ns[i] : NAN;
 	c->pred_lmw_ns = ev->pred_flags ? ev->pred_lmw_ns : NAN;
 }

@@ -27,7 +27,7 @@
 
 struct cp_pred {
 	int n;			/* world ranks of the job */
-	unsigned models;	/* 1 << CP_DB_MODEL_* usable */
+	unsigned models;	/* 1 << CP_MODEL_* usable */
 	/* LMO, per job rank; *_avg: 1 when the value is an average */
 	double *c_s;		/* [n] C_i */
 	double *t_spb;		/* [n] t_i */
@@ -178,7 +178,7 @@ static int build_lmo(struct cp_pred *m, const struct cp_params *p, bool same,
 			p->lmo_kappa1_spb[1].val : NAN;
 	m->kappa2_spb = p->lmo_kappa2_spb[1].state == CP_PV_OK ?
 			p->lmo_kappa2_spb[1].val : NAN;
-	m->models |= 1u << CP_DB_MODEL_LMO;
+	m->models |= 1u << CP_MODEL_LMO;
 	return 0;
 }
 
@@ -233,7 +233,7 @@ static int build_log3p(struct cp_pred *m, const struct cp_params *p,
 			 "calls that need them not predicted", nfail);
 		note_add(note, len, what);
 	}
-	m->models |= 1u << CP_DB_MODEL_LOG3P;
+	m->models |= 1u << CP_MODEL_LOG3P;
 	return 0;
 }
 
@@ -245,7 +245,7 @@ static int build_baselines(struct cp_pred *m, const struct cp_params *p,
 	if (pv_ok(&p->hockney_alpha_s) && pv_ok(&p->hockney_beta_spb)) {
 		m->hock_alpha_s = p->hockney_alpha_s.val;
 		m->hock_beta_spb = p->hockney_beta_spb.val;
-		m->models |= 1u << CP_DB_MODEL_HOCKNEY;
+		m->models |= 1u << CP_MODEL_HOCKNEY;
 	} else {
 		note_add(note, len, "Hockney: failed, not predicted");
 	}
@@ -256,7 +256,7 @@ static int build_baselines(struct cp_pred *m, const struct cp_params *p,
 		m->lg.gb_spb.val = p->loggp_gb_spb.val;
 		m->lg.g_s.val = pv_or_nan(&p->loggp_g_s);
 		m->lg_bcast = pv_ok(&p->loggp_g_s);
-		m->models |= 1u << CP_DB_MODEL_LOGGP;
+		m->models |= 1u << CP_MODEL_LOGGP;
 	} else {
 		note_add(note, len, "LogGP: failed, not predicted");
 	}
@@ -281,7 +281,7 @@ static int build_baselines(struct cp_pred *m, const struct cp_params *p,
 		m->pl.size_bytes[i] = p->plogp_size_bytes[i];
 		m->pl.g_s[i] = p->plogp_g_s[i].val;
 	}
-	m->models |= 1u << CP_DB_MODEL_PLOGP;
+	m->models |= 1u << CP_MODEL_PLOGP;
 	return 0;
 }
 
@@ -429,7 +429,7 @@ static bool log3p_terms(const struct cp_pred *m, const struct cp_pred_in *in,
 {
 	double d = in->stride_bytes;
 
-	if (!has(m, CP_DB_MODEL_LOG3P) || d < 0)
+	if (!has(m, CP_MODEL_LOG3P) || d < 0)
 		return false;
 	if (d > 0 && in->block_bytes > CP_PRED_L3_BLOCK_BYTES) {
 		*flags |= CP_PF_L3_BLOCK;
@@ -460,28 +460,28 @@ static void eval_p2p(const struct cp_pred *m, const struct cp_pred_in *in,
 	if (in->src == in->dst) {
 		o->flags |= CP_PF_SELF;
 		if (log3p_terms(m, in, &lp, &o->flags)) {
-			o->t_ns[CP_DB_MODEL_LOG3P] = lp.self_s * 1e9;
+			o->t_ns[CP_MODEL_LOG3P] = lp.self_s * 1e9;
 			o->lmw_ns = lp.l_mw_s * 1e9;
 		}
 		return;
 	}
-	if (has(m, CP_DB_MODEL_LMO))
-		o->t_ns[CP_DB_MODEL_LMO] =
+	if (has(m, CP_MODEL_LMO))
+		o->t_ns[CP_MODEL_LMO] =
 			lmo_p2p(m, in->src, in->dst, mb, &o->flags) * 1e9;
 	if (log3p_terms(m, in, &lp, &o->flags)) {
-		o->t_ns[CP_DB_MODEL_LOG3P] = lp.t_s * 1e9;
+		o->t_ns[CP_MODEL_LOG3P] = lp.t_s * 1e9;
 		o->lmw_ns = lp.l_mw_s * 1e9;
 	}
-	if (has(m, CP_DB_MODEL_HOCKNEY))
-		o->t_ns[CP_DB_MODEL_HOCKNEY] =
+	if (has(m, CP_MODEL_HOCKNEY))
+		o->t_ns[CP_MODEL_HOCKNEY] =
 			(m->hock_alpha_s + m->hock_beta_spb * mb) * 1e9;
-	if (has(m, CP_DB_MODEL_LOGGP))
-		o->t_ns[CP_DB_MODEL_LOGGP] = (mb >= 1 ?
+	if (has(m, CP_MODEL_LOGGP))
+		o->t_ns[CP_MODEL_LOGGP] = (mb >= 1 ?
 			cp_loggp_predict(&m->lg, mb) :
 			cp_logp_predict(&m->lg)) * 1e9;
-	if (has(m, CP_DB_MODEL_PLOGP) &&
+	if (has(m, CP_MODEL_PLOGP) &&
 	    !cp_plogp_predict(&m->pl, mb, &t, &extrap)) {
-		o->t_ns[CP_DB_MODEL_PLOGP] = t * 1e9;
+		o->t_ns[CP_MODEL_PLOGP] = t * 1e9;
 		if (extrap)
 			o->flags |= CP_PF_PLOGP_EXTRAP;
 	}
@@ -497,12 +497,12 @@ static void eval_bcast(const struct cp_pred *m, const struct cp_pred_in *in,
 		return;
 	if (log3p_terms(m, in, &lp, &o->flags) &&
 	    !cp_log3p_bcast_tree(&lp, in->nmembers, &t)) {
-		o->t_ns[CP_DB_MODEL_LOG3P] = t * 1e9;
+		o->t_ns[CP_MODEL_LOG3P] = t * 1e9;
 		o->lmw_ns = lp.l_mw_s * 1e9;
 	}
-	if (has(m, CP_DB_MODEL_LOGGP) && m->lg_bcast &&
+	if (has(m, CP_MODEL_LOGGP) && m->lg_bcast &&
 	    !cp_loggp_bcast_tree(&m->lg, in->bytes, in->nmembers, &t))
-		o->t_ns[CP_DB_MODEL_LOGGP] = t * 1e9;
+		o->t_ns[CP_MODEL_LOGGP] = t * 1e9;
 }
 
 void cp_pred_eval(const struct cp_pred *m, const struct cp_pred_in *in,
@@ -510,7 +510,7 @@ void cp_pred_eval(const struct cp_pred *m, const struct cp_pred_in *in,
 {
 	int i;
 
-	for (i = 0; i < CP_DB_NMODELS; i++)
+	for (i = 0; i < CP_NMODELS; i++)
 		o->t_ns[i] = NAN;
 	o->lmw_ns = NAN;
 	o->flags = CP_PF_ON;
@@ -524,13 +524,13 @@ void cp_pred_eval(const struct cp_pred *m, const struct cp_pred_in *in,
 		eval_bcast(m, in, o);
 		break;
 	case CP_PK_SCATTER:
-		if (has(m, CP_DB_MODEL_LMO))
-			o->t_ns[CP_DB_MODEL_LMO] =
+		if (has(m, CP_MODEL_LMO))
+			o->t_ns[CP_MODEL_LMO] =
 				lmo_scatter(m, in, &o->flags) * 1e9;
 		break;
 	case CP_PK_GATHER:
-		if (has(m, CP_DB_MODEL_LMO))
-			o->t_ns[CP_DB_MODEL_LMO] =
+		if (has(m, CP_MODEL_LMO))
+			o->t_ns[CP_MODEL_LMO] =
 				lmo_gather(m, in, &o->flags) * 1e9;
 		break;
 	case CP_PK_NONE:

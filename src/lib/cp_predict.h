@@ -55,7 +55,7 @@ struct cp_pred_in {
 
 /* Its predictions. */
 struct cp_pred_out {
-	double t_ns[CP_DB_NMODELS];	/* [CP_DB_MODEL_*]; NAN none */
+	double t_ns[CP_NMODELS];	/* [CP_MODEL_*]; NAN none */
 	double lmw_ns;		/* log3P's l_mw term; NAN none */
 	uint32_t flags;		/* CP_PF_* (src/common/cp_row.h) */
 };
@@ -69,7 +69,7 @@ struct cp_pred;
  * per-rank and per-link estimates for every rank and link (and says so
  * in note).  A model whose parameters failed or are missing is left out
  * and named in note.  note: one line (no newline), "" when all is as
- * calibrated; models: out, bit (1 << CP_DB_MODEL_*) per usable model;
+ * calibrated; models: out, bit (1 << CP_MODEL_*) per usable model;
  * job_differs: out, true when that fallback was taken.
  * Returns 0 and *out (release with cp_pred_free), -ENOMEM, or -EINVAL
  * (nranks < 1).

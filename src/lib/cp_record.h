@@ -44,7 +44,7 @@ struct cp_event {
 	uint16_t flags;		/* CP_F_* (src/common/cp_row.h) */
 	uint16_t pred_flags;	/* CP_PF_* (src/common/cp_row.h); 0: the
 				 * pred fields below were not written */
-	float pred_ns[5];	/* per model (CP_DB_MODEL_*), ns; NAN none */
+	float pred_ns[CP_NMODELS];	/* [CP_MODEL_*], ns; NAN none */
 	float pred_lmw_ns;	/* log3P's l_mw term, ns; NAN none */
 };
 

@@ -9,6 +9,7 @@ Rows (p2p and coll, the rows the report looks at):
   rank 0 MPI_Send  x11  1000 B  site 0x1000  mu_lmo 1..11, mu_hockney 3
   rank 1 MPI_Bcast x2   4096 B  site 0x1100  mu_log3p 1.5, 2.5; mu_loggp 4
   rank 1 MPI_Gather x1    64 B  site 0x1200  CP_PF_LMO_ESCAL, no LMO
+  rank 1 MPI_Gather x1    32 B  site 0x1200  CP_PF_LMO_FAILED, no LMO
   rank 0,1 MPI_Send x3   128 B  site 0x2000  strided (vector), flagged
         CP_PF_L3_LMW_LARGEST: log3p 10, 20, 30 us, l_mw 6, 12, 18 us
   rank 0 MPI_Send  x1   128 B  site 0x3000  contiguous, flagged as well
@@ -19,7 +20,7 @@ import re
 import sqlite3
 import sys
 
-PF_ON, PF_ESCAL, PF_LMW = 0x1, 0x4, 0x80
+PF_ON, PF_ESCAL, PF_LMW, PF_FAILED = 0x1, 0x4, 0x80, 0x400
 OPS = [(1, "MPI_Send", "blocking", "p2p"), (2, "MPI_Bcast", "blocking", "coll"),
        (3, "MPI_Gather", "blocking", "coll"), (4, "MPI_Wait", "completion",
                                                 "completion")]
@@ -103,6 +104,7 @@ def main():
                                           "loggp": 4000.0}, t_tr=1000,
             mu={"log3p": m, "loggp": 4.0}, root=0)
     add(1, 3, 64, 0x1200, 0, PF_ON | PF_ESCAL, {}, root=0)
+    add(1, 3, 32, 0x1200, 0, PF_ON | PF_FAILED, {}, root=0)
     for rank, t in ((0, 10000.0), (0, 20000.0), (1, 30000.0)):
         add(rank, 1, 128, 0x2000, 1, PF_ON | PF_LMW,
             {"log3p": t, "lmo": 5000.0}, lmw=0.6 * t, peer=1 - rank)

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/cp_err.h"
+#include "analysis/cp_lmo.h"
 #include "src/common/cp_params.h"
 #include "src/lib/cp_predict.h"
 #include "tests/test_analysis.h"
@@ -353,6 +355,102 @@ static void check_hole(void)
 	cp_params_free(p);
 }
 
+/* v as the fitting side holds an estimate: failed unless CP_PV_OK. */
+static void est_of(struct cp_est *e, const struct cp_pval *v, bool inv)
+{
+	memset(e, 0, sizeof(*e));
+	e->val = inv ? 1 / v->val : v->val;
+	e->fail = v->state == CP_PV_OK ? NULL : "failed in the file";
+}
+
+/* The LMO parameters of p as the calibrator held them before writing
+ * the file: the model of analysis/cp_lmo.h and its thresholds. */
+static void lmo_of(const struct cp_params *p, struct cp_lmo *m,
+		   struct cp_lmo_thresh *th)
+{
+	int n = p->nranks, i, j, v;
+
+	if (cp_lmo_alloc(m, n))
+		exit(1);
+	for (i = 0; i < n; i++) {
+		est_of(&m->c_s[i], &p->lmo_c_s[i], false);
+		est_of(&m->t_spb[i], &p->lmo_t_spb[i], false);
+		for (j = i + 1; j < n; j++)
+			est_of(&m->ib_spb[cp_lmo_pair_idx(n, i, j)],
+			       &p->lmo_beta_Bps[i * n + j], true);
+	}
+	cp_lmo_thresh_init(th);
+	th->s_bytes = p->lmo_s_bytes.val;
+	th->m1_bytes = p->lmo_m1_bytes.val;
+	th->m2_bytes = p->lmo_m2_bytes.val;
+	for (v = 0; v < 2; v++) {
+		est_of(&th->kappa1_spb[v], &p->lmo_kappa1_spb[v], false);
+		est_of(&th->kappa2_spb[v], &p->lmo_kappa2_spb[v], false);
+	}
+}
+
+/* What the runtime made of an LMO gather: 0 a value, else the code the
+ * fitting side gives for the same reason. */
+static int online_code(const struct cp_pred_out *o)
+{
+	if (!isnan(o->t_ns[CP_MODEL_LMO]))
+		return 0;
+	if (o->flags & CP_PF_LMO_ESCAL)
+		return -CP_ENOPRED;
+	if (o->flags & CP_PF_LMO_FAILED)
+		return -CP_ENUM;
+	return -CP_EINVAL;
+}
+
+/*
+ * A gather with kappa1 failed: below M1 it is a failed estimate, online
+ * and offline, and the escalation range stays M1 <= M < M2 only.  Every
+ * size of the row must get the same verdict from the runtime
+ * (cp_pred_eval) and the fitting side (cp_lmo_predict_gather), and the
+ * same value where both predict.
+ */
+static void check_kappa_failed(void)
+{
+	struct cp_params *p = load_edit("lmo.beta 0 2 2e9 lo 2e9 hi 2e9 n 5\n",
+					"lmo.kappa1 1 ",
+					"fail lmo.kappa1 1 : negative estimate");
+	static const double sizes[] = { 0, 1000, 3999, 4000, 10000, 63999,
+					64000, 100000 };
+	static const int want[] = { -CP_ENUM, -CP_ENUM, -CP_ENUM,
+				    -CP_ENOPRED, -CP_ENOPRED, -CP_ENOPRED,
+				    0, 0 };
+	const char *hosts[3] = { "a", "a", "b" };
+	const int peers[2] = { 0, 2 };
+	struct cp_lmo_thresh th;
+	struct cp_pred_out o;
+	struct cp_pred *m;
+	struct cp_lmo lmo;
+	unsigned models;
+	bool differs;
+	char note[256];
+	double t;
+	size_t i;
+	int rc;
+
+	if (cp_pred_build(p, 3, hosts, &m, &models, &differs, note,
+			  sizeof(note)))
+		exit(1);
+	lmo_of(p, &lmo, &th);
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		o = eval(m, coll(CP_PK_GATHER, 1, sizes[i]));
+		rc = cp_lmo_predict_gather(&lmo, &th, CP_LMO_KAPPA_NT0, 1,
+					   peers, 2, sizes[i], &t);
+		ta_check(online_code(&o) == want[i] && rc == want[i] &&
+			 (rc || ta_near(o.t_ns[CP_MODEL_LMO], t * 1e9, TOL)),
+			 "kappa1 failed, gather of %.0f B: online %s (%#x), "
+			 "offline %s", sizes[i], cp_err_str(online_code(&o)),
+			 o.flags, cp_err_str(rc));
+	}
+	cp_lmo_free(&lmo);
+	cp_pred_free(m);
+	cp_params_free(p);
+}
+
 int main(void)
 {
 	struct cp_params *p = load("lmo.beta 0 2 2e9 lo 2e9 hi 2e9 n 5\n");
@@ -370,5 +468,6 @@ int main(void)
 	cp_params_free(p);
 	check_fallbacks();
 	check_hole();
+	check_kappa_failed();
 	return ta_done("test_predict");
 }

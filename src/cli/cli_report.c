@@ -34,6 +34,7 @@ enum {
 	CP_REP_R_OFF,		/* not evaluated */
 	CP_REP_R_UNUSED,	/* model not usable from the parameters */
 	CP_REP_R_ESCAL,		/* LMO gather between M1 and M2 */
+	CP_REP_R_FAILED,	/* LMO: a parameter it needs failed */
 	CP_REP_R_BLOCK,		/* log3P: blocks wider than measured */
 	CP_REP_R_SELF,		/* message to oneself */
 	CP_REP_R_UNCOVERED,	/* operation the model does not cover */
@@ -47,6 +48,7 @@ static const char *const cp_rep_reason[CP_REP_NR] = {
 	"not predicted: predictions were not evaluated (no parameters)",
 	"not predicted: model not usable from the parameter file",
 	"not predicted: gather in LMO's M1..M2 (escalation region)",
+	"not predicted: an LMO estimate it needs failed (calibration)",
 	"not predicted: blocks wider than the element log3P measured",
 	"not predicted: message to oneself (only log3P covers it)",
 	"not predicted: operation the model does not cover",
@@ -189,6 +191,8 @@ static int cp_rep_why(const struct cp_rep *r, int k, uint32_t f)
 		return CP_REP_R_UNUSED;
 	if (k == CP_MODEL_LMO && (f & CP_PF_LMO_ESCAL))
 		return CP_REP_R_ESCAL;
+	if (k == CP_MODEL_LMO && (f & CP_PF_LMO_FAILED))
+		return CP_REP_R_FAILED;
 	if (k == CP_MODEL_LOG3P && (f & CP_PF_L3_BLOCK))
 		return CP_REP_R_BLOCK;
 	if (k != CP_MODEL_LOG3P && (f & CP_PF_SELF))

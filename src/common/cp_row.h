@@ -53,6 +53,9 @@
 					 * strided send worth packing */
 #define CP_PF_L3_MW_DOM		0x0100	/* o_mw + l_mw > o_net (003 4.2.1) */
 #define CP_PF_SELF		0x0200	/* a message to oneself */
+#define CP_PF_LMO_FAILED	0x0400	/* LMO not predicted: a parameter the
+					 * call needs (a gather's kappa)
+					 * failed in the calibration */
 
 /*
  * The models, in column order: the one list of them, as libuv's

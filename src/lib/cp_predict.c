@@ -408,16 +408,28 @@ static double lmo_scatter(const struct cp_pred *m,
 }
 
 /* Small: M < M1, plus kappa1*M; large: M >= M2, plus kappa2*M; between
- * them nothing (002: random escalation levels). */
+ * them nothing (002: random escalation levels).  A failed kappa leaves
+ * its range unpredicted as a failed estimate, not as escalation, as
+ * analysis/cp_lmo.c's cp_lmo_predict_gather says (-CP_ENUM). */
 static double lmo_gather(const struct cp_pred *m, const struct cp_pred_in *in,
 			 uint32_t *flags)
 {
 	double mb = in->bytes;
 
-	if (!isnan(m->m1_bytes) && !isnan(m->kappa1_spb) && mb < m->m1_bytes)
+	if (!isnan(m->m1_bytes) && mb < m->m1_bytes) {
+		if (isnan(m->kappa1_spb)) {
+			*flags |= CP_PF_LMO_FAILED;
+			return NAN;
+		}
 		return lmo_linear(m, in, false, flags) + m->kappa1_spb * mb;
-	if (!isnan(m->m2_bytes) && !isnan(m->kappa2_spb) && mb >= m->m2_bytes)
+	}
+	if (!isnan(m->m2_bytes) && mb >= m->m2_bytes) {
+		if (isnan(m->kappa2_spb)) {
+			*flags |= CP_PF_LMO_FAILED;
+			return NAN;
+		}
 		return lmo_linear(m, in, true, flags) + m->kappa2_spb * mb;
+	}
 	if (!isnan(m->m1_bytes) && !isnan(m->m2_bytes))
 		*flags |= CP_PF_LMO_ESCAL;
 	return NAN;

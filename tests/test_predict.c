@@ -71,6 +71,9 @@ static const char file_ok[] =
 	"plogp.g 3000 4.1e-6 lo 4.1e-6 hi 4.1e-6 n 5\n"
 	"end\n";
 
+/* The line of beta_02 in the usual file. */
+#define BETA02 "lmo.beta 0 2 2e9 lo 2e9 hi 2e9 n 5\n"
+
 static const double C[3] = { 1e-6, 2e-6, 3e-6 };
 static const double t[3] = { 1e-9, 2e-9, 3e-9 };
 
@@ -274,7 +277,7 @@ static void check_fallbacks(void)
 {
 	const char *hosts_same[3] = { "a", "a", "b" };
 	const char *hosts_other[3] = { "a", "c", "b" };
-	struct cp_params *p = load("lmo.beta 0 2 2e9 lo 2e9 hi 2e9 n 5\n");
+	struct cp_params *p = load(BETA02);
 	struct cp_pred *m;
 	struct cp_pred_out o;
 	unsigned models;
@@ -329,7 +332,7 @@ static void check_fallbacks(void)
  * nothing, the others keep their values. */
 static void check_hole(void)
 {
-	struct cp_params *p = load_edit("lmo.beta 0 2 2e9 lo 2e9 hi 2e9 n 5\n",
+	struct cp_params *p = load_edit(BETA02,
 					"log3p.l_mw 2000 64",
 					"fail log3p.l_mw 2000 64 : negative");
 	const char *hosts[3] = { "a", "a", "b" };
@@ -411,8 +414,7 @@ static int online_code(const struct cp_pred_out *o)
  */
 static void check_kappa_failed(void)
 {
-	struct cp_params *p = load_edit("lmo.beta 0 2 2e9 lo 2e9 hi 2e9 n 5\n",
-					"lmo.kappa1 1 ",
+	struct cp_params *p = load_edit(BETA02, "lmo.kappa1 1 ",
 					"fail lmo.kappa1 1 : negative estimate");
 	static const double sizes[] = { 0, 1000, 3999, 4000, 10000, 63999,
 					64000, 100000 };
@@ -453,7 +455,7 @@ static void check_kappa_failed(void)
 
 int main(void)
 {
-	struct cp_params *p = load("lmo.beta 0 2 2e9 lo 2e9 hi 2e9 n 5\n");
+	struct cp_params *p = load(BETA02);
 	const char *hosts[3] = { "a", "a", "b" };
 	struct cp_pred *m;
 	unsigned models;

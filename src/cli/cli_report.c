@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/cp_log3p.h"
+#include "analysis/cp_model.h"
 #include "analysis/cp_stats.h"
 #include "db/cp_db.h"
 #include "src/cli/cli.h"

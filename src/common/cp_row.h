@@ -1,10 +1,11 @@
 /*
  * cp_row.h - what a stored call row means, for every program that writes
  * or reads one: the row flags (calls.flags), the peer sentinels, the
- * prediction flags (calls.pred_flags), the size class of the aggregates
+ * prediction flags (calls.pred_flags), the size class of the aggregates,
  * the name shown for an op the ops table does not name, and the list of
- * models whose predictions a row carries (db/schema.sql).  The preloaded library sets these, the CLI and the
- * tests read them; so this header is plain C, with no MPI.
+ * models whose predictions a row carries (db/schema.sql).  The preloaded
+ * library sets these, the CLI and the tests read them; so this header is
+ * plain C, with no MPI.
  */
 #ifndef CP_ROW_H
 #define CP_ROW_H
@@ -30,7 +31,8 @@
 #define CP_F_ANYTAG	0x0200	/* posted with MPI_ANY_TAG */
 #define CP_F_RECV	0x0400	/* the row receives (bytes from status) */
 #define CP_F_VARBLOCK	0x0800	/* v/w collective: bytes is this rank's total */
-#define CP_F_INTER	0x1000	/* intercommunicator: peer/root in remote group */
+#define CP_F_INTER	0x1000	/* intercommunicator: peer/root in the
+				 * remote group */
 #define CP_F_HALF	0x2000	/* receive half of a Sendrecv: a row of its
 				 * own (for matching), not a second call */
 

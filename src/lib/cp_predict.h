@@ -17,7 +17,8 @@
  *                     MPI's default broadcasts are trees (binomial,
  *                     binary, pipelined chains of one)
  *
- * Plain libc and analysis/: no MPI, so tests run it without mpirun.
+ * Plain libc and the formulas of analysis/cp_model.h: no MPI, so tests
+ * run it without mpirun.
  */
 #ifndef CP_PREDICT_H
 #define CP_PREDICT_H
@@ -26,7 +27,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "db/cp_db.h"
 #include "src/common/cp_params.h"
 #include "src/common/cp_row.h"
 

@@ -1,9 +1,14 @@
 /*
  * test_predict.c - online predictions (src/lib/cp_predict.c) from a
  * hand-written parameter file equal the formulas of models.md written out
- * here (to 1e-12 relative: only the order of the additions may differ);
- * what a model does not cover is NAN; a job that differs from the
- * calibrated one uses averaged LMO parameters and says so.  No MPI.
+ * here (to 1e-12 relative: only the order of the additions may differ),
+ * and, over a grid of calls of every kind the models cover, the
+ * predictions of the fitting side (analysis/cp_lmo.h, cp_log3p.h,
+ * cp_baseline.h) made from the same parameters: a copy of a formula
+ * that drifts from the other fails here.  What a model does not cover is
+ * NAN; a gather's ranges (escalation, failed kappa) are the same online
+ * and offline; a job that differs from the calibrated one uses averaged
+ * LMO parameters and says so.  No MPI.
  */
 #include <math.h>
 #include <stdio.h>
@@ -11,8 +16,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/cp_baseline.h"
 #include "analysis/cp_err.h"
 #include "analysis/cp_lmo.h"
+#include "analysis/cp_log3p.h"
 #include "src/common/cp_params.h"
 #include "src/lib/cp_predict.h"
 #include "tests/test_analysis.h"
@@ -392,6 +399,226 @@ static void lmo_of(const struct cp_params *p, struct cp_lmo *m,
 	}
 }
 
+/*
+ * The log3P tables of p as the fitting side derives them: half-roundtrip
+ * times synthesized from the file's terms (T_00 = o_mw + T_mem, T_01 =
+ * o_mw + o_net, T_00(s,d) = T_00 + l_mw), then cp_log3p_derive.
+ */
+static void log3p_of(const struct cp_params *p, struct cp_log3p *l3)
+{
+	int ns = p->l3_nsizes, nd = p->l3_nstrides, i, j;
+	double tm[ns], t00[ns], t01[ns], t00sd[ns * nd];
+	struct cp_log3p_meas in = { ns, nd, p->l3_size_bytes,
+		p->l3_stride_bytes, tm, t00, t01, t00sd };
+
+	for (i = 0; i < ns; i++) {
+		tm[i] = p->l3_t_mem_s[i].val;
+		t00[i] = p->l3_o_mw_s[i].val + tm[i];
+		t01[i] = p->l3_o_mw_s[i].val + p->l3_o_net_s[i].val;
+		for (j = 0; j < nd; j++)
+			t00sd[i * nd + j] = t00[i] +
+					    p->l3_l_mw_s[i * nd + j].val;
+	}
+	if (cp_log3p_derive(&in, l3) || l3->nneg)
+		exit(1);
+}
+
+/* Every model of p as the fitting side holds it. */
+struct fit {
+	struct cp_lmo lmo;
+	struct cp_lmo_thresh th;
+	struct cp_log3p l3;
+	struct cp_hockney hock;
+	struct cp_loggp lg;
+	struct cp_plogp pl;
+};
+
+static void fit_of(const struct cp_params *p, struct fit *f)
+{
+	int i;
+
+	memset(f, 0, sizeof(*f));
+	lmo_of(p, &f->lmo, &f->th);
+	log3p_of(p, &f->l3);
+	est_of(&f->hock.alpha_s, &p->hockney_alpha_s, false);
+	est_of(&f->hock.beta_spb, &p->hockney_beta_spb, false);
+	est_of(&f->lg.l_s, &p->loggp_l_s, false);
+	est_of(&f->lg.o_s, &p->loggp_o_s, false);
+	est_of(&f->lg.g_s, &p->loggp_g_s, false);
+	est_of(&f->lg.gb_spb, &p->loggp_gb_spb, false);
+	f->pl.l_s = p->plogp_l_s.val;
+	f->pl.n = p->plogp_n;
+	f->pl.size_bytes = malloc(p->plogp_n * sizeof(double));
+	f->pl.g_s = malloc(p->plogp_n * sizeof(double));
+	if (!f->pl.size_bytes || !f->pl.g_s)
+		exit(1);
+	for (i = 0; i < p->plogp_n; i++) {
+		f->pl.size_bytes[i] = p->plogp_size_bytes[i];
+		f->pl.g_s[i] = p->plogp_g_s[i].val;
+	}
+}
+
+static void fit_free(struct fit *f)
+{
+	cp_lmo_free(&f->lmo);
+	cp_log3p_free(&f->l3);
+	cp_plogp_free(&f->pl);
+}
+
+/* The fitting side's prediction of call in by every model that covers
+ * it (cp_predict.h: what each model covers), in seconds; NAN where none
+ * or where the fitting side returns an error. */
+static void fit_eval(const struct fit *f, const struct cp_pred_in *in,
+		     double *t)
+{
+	struct cp_log3p_pred lp;
+	int peers[3], k = 0, i;
+	double x;
+
+	for (i = 0; i < CP_NMODELS; i++)
+		t[i] = NAN;
+	for (i = 0; i < in->nmembers; i++)
+		if (i != in->root)
+			peers[k++] = i;
+	switch (in->kind) {
+	case CP_PK_P2P:
+		if (!cp_lmo_predict_p2p(&f->lmo, in->src, in->dst, in->bytes,
+					&x))
+			t[CP_MODEL_LMO] = x;
+		if (!cp_log3p_eval(&f->l3, in->bytes, in->stride_bytes, &lp))
+			t[CP_MODEL_LOG3P] = lp.t_s;
+		t[CP_MODEL_HOCKNEY] = cp_hockney_predict(&f->hock, in->bytes);
+		t[CP_MODEL_LOGGP] = cp_loggp_predict(&f->lg, in->bytes);
+		if (!cp_plogp_predict(&f->pl, in->bytes, &x, NULL))
+			t[CP_MODEL_PLOGP] = x;
+		break;
+	case CP_PK_BCAST:
+		if (!cp_log3p_eval(&f->l3, in->bytes, in->stride_bytes, &lp) &&
+		    !cp_log3p_eval_bcast_tree(&lp, in->nmembers, &x))
+			t[CP_MODEL_LOG3P] = x;
+		if (!cp_loggp_bcast_tree(&f->lg, in->bytes, in->nmembers, &x))
+			t[CP_MODEL_LOGGP] = x;
+		break;
+	case CP_PK_SCATTER:
+		if (!cp_lmo_predict_scatter(&f->lmo, &f->th, in->root, peers,
+					    k, in->bytes, &x))
+			t[CP_MODEL_LMO] = x;
+		break;
+	case CP_PK_GATHER:
+		if (!cp_lmo_predict_gather(&f->lmo, &f->th, CP_LMO_KAPPA_NT0,
+					   in->root, peers, k, in->bytes, &x))
+			t[CP_MODEL_LMO] = x;
+		break;
+	case CP_PK_NONE:
+		break;
+	}
+}
+
+/* Calls compared per model, and the first that disagreed. */
+struct parity {
+	int n[CP_NMODELS];		/* both sides a number */
+	int bad[CP_NMODELS];		/* values or NANs differ */
+	char first[CP_NMODELS][160];	/* the first that differed */
+};
+
+static void parity_call(const struct cp_pred *m, const struct fit *f,
+			struct cp_pred_in in, struct parity *r)
+{
+	struct cp_pred_out o = eval(m, in);
+	double want[CP_NMODELS], got;
+	int k;
+
+	fit_eval(f, &in, want);
+	for (k = 0; k < CP_NMODELS; k++) {
+		got = o.t_ns[k] / 1e9;
+		if (isnan(got) && isnan(want[k]))
+			continue;
+		if (!isnan(got) && !isnan(want[k]) &&
+		    ta_near(got, want[k], TOL)) {
+			r->n[k]++;
+			continue;
+		}
+		if (!r->bad[k]++)
+			snprintf(r->first[k], sizeof(r->first[k]),
+				 "kind %d %d->%d root %d %.0f B stride %.0f: "
+				 "runtime %.9g s, fitting side %.9g s",
+				 (int)in.kind, in.src, in.dst, in.root, in.bytes,
+				 in.stride_bytes, got, want[k]);
+	}
+}
+
+/* Each model of a kind of call: every call of the grid priced the same
+ * by both sides, and at least one priced at all when the model covers
+ * the kind (covers: bit per CP_MODEL_*). */
+static void parity_report(const char *kind, const struct parity *r,
+			  unsigned covers)
+{
+	int k;
+
+	for (k = 0; k < CP_NMODELS; k++) {
+		bool want = covers & (1u << k);
+
+		ta_check(!r->bad[k] && (want ? r->n[k] > 0 : r->n[k] == 0),
+			 "parity %s %s: %d calls, runtime = fitting side%s%s",
+			 kind, cp_model_name(k), r->n[k], r->bad[k] ? "; " : "",
+			 r->bad[k] ? r->first[k] : "");
+	}
+}
+
+#define NSIZES(a) (sizeof(a) / sizeof((a)[0]))
+
+static const double grid_sizes[] = { 0, 1, 500, 1000, 1500, 2000, 2999,
+				     3000, 4000, 5000, 6000, 10000, 64000,
+				     100000 };
+
+/* Collectives of kind from every root at every size of the grid. */
+static void parity_coll(const struct cp_pred *m, const struct fit *f,
+			enum cp_pred_kind kind, const char *name,
+			unsigned covers)
+{
+	struct parity r;
+	size_t is;
+	int i;
+
+	memset(&r, 0, sizeof(r));
+	for (i = 0; i < 3; i++)
+		for (is = 0; is < NSIZES(grid_sizes); is++)
+			parity_call(m, f, coll(kind, i, grid_sizes[is]), &r);
+	parity_report(name, &r, covers);
+}
+
+/*
+ * Every model, online against the fitting side, over a grid: messages
+ * between every pair at sizes on, between and beyond the tables and
+ * thresholds, contiguous and strided (one double per block, strides on,
+ * between and beyond log3P's); broadcasts, scatters and gathers from
+ * every root at sizes in every range of S, M1 and M2.
+ */
+static void check_parity(const struct cp_pred *m, const struct cp_params *p)
+{
+	static const double strides[] = { 0, 8, 16, 24, 64, 256 };
+	struct parity r;
+	struct fit f;
+	size_t is, id;
+	int i, j;
+
+	fit_of(p, &f);
+	memset(&r, 0, sizeof(r));
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 3; j++)
+			for (is = 0; i != j && is < NSIZES(grid_sizes); is++)
+				for (id = 0; id < NSIZES(strides); id++)
+					parity_call(m, &f, p2p(i, j,
+						    grid_sizes[is],
+						    strides[id], 8), &r);
+	parity_report("p2p", &r, (1u << CP_NMODELS) - 1);
+	parity_coll(m, &f, CP_PK_BCAST, "bcast",
+		    1u << CP_MODEL_LOG3P | 1u << CP_MODEL_LOGGP);
+	parity_coll(m, &f, CP_PK_SCATTER, "scatter", 1u << CP_MODEL_LMO);
+	parity_coll(m, &f, CP_PK_GATHER, "gather", 1u << CP_MODEL_LMO);
+	fit_free(&f);
+}
+
 /* What the runtime made of an LMO gather: 0 a value, else the code the
  * fitting side gives for the same reason. */
 static int online_code(const struct cp_pred_out *o)
@@ -466,6 +693,7 @@ int main(void)
 		return 1;
 	check_p2p(m);
 	check_coll(m);
+	check_parity(m, p);
 	cp_pred_free(m);
 	cp_params_free(p);
 	check_fallbacks();

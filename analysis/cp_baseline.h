@@ -1,13 +1,16 @@
 /*
  * cp_baseline.h - the classic models we score LMO and log3P against
  * (models.md "Baselines"): Hockney alpha + beta*m, LogP/LogGP from their
- * measurement formulas, PLogP L + g(m) with g as a table.
+ * measurement formulas, PLogP L + g(m) with g as a table.  Fits with
+ * intervals; the predictions below evaluate the estimates with the
+ * formulas of analysis/cp_model.h, which the preloaded library uses too.
  *
  * No global state; thread-safe.  Actions return 0 or -CP_E*.
  */
 #ifndef CP_BASELINE_H
 #define CP_BASELINE_H
 
+#include "analysis/cp_model.h"
 #include "analysis/cp_stats.h"
 
 /* Hockney: T(m) = alpha + beta*m. */
@@ -26,7 +29,7 @@ struct cp_hockney {
 int cp_hockney_fit(const double *bytes, const double *t_s, int n,
 		   double level, struct cp_hockney *h);
 
-/* alpha + beta*bytes.  Cannot fail.  h: model; bytes: m. */
+/* cp_hockney_eval of h's values.  Cannot fail.  h: model; bytes: m. */
 double cp_hockney_predict(const struct cp_hockney *h, double bytes);
 
 /* LogP/LogGP measurements (models.md "Baselines"), each a sample set. */
@@ -66,20 +69,20 @@ struct cp_loggp {
 int cp_loggp_fit(const struct cp_loggp_meas *in, double level,
 		 struct cp_loggp *p);
 
-/* LogP point to point: L + 2o.  Cannot fail.  p: parameters. */
+/* cp_logp_eval of p's values.  Cannot fail.  p: parameters. */
 double cp_logp_predict(const struct cp_loggp *p);
 
-/* LogGP point to point of bytes: L + 2o + (bytes - 1)*G (bytes >= 1).
- * Cannot fail.  p: parameters; bytes: message size. */
+/* cp_loggp_eval of p's values: L + 2o + (bytes - 1)*G, LogP's L + 2o
+ * for bytes < 1.  Cannot fail.  p: parameters; bytes: message size. */
 double cp_loggp_predict(const struct cp_loggp *p, double bytes);
 
-/* LogGP linear broadcast of k+1 bytes to P: 2o + L + (P-1)*G*k +
- * (P-2)*g (003, 4.3.3).  -CP_EINVAL for nprocs < 2 or bytes < 1.
+/* cp_loggp_eval_bcast_linear of p's values: 2o + L + (P-1)*G*k +
+ * (P-2)*g for k+1 bytes.  -CP_EINVAL for nprocs < 2 or bytes < 1.
  * p: parameters; bytes: k+1; nprocs: P; t_s: out. */
 int cp_loggp_bcast_linear(const struct cp_loggp *p, double bytes,
 			  int nprocs, double *t_s);
 
-/* LogGP tree broadcast: h*(2o + L + k*G) + (h-1)*g, h = ceil(log2 P).
+/* cp_loggp_eval_bcast_tree of p's values: h*(2o + L + k*G) + (h-1)*g.
  * -CP_EINVAL as cp_loggp_bcast_linear.  Arguments as there. */
 int cp_loggp_bcast_tree(const struct cp_loggp *p, double bytes,
 			int nprocs, double *t_s);
@@ -107,10 +110,10 @@ int cp_plogp_from_rtt(double g0_s, const double *bytes, const double *rtt_s,
 /* Release p's arrays (NULL-safe, idempotent).  Cannot fail. */
 void cp_plogp_free(struct cp_plogp *p);
 
-/* L + g(m), g linear between measured sizes and extended along the last
- * segment beyond them; *extrap set when bytes is outside.  -CP_EINVAL
- * for bytes < 0.  p: model; bytes: m; t_s: out; extrap: out, may be
- * NULL. */
+/* cp_plogp_eval of p: L + g(m), g linear between measured sizes and
+ * extended along the last segment beyond them; *extrap set when bytes is
+ * above them.  -CP_EINVAL for bytes < 0 or an empty table.  p: model;
+ * bytes: m; t_s: out; extrap: out, may be NULL. */
 int cp_plogp_predict(const struct cp_plogp *p, double bytes, double *t_s,
 		     bool *extrap);
 

@@ -11,6 +11,9 @@
  * gather slope corrections kappa1, kappa2 come from scatter and gather
  * size rows (cp_lmo_scatter_thresh, cp_lmo_gather_thresh, cp_lmo_kappa).
  *
+ * The predictions evaluate the estimates with the formulas of
+ * analysis/cp_model.h, the ones the preloaded library prices calls with.
+ *
  * Ranks are 0..n-1.  Pairs {i, j} and one-to-two experiments are stored
  * in the orders cp_lmo_pair_idx and cp_lmo_o2t_idx define.
  *
@@ -150,9 +153,9 @@ void cp_lmo_free(struct cp_lmo *m);
 int cp_lmo_estimate(const struct cp_lmo_meas *in, double level,
 		    struct cp_lmo *m);
 
-/* Predicted time of one message of bytes from i to j:
+/* Predicted time of one message of bytes from i to j (cp_lmo_eval_p2p):
  * C_i + t_i*M + C_j + t_j*M + M/beta_ij.  -CP_EINVAL for bad ranks or
- * bytes < 0, -CP_ENUM if an estimate used has failed.
+ * bytes < 0, -CP_ENUM if an estimate used has failed, -CP_ENOMEM.
  * m: model; i, j: ranks; bytes: M; t_s: out. */
 int cp_lmo_predict_p2p(const struct cp_lmo *m, int i, int j, double bytes,
 		       double *t_s);
@@ -193,10 +196,11 @@ int cp_lmo_gather_thresh(const double *bytes, const double *t_s, int n,
 int cp_lmo_kappa(const struct cp_lmo *m, int root, const int *peers,
 		 int npeers, double level, struct cp_lmo_thresh *th);
 
-/* Linear scatter from root to the npeers peers, bytes each:
- * n*(C_0 + t_0*M) + max_i {C_i + t_i*M + M/beta_0i} if M <= S, the sum
- * over i instead of the max if M > S.  -CP_EINVAL (bad ranks, S not
- * estimated), -CP_ENUM (an estimate used has failed).
+/* Linear scatter from root to the npeers peers, bytes each
+ * (cp_lmo_eval_scatter): n*(C_0 + t_0*M) + max_i {C_i + t_i*M +
+ * M/beta_0i} if M <= S, the sum over i instead of the max if M > S.
+ * -CP_EINVAL (bad ranks, S not estimated), -CP_ENUM (an estimate used
+ * has failed), -CP_ENOMEM.
  * m: model; th: thresholds; root: sender; peers, npeers: receivers;
  * bytes: M; t_s: out. */
 int cp_lmo_predict_scatter(const struct cp_lmo *m,
@@ -204,11 +208,14 @@ int cp_lmo_predict_scatter(const struct cp_lmo *m,
 			   const int *peers, int npeers, double bytes,
 			   double *t_s);
 
-/* Linear gather of bytes from each of npeers peers to root: the scatter
- * terms (max for M < M1, sum for M >= M2) plus kappa1*M or kappa2*M of
- * the given variant.  Between M1 and M2 the time escalates in random
- * discrete levels (002): -CP_ENOPRED, *t_s untouched.
- * -CP_EINVAL, -CP_ENUM as cp_lmo_predict_scatter (a failed kappa too).
+/* Linear gather of bytes from each of npeers peers to root
+ * (cp_lmo_eval_gather): the scatter terms (max for M < M1, sum for
+ * M >= M2) plus kappa1*M or kappa2*M of the given variant.  Between M1
+ * and M2 the time escalates in random discrete levels (002):
+ * -CP_ENOPRED, *t_s untouched; only there (cp_lmo_gather_range).  A
+ * failed kappa of the size's range is a failed estimate: -CP_ENUM.
+ * -CP_EINVAL (bad ranks or variant, the threshold that decides not
+ * estimated), -CP_ENUM, -CP_ENOMEM as cp_lmo_predict_scatter.
  * m: model; th: thresholds and kappas; variant: CP_LMO_KAPPA_*;
  * root, peers, npeers, bytes: the gather; t_s: out. */
 int cp_lmo_predict_gather(const struct cp_lmo *m,

@@ -1,15 +1,25 @@
 # analysis/local.mk: build rules of this part (see Makefile.am)
-# libcpanalysis: estimation math of the models (GSL and libc only),
-# linked by the CLI, the calibrator and the preloaded library.
-noinst_LTLIBRARIES += libcpanalysis.la
-libcpanalysis_la_SOURCES = \
+# libcpmodel: the evaluation of every model (analysis/cp_model.h), one
+# function per formula, libc and libm only: the preloaded library links
+# it and nothing else of analysis/.
+# libcpanalysis: estimation of the models from measurements, statistics
+# and the matching (GSL), linked by the CLI, the calibrator and the
+# tests; it carries libcpmodel, whose formulas its predictions use.
+noinst_LTLIBRARIES += libcpmodel.la libcpanalysis.la
+libcpmodel_la_SOURCES = \
 	analysis/cp_err.h analysis/cp_err.c \
+	analysis/cp_model.h \
+	analysis/cp_interp.c \
+	analysis/cp_lmo_eval.c \
+	analysis/cp_log3p_eval.c \
+	analysis/cp_baseline_eval.c
+libcpmodel_la_LIBADD = -lm
+libcpanalysis_la_SOURCES = \
 	analysis/cp_stats.h analysis/cp_stats.c \
 	analysis/cp_breaks.h analysis/cp_breaks.c \
-	analysis/cp_lmo.h analysis/cp_lmo.c \
-	analysis/cp_log3p.h analysis/cp_log3p.c \
-	analysis/cp_baseline.h analysis/cp_baseline.c \
-	analysis/cp_baseline_pred.c \
+	analysis/cp_lmo.h analysis/cp_lmo_fit.c \
+	analysis/cp_log3p.h analysis/cp_log3p_fit.c \
+	analysis/cp_baseline.h analysis/cp_baseline_fit.c \
 	analysis/cp_match.h analysis/cp_match.c
 libcpanalysis_la_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
-libcpanalysis_la_LIBADD = $(GSL_LIBS) -lm
+libcpanalysis_la_LIBADD = libcpmodel.la $(GSL_LIBS) -lm

@@ -21,6 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "src/common/cp_row.h"
+
 #define CP_DB_SCHEMA_VERSION 2
 
 #define CP_DB_EIO	1	/* open, write or commit failed */
@@ -28,16 +30,6 @@
 #define CP_DB_ENOENT	3	/* no rank files in the directory */
 #define CP_DB_ENOMEM	4
 #define CP_DB_EFULL	5	/* disk (or quota) full: nothing written */
-
-/* The models whose predictions a row carries, in column order
- * (pred_<name>_ns, mu_<name>). */
-#define CP_DB_MODEL_LMO		0
-#define CP_DB_MODEL_LOG3P	1
-#define CP_DB_MODEL_HOCKNEY	2
-#define CP_DB_MODEL_LOGGP	3
-#define CP_DB_MODEL_PLOGP	4
-#define CP_DB_NMODELS		5
-#define CP_DB_MODEL_NAMES { "lmo", "log3p", "hockney", "loggp", "plogp" }
 
 /* One finished call, as stored.  Fields that do not apply hold the
  * sentinel given; the writer stores those as SQL NULL. */
@@ -52,17 +44,17 @@ struct cp_db_call {
 	int32_t comm_size;	/* -1 none (NULL) */
 	uint32_t comm_id;	/* job-wide communicator id */
 	int32_t layout;		/* index into layouts; -1 none (NULL) */
-	uint32_t flags;		/* CP_F_* of src/lib/cp_record.h */
+	uint32_t flags;		/* CP_F_* of src/common/cp_row.h */
 	uint64_t bytes;		/* transferred bytes */
 	uint64_t count;		/* elements */
 	uint64_t site;		/* callsite address; sites table resolves it */
 	int64_t t_start_ns;	/* job clock: ns since the job's first MPI_Init */
 	int64_t t_measured_ns;	/* call duration, or post..completion */
 	int64_t t_incall_ns;	/* ns inside the completing call, -1 none */
-	/* predictions, ns, [CP_DB_MODEL_*]; NAN: not predicted (NULL) */
-	double pred_ns[CP_DB_NMODELS];
+	/* predictions, ns, [CP_MODEL_*]; NAN: not predicted (NULL) */
+	double pred_ns[CP_NMODELS];
 	double pred_lmw_ns;	/* log3P's l_mw term, NAN none */
-	uint32_t pred_flags;	/* CP_PF_* of src/lib/cp_predict.h */
+	uint32_t pred_flags;	/* CP_PF_* of src/common/cp_row.h */
 };
 
 struct cp_db;

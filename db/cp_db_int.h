@@ -48,6 +48,16 @@ struct cp_db {
 /* One meta row, in a rank file or a merge. */
 #define CP_DB_META_SQL "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"
 
+/* Per-model SQL, one item per model of CP_MODEL_MAP (src/common/cp_row.h),
+ * each with a leading ", ": CP_MODEL_MAP(CP_DB_COL_PRED) is ", pred_lmo_ns,
+ * pred_log3p_ns, ...".  The schema's columns come from the same map
+ * (db/local.mk). */
+#define CP_DB_COL_PRED(id, name)	", pred_" #name "_ns"
+#define CP_DB_COL_CPRED(id, name)	", c.pred_" #name "_ns"
+#define CP_DB_COL_CMU(id, name)		", c.mu_" #name
+#define CP_DB_COL_SETMU(id, name)	", mu_" #name " = ?"
+#define CP_DB_COL_ARG(id, name)		", ?"
+
 /* The module of a rank that holds an address: the one with the greatest
  * start at or below it, if the address is below its end. */
 #define CP_DB_MODULE_JOIN(t)						\

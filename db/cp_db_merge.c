@@ -56,8 +56,8 @@ static const struct cp_db_copy cp_db_copies[] = {
 	{ "calls", "calls", "INSERT", true,
 	  "seq, op, thread, peer, root, tag, comm_size, comm, layout, "
 	  "flags, bytes, count, site, t_start_ns, t_measured_ns, "
-	  "t_incall_ns, pred_lmo_ns, pred_log3p_ns, pred_hockney_ns, "
-	  "pred_loggp_ns, pred_plogp_ns, pred_lmw_ns, pred_flags" },
+	  "t_incall_ns" CP_MODEL_MAP(CP_DB_COL_PRED)
+	  ", pred_lmw_ns, pred_flags" },
 };
 
 static void cp_db_scan_free(struct cp_db_scan *sc)

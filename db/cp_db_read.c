@@ -38,11 +38,10 @@ static const char cp_db_calls_sql[] =
 	" c.tag, c.comm_size, c.comm, c.layout, c.flags, c.bytes, c.count,"
 	" c.site, c.t_start_ns, c.t_measured_ns, c.t_incall_ns,"
 	" l.contiguous, l.block_bytes, l.stride_bytes, l.nblocks,"
-	" m.path, m.base_addr,"
-	" c.pred_lmo_ns, c.pred_log3p_ns, c.pred_hockney_ns,"
-	" c.pred_loggp_ns, c.pred_plogp_ns, c.pred_lmw_ns, c.pred_flags,"
-	" c.t_transfer_ns, c.t_wait_ns, c.late,"
-	" c.mu_lmo, c.mu_log3p, c.mu_hockney, c.mu_loggp, c.mu_plogp"
+	" m.path, m.base_addr"
+	CP_MODEL_MAP(CP_DB_COL_CPRED) ", c.pred_lmw_ns, c.pred_flags,"
+	" c.t_transfer_ns, c.t_wait_ns, c.late"
+	CP_MODEL_MAP(CP_DB_COL_CMU)
 	" FROM calls c LEFT JOIN ops o ON o.id = c.op"
 	" LEFT JOIN layouts l ON l.rank = c.rank AND l.idx = c.layout"
 	CP_DB_MODULE_JOIN("c")
@@ -91,15 +90,15 @@ static void cp_db_read_row(sqlite3_stmt *st, struct cp_db_row *r)
 	r->nblocks = cp_db_col(st, 21, -1);
 	r->mod_path = (const char *)sqlite3_column_text(st, 22);
 	r->mod_base = (uint64_t)cp_db_col(st, 23, 0);
-	for (i = 0; i < CP_DB_NMODELS; i++)
+	for (i = 0; i < CP_NMODELS; i++)
 		c->pred_ns[i] = cp_db_real(st, 24 + i);
-	c->pred_lmw_ns = cp_db_real(st, 24 + CP_DB_NMODELS);
-	c->pred_flags = (uint32_t)cp_db_col(st, 25 + CP_DB_NMODELS, 0);
-	r->t_transfer_ns = cp_db_col(st, 26 + CP_DB_NMODELS, -1);
-	r->t_wait_ns = cp_db_col(st, 27 + CP_DB_NMODELS, -1);
-	r->late = (int32_t)cp_db_col(st, 28 + CP_DB_NMODELS, 0);
-	for (i = 0; i < CP_DB_NMODELS; i++)
-		r->mu[i] = cp_db_real(st, 29 + CP_DB_NMODELS + i);
+	c->pred_lmw_ns = cp_db_real(st, 24 + CP_NMODELS);
+	c->pred_flags = (uint32_t)cp_db_col(st, 25 + CP_NMODELS, 0);
+	r->t_transfer_ns = cp_db_col(st, 26 + CP_NMODELS, -1);
+	r->t_wait_ns = cp_db_col(st, 27 + CP_NMODELS, -1);
+	r->late = (int32_t)cp_db_col(st, 28 + CP_NMODELS, 0);
+	for (i = 0; i < CP_NMODELS; i++)
+		r->mu[i] = cp_db_real(st, 29 + CP_NMODELS + i);
 }
 
 int cp_db_each_call(struct cp_db *db,
@@ -241,9 +240,8 @@ int cp_db_get_totals(struct cp_db *db, struct cp_db_totals *t)
 
 static const char cp_db_match_sql[] =
 	"SELECT c.rank, c.seq, o.class = 'coll', c.op, c.flags, c.peer,"
-	" c.tag, c.comm, c.comm_size, c.t_start_ns, c.t_measured_ns,"
-	" c.pred_lmo_ns, c.pred_log3p_ns, c.pred_hockney_ns,"
-	" c.pred_loggp_ns, c.pred_plogp_ns"
+	" c.tag, c.comm, c.comm_size, c.t_start_ns, c.t_measured_ns"
+	CP_MODEL_MAP(CP_DB_COL_CPRED)
 	" FROM calls c JOIN ops o ON o.id = c.op"
 	" WHERE o.class IN ('p2p', 'coll') ORDER BY c.rank, c.seq";
 
@@ -269,7 +267,7 @@ int cp_db_each_match_row(struct cp_db *db,
 		r.comm_size = (int32_t)cp_db_col(st, 8, -1);
 		r.t_start_ns = cp_db_col(st, 9, 0);
 		r.t_measured_ns = cp_db_col(st, 10, 0);
-		for (i = 0; i < CP_DB_NMODELS; i++)
+		for (i = 0; i < CP_NMODELS; i++)
 			r.pred_ns[i] = cp_db_real(st, 11 + i);
 		ret = fn(arg, &r);
 	}
@@ -281,8 +279,8 @@ int cp_db_each_match_row(struct cp_db *db,
 
 static const char cp_db_xfer_sql[] =
 	"UPDATE calls SET t_transfer_ns = ?, t_wait_ns = ?, late = ?,"
-	" mate_rank = ?, mate_seq = ?, coll_inst = ?, mu_lmo = ?,"
-	" mu_log3p = ?, mu_hockney = ?, mu_loggp = ?, mu_plogp = ?"
+	" mate_rank = ?, mate_seq = ?, coll_inst = ?"
+	CP_MODEL_MAP(CP_DB_COL_SETMU)
 	" WHERE rank = ? AND seq = ?";
 
 int cp_db_put_xfers(struct cp_db *db, const struct cp_db_xfer *x, size_t n)
@@ -301,10 +299,10 @@ int cp_db_put_xfers(struct cp_db *db, const struct cp_db_xfer *x, size_t n)
 		cp_db_bind_opt(st, 4, x[k].mate_rank, -1);
 		cp_db_bind_opt(st, 5, x[k].mate_seq, -1);
 		cp_db_bind_opt(st, 6, x[k].coll_inst, -1);
-		for (i = 0; i < CP_DB_NMODELS; i++)
+		for (i = 0; i < CP_NMODELS; i++)
 			cp_db_bind_real(st, 7 + i, x[k].mu[i]);
-		sqlite3_bind_int(st, 7 + CP_DB_NMODELS, x[k].rank);
-		sqlite3_bind_int64(st, 8 + CP_DB_NMODELS, x[k].seq);
+		sqlite3_bind_int(st, 7 + CP_NMODELS, x[k].rank);
+		sqlite3_bind_int64(st, 8 + CP_NMODELS, x[k].seq);
 		rc = cp_db_step(st);
 	}
 	sqlite3_finalize(st);

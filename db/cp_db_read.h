@@ -54,7 +54,7 @@ struct cp_db_row {
 	int64_t t_transfer_ns;	/* compared time (schema.sql), -1 none */
 	int64_t t_wait_ns;	/* wait or entry skew, -1 none */
 	int32_t late;		/* 1 sender late, 2 receiver late, 0 */
-	double mu[CP_DB_NMODELS];	/* proportional error, NAN none */
+	double mu[CP_NMODELS];	/* proportional error, NAN none */
 };
 
 /*
@@ -152,11 +152,11 @@ struct cp_db_prow {
 	uint64_t site;		/* return address in that rank */
 	const char *mod_path;	/* module that holds site, or NULL */
 	uint64_t mod_base;	/* its load bias */
-	double pred_ns[CP_DB_NMODELS];	/* NAN none */
+	double pred_ns[CP_NMODELS];	/* NAN none */
 	double pred_lmw_ns;	/* NAN none */
 	uint32_t pred_flags;	/* CP_PF_* */
 	int64_t t_transfer_ns;	/* compared time, -1 none */
-	double mu[CP_DB_NMODELS];	/* NAN none */
+	double mu[CP_NMODELS];	/* NAN none */
 };
 
 /* cp_db_each_pred_row - fn for every row of class 'p2p' or 'coll', in
@@ -209,7 +209,7 @@ struct cp_db_mrow {
 	int32_t comm_size;	/* -1 unknown */
 	int64_t t_start_ns;	/* post (job clock) */
 	int64_t t_measured_ns;	/* post to completion */
-	double pred_ns[CP_DB_NMODELS];	/* NAN none */
+	double pred_ns[CP_NMODELS];	/* NAN none */
 };
 
 /* cp_db_each_match_row - fn for every row of class 'p2p' or 'coll', in
@@ -228,7 +228,7 @@ struct cp_db_xfer {
 	int32_t mate_rank;	/* matched row, -1 none (collectives) */
 	int64_t mate_seq;	/* -1 none */
 	int64_t coll_inst;	/* collective instance, -1 none */
-	double mu[CP_DB_NMODELS];	/* NAN: no prediction */
+	double mu[CP_NMODELS];	/* NAN: no prediction */
 };
 
 /* Store matches into the rows they name, in one transaction.  Returns 0

@@ -33,11 +33,10 @@ int cp_db_each_rank_value(struct cp_db *db, const char *key,
 
 static const char cp_db_pred_sql[] =
 	"SELECT c.rank, c.seq, c.op, o.name, c.bytes, c.peer, c.root,"
-	" c.site, m.path, m.base_addr,"
-	" c.pred_lmo_ns, c.pred_log3p_ns, c.pred_hockney_ns,"
-	" c.pred_loggp_ns, c.pred_plogp_ns, c.pred_lmw_ns, c.pred_flags,"
-	" c.t_transfer_ns,"
-	" c.mu_lmo, c.mu_log3p, c.mu_hockney, c.mu_loggp, c.mu_plogp"
+	" c.site, m.path, m.base_addr"
+	CP_MODEL_MAP(CP_DB_COL_CPRED) ", c.pred_lmw_ns, c.pred_flags,"
+	" c.t_transfer_ns"
+	CP_MODEL_MAP(CP_DB_COL_CMU)
 	" FROM calls c JOIN ops o ON o.id = c.op"
 	CP_DB_MODULE_JOIN("c")
 	" WHERE o.class IN ('p2p', 'coll') ORDER BY c.rank, c.seq";
@@ -56,13 +55,13 @@ static void cp_db_read_prow(sqlite3_stmt *st, struct cp_db_prow *r)
 	r->site = (uint64_t)cp_db_col(st, 7, 0);
 	r->mod_path = (const char *)sqlite3_column_text(st, 8);
 	r->mod_base = (uint64_t)cp_db_col(st, 9, 0);
-	for (i = 0; i < CP_DB_NMODELS; i++)
+	for (i = 0; i < CP_NMODELS; i++)
 		r->pred_ns[i] = cp_db_real(st, 10 + i);
-	r->pred_lmw_ns = cp_db_real(st, 10 + CP_DB_NMODELS);
-	r->pred_flags = (uint32_t)cp_db_col(st, 11 + CP_DB_NMODELS, 0);
-	r->t_transfer_ns = cp_db_col(st, 12 + CP_DB_NMODELS, -1);
-	for (i = 0; i < CP_DB_NMODELS; i++)
-		r->mu[i] = cp_db_real(st, 13 + CP_DB_NMODELS + i);
+	r->pred_lmw_ns = cp_db_real(st, 10 + CP_NMODELS);
+	r->pred_flags = (uint32_t)cp_db_col(st, 11 + CP_NMODELS, 0);
+	r->t_transfer_ns = cp_db_col(st, 12 + CP_NMODELS, -1);
+	for (i = 0; i < CP_NMODELS; i++)
+		r->mu[i] = cp_db_real(st, 13 + CP_NMODELS + i);
 }
 
 int cp_db_each_pred_row(struct cp_db *db,

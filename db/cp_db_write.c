@@ -23,11 +23,10 @@ static const char *const cp_db_writer_sql[CP_ST_MAX] = {
 	[CP_ST_META] = CP_DB_META_SQL,
 	[CP_ST_CALL] = "INSERT INTO calls (seq, op, thread, peer, root, tag, "
 		"comm_size, comm, layout, flags, bytes, count, site, "
-		"t_start_ns, t_measured_ns, t_incall_ns, pred_lmo_ns, "
-		"pred_log3p_ns, pred_hockney_ns, pred_loggp_ns, "
-		"pred_plogp_ns, pred_lmw_ns, pred_flags) VALUES "
-		"(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-		"?, ?, ?, ?, ?, ?, ?)",
+		"t_start_ns, t_measured_ns, t_incall_ns"
+		CP_MODEL_MAP(CP_DB_COL_PRED) ", pred_lmw_ns, pred_flags) "
+		"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
+		CP_MODEL_MAP(CP_DB_COL_ARG) ", ?, ?)",
 	[CP_ST_LAYOUT] = "INSERT OR REPLACE INTO layouts (idx, contiguous, "
 		"irregular, size_bytes, extent_bytes, block_bytes, "
 		"stride_bytes, nblocks, descr) VALUES "
@@ -184,10 +183,10 @@ static void cp_db_bind_call(sqlite3_stmt *st, const struct cp_db_call *c)
 	sqlite3_bind_int64(st, 14, c->t_start_ns);
 	sqlite3_bind_int64(st, 15, c->t_measured_ns);
 	cp_db_bind_opt(st, 16, c->t_incall_ns, -1);
-	for (i = 0; i < CP_DB_NMODELS; i++)
+	for (i = 0; i < CP_NMODELS; i++)
 		cp_db_bind_real(st, 17 + i, c->pred_ns[i]);
-	cp_db_bind_real(st, 17 + CP_DB_NMODELS, c->pred_lmw_ns);
-	sqlite3_bind_int64(st, 18 + CP_DB_NMODELS, c->pred_flags);
+	cp_db_bind_real(st, 17 + CP_NMODELS, c->pred_lmw_ns);
+	sqlite3_bind_int64(st, 18 + CP_NMODELS, c->pred_flags);
 }
 
 /* Run BEGIN; the caller's rows; COMMIT, or ROLLBACK on any failure

@@ -32,7 +32,7 @@ struct cp_db_agg {
 	uint64_t site;
 	int32_t op;
 	int32_t peer;
-	int32_t size_class;	/* floor(log2(bytes)) + 1, 0 for 0 bytes */
+	int32_t size_class;	/* cp_row_size_class(bytes) */
 	int32_t layout;
 	uint64_t count;		/* calls */
 	uint64_t bytes;		/* bytes summed */

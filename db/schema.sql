@@ -15,6 +15,10 @@
 -- and meta.  A rank killed before its close leaves the file; the reader
 -- (cp_db_open_dir) removes it when meta host is this host and meta pid
 -- has ended.
+-- A line "-- @each_model TEMPLATE" stands for one line per model of
+-- CP_MODEL_MAP (src/common/cp_row.h), in its order: TEMPLATE with % the
+-- model's name ("pred_%_ns REAL," gives "pred_lmo_ns REAL,", ...).
+-- db/local.mk expands it when it embeds this file.
 
 -- Facts about the run, one row per key, values as text.  The writer sets
 -- schema_version and kind ('rank'); the runtime (src/lib/cp_rt.c,
@@ -65,7 +69,7 @@ CREATE TABLE calls (
 					-- inter); NULL unknown
 	comm	INTEGER NOT NULL,	-- job-wide communicator id
 	layout	INTEGER,		-- layouts.idx of the type; NULL none
-	flags	INTEGER NOT NULL,	-- CP_F_* bits of src/lib/cp_record.h
+	flags	INTEGER NOT NULL,	-- CP_F_* bits of src/common/cp_row.h
 	bytes	INTEGER NOT NULL,	-- bytes transferred (count * type size)
 	count	INTEGER NOT NULL,	-- elements
 	site	INTEGER NOT NULL,	-- return address of the call in the
@@ -77,13 +81,9 @@ CREATE TABLE calls (
 					-- NULL none
 	-- Online predictions (COMMPROF_PARAMS), ns; NULL: the model does
 	-- not cover this call, or no parameters (src/lib/cp_predict.h).
-	pred_lmo_ns REAL,
-	pred_log3p_ns REAL,
-	pred_hockney_ns REAL,
-	pred_loggp_ns REAL,
-	pred_plogp_ns REAL,
+	-- @each_model pred_%_ns REAL,
 	pred_lmw_ns REAL,		-- log3P's l_mw term of pred_log3p_ns
-	pred_flags INTEGER NOT NULL DEFAULT 0	-- CP_PF_* of src/lib/cp_predict.h
+	pred_flags INTEGER NOT NULL DEFAULT 0	-- CP_PF_* of src/common/cp_row.h
 );
 
 -- Datatype layouts of the rank, by index.
@@ -106,7 +106,8 @@ CREATE TABLE aggs (
 	site	INTEGER NOT NULL,	-- return address, as calls.site
 	op	INTEGER NOT NULL,	-- ops.id
 	peer	INTEGER,		-- as calls.peer
-	size_class INTEGER NOT NULL,	-- floor(log2(bytes)) + 1, 0 for 0 bytes
+	size_class INTEGER NOT NULL,	-- cp_row_size_class(bytes) of
+					-- src/common/cp_row.h
 	layout	INTEGER,		-- as calls.layout
 	count	INTEGER NOT NULL,	-- calls
 	bytes	INTEGER NOT NULL,	-- bytes summed over the calls
@@ -175,11 +176,7 @@ CREATE TABLE calls (
 	t_start_ns INTEGER NOT NULL,
 	t_measured_ns INTEGER NOT NULL,
 	t_incall_ns INTEGER,
-	pred_lmo_ns REAL,
-	pred_log3p_ns REAL,
-	pred_hockney_ns REAL,
-	pred_loggp_ns REAL,
-	pred_plogp_ns REAL,
+	-- @each_model pred_%_ns REAL,
 	pred_lmw_ns REAL,
 	pred_flags INTEGER NOT NULL DEFAULT 0,
 	-- Filled after the merge by matching (src/cli/cli_match.c); NULL when
@@ -195,13 +192,10 @@ CREATE TABLE calls (
 					-- waited), 2 receiver late; NULL
 	mate_rank INTEGER,		-- p2p: rank of the matched row
 	mate_seq INTEGER,		-- p2p: its seq
-	coll_inst INTEGER,		-- collective: instance number on comm
-	-- max(t_transfer, pred) / min(t_transfer, pred) per model
-	mu_lmo	REAL,
-	mu_log3p REAL,
-	mu_hockney REAL,
-	mu_loggp REAL,
-	mu_plogp REAL
+	coll_inst INTEGER		-- collective: instance number on comm
+	-- max(t_transfer, pred) / min(t_transfer, pred) per model, after
+	-- the column above: a comma first
+	-- @each_model , mu_% REAL
 );
 
 CREATE TABLE layouts (

@@ -1,12 +1,12 @@
 # tests/db.mk: the SQLite layer and the commprof tool, without MPI (see
 # Makefile.am).  tests/test_db writes synthetic rank files through the
 # writer API; tests/test_db.sh reads them back with the tool and compares
-# exact output.  MPI_CFLAGS only for the constants of src/lib/cp_record.h.
+# exact output.
 
 check_PROGRAMS += tests/test_db
 tests_test_db_SOURCES = tests/test_db.c $(CP_DB_WRITER)
 nodist_tests_test_db_SOURCES = db/cp_schema_gen.h
-tests_test_db_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS) $(MPI_CFLAGS) -g
+tests_test_db_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS) -g
 tests_test_db_LDADD = $(SQLITE_LIBS)
 db/tests_test_db-cp_db.$(OBJEXT): db/cp_schema_gen.h
 

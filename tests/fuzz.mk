@@ -8,10 +8,10 @@ dist_check_SCRIPTS += tests/test_fuzz.sh
 EXTRA_DIST += tests/fuzz
 AM_TESTS_ENVIRONMENT += \
 	CP_FUZZ_PARAMS_SOURCES='src/lib/cp_predict.c \
-	$(libcpcommon_la_SOURCES) $(libcpanalysis_la_SOURCES)' \
+	$(libcpcommon_la_SOURCES) $(libcpmodel_la_SOURCES)' \
 	CP_FUZZ_CLI_SOURCES='$(commprof_SOURCES) $(libcpcommon_la_SOURCES) \
-	$(libcpanalysis_la_SOURCES)' \
-	CP_FUZZ_CFLAGS='$(SQLITE_CFLAGS) $(LIBDW_CFLAGS) $(MPI_CFLAGS) \
+	$(libcpanalysis_la_SOURCES) $(libcpmodel_la_SOURCES)' \
+	CP_FUZZ_CFLAGS='$(SQLITE_CFLAGS) $(LIBDW_CFLAGS) \
 	$(GSL_CFLAGS)' \
 	CP_FUZZ_LIBS='$(SQLITE_LIBS) $(LIBDW_LIBS) $(GSL_LIBS) -ldl -lm'; \
 	export CP_FUZZ_PARAMS_SOURCES CP_FUZZ_CLI_SOURCES CP_FUZZ_CFLAGS \

@@ -18,7 +18,6 @@ import sys
 
 P2P = {"MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv", "MPI_Sendrecv"}
 COLL = {"MPI_Barrier", "MPI_Bcast", "MPI_Allreduce"}
-MODELS = ["lmo", "log3p", "hockney", "loggp", "plogp"]
 
 
 def fnum(v):
@@ -27,13 +26,17 @@ def fnum(v):
 
 def main():
     path, dbpath, sleep_s = sys.argv[1], sys.argv[2], float(sys.argv[3])
-    rows = list(csv.DictReader(open(path)))
+    rd = csv.DictReader(open(path))
+    rows = list(rd)
     errors = []
+    # one mu_<model> column per model (src/common/cp_row.h)
+    models = [c[len("mu_"):] for c in rd.fieldnames if c.startswith("mu_")]
 
     def check(ok, what):
         if not ok:
             errors.append(what)
 
+    check(models, "no mu_<model> column in the export")
     mine = [r for r in rows if r["op"] in P2P | COLL]
     for r in mine:
         what = "rank %s %s tag %s seq %s" % (r["rank"], r["op"], r["tag"],
@@ -42,7 +45,7 @@ def main():
               what + ": no t_transfer/t_wait")
         if r["t_transfer"] != "":
             check(float(r["t_transfer"]) >= 0, what + ": t_transfer < 0")
-        for m in MODELS:
+        for m in models:
             check((r["mu_" + m] == "") ==
                   (r["pred_" + m] == "" or r["t_transfer"] == "" or
                    float(r["pred_" + m]) <= 0),

@@ -1,5 +1,6 @@
 # tests/predict.mk - online predictions without MPI (see Makefile.am):
-# a hand-written parameter file, every model's value against its formula.
+# a hand-written parameter file, every model's value against its formula
+# and against the fitting side's prediction (libcpanalysis.la).
 check_PROGRAMS += tests/test_predict
 TESTS += tests/test_predict
 tests_test_predict_SOURCES = tests/test_predict.c \

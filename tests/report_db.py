@@ -9,25 +9,42 @@ Rows (p2p and coll, the rows the report looks at):
   rank 0 MPI_Send  x11  1000 B  site 0x1000  mu_lmo 1..11, mu_hockney 3
   rank 1 MPI_Bcast x2   4096 B  site 0x1100  mu_log3p 1.5, 2.5; mu_loggp 4
   rank 1 MPI_Gather x1    64 B  site 0x1200  CP_PF_LMO_ESCAL, no LMO
+  rank 1 MPI_Gather x1    32 B  site 0x1200  CP_PF_LMO_FAILED, no LMO
   rank 0,1 MPI_Send x3   128 B  site 0x2000  strided (vector), flagged
         CP_PF_L3_LMW_LARGEST: log3p 10, 20, 30 us, l_mw 6, 12, 18 us
   rank 0 MPI_Send  x1   128 B  site 0x3000  contiguous, flagged as well
   rank 0 MPI_Wait  x1                       completion: not a p2p row
 """
 import os
+import re
 import sqlite3
 import sys
 
-PF_ON, PF_ESCAL, PF_LMW = 0x1, 0x4, 0x80
+PF_ON, PF_ESCAL, PF_LMW, PF_FAILED = 0x1, 0x4, 0x80, 0x400
 OPS = [(1, "MPI_Send", "blocking", "p2p"), (2, "MPI_Bcast", "blocking", "coll"),
        (3, "MPI_Gather", "blocking", "coll"), (4, "MPI_Wait", "completion",
                                                 "completion")]
-MODELS = ["lmo", "log3p", "hockney", "loggp", "plogp"]
 
 
-def merged_schema(path):
+def model_names(schema):
+    """The models of CP_MODEL_MAP in src/common/cp_row.h, in order."""
+    top = os.path.dirname(os.path.dirname(os.path.abspath(schema)))
+    text = open(os.path.join(top, "src", "common", "cp_row.h")).read()
+    body = text.split("#define CP_MODEL_MAP(X)")[1].split("\n\n")[0]
+    return re.findall(r"X\(\s*\w+\s*,\s*(\w+)\s*\)", body)
+
+
+def merged_schema(path, models):
+    """The merged part of the schema, "-- @each_model" lines expanded as
+    db/local.mk does."""
     text = open(path).read()
-    return text.split("-- @merged\n")[1].split("-- @indexes\n")[0]
+    part = text.split("-- @merged\n")[1].split("-- @indexes\n")[0]
+    out = []
+    for line in part.splitlines(True):
+        m = re.match(r"(\s*)-- @each_model (.*)$", line)
+        out += ([m.group(1) + m.group(2).replace("%", n) + "\n"
+                 for n in models] if m else [line])
+    return "".join(out)
 
 
 def main():
@@ -35,7 +52,8 @@ def main():
     nopred = "--nopred" in sys.argv
     os.makedirs(out, exist_ok=True)
     db = sqlite3.connect(os.path.join(out, "commprof.db"))
-    db.executescript(merged_schema(schema))
+    models = model_names(schema)
+    db.executescript(merged_schema(schema, models))
     meta = {"schema_version": "2", "kind": "merged", "ranks": "2",
             "rank_files": "0"}
     if not nopred:
@@ -49,7 +67,7 @@ def main():
             # rank 0 made MPI calls from 3 threads (without predictions:
             # no threads key, as in files of older versions)
             rm.update(params="/tmp/cluster.params",
-                      pred_models=",".join(MODELS), pred_note="",
+                      pred_models=",".join(models), pred_note="",
                       threads=str(3 - 2 * r))
         db.executemany("INSERT INTO rank_meta VALUES (?, ?, ?)",
                        [(r, k, v) for k, v in rm.items()])
@@ -73,8 +91,8 @@ def main():
             site=site, t_start_ns=1000 * seq[rank], t_measured_ns=500,
             pred_lmw_ns=lmw, pred_flags=flags,
             t_transfer_ns=t_tr if mu else None,
-            **{"pred_%s_ns" % m: pred.get(m) for m in MODELS},
-            **{"mu_%s" % m: mu.get(m) for m in MODELS}))
+            **{"pred_%s_ns" % m: pred.get(m) for m in models},
+            **{"mu_%s" % m: mu.get(m) for m in models}))
         seq[rank] += 1
 
     for i in range(11):
@@ -86,6 +104,7 @@ def main():
                                           "loggp": 4000.0}, t_tr=1000,
             mu={"log3p": m, "loggp": 4.0}, root=0)
     add(1, 3, 64, 0x1200, 0, PF_ON | PF_ESCAL, {}, root=0)
+    add(1, 3, 32, 0x1200, 0, PF_ON | PF_FAILED, {}, root=0)
     for rank, t in ((0, 10000.0), (0, 20000.0), (1, 30000.0)):
         add(rank, 1, 128, 0x2000, 1, PF_ON | PF_LMW,
             {"log3p": t, "lmo": 5000.0}, lmw=0.6 * t, peer=1 - rank)

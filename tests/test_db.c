@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "db/cp_db_write.h"
-#include "src/lib/cp_record.h"
+#include "src/common/cp_row.h"
 
 #define CP_TEST_BIG 20000
 #define CP_TEST_MANY 40

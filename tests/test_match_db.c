@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 #include "db/cp_db_write.h"
-#include "src/lib/cp_record.h"
+#include "src/common/cp_row.h"
 
 static const char *const ops[] = { "MPI_Send", "MPI_Recv", "MPI_Bcast" };
 static const char *const kinds[] = { "blocking", "blocking", "blocking" };

@@ -1,9 +1,14 @@
 /*
  * test_predict.c - online predictions (src/lib/cp_predict.c) from a
  * hand-written parameter file equal the formulas of models.md written out
- * here (to 1e-12 relative: only the order of the additions may differ);
- * what a model does not cover is NAN; a job that differs from the
- * calibrated one uses averaged LMO parameters and says so.  No MPI.
+ * here (to 1e-12 relative: only the order of the additions may differ),
+ * and, over a grid of calls of every kind the models cover, the
+ * predictions of the fitting side (analysis/cp_lmo.h, cp_log3p.h,
+ * cp_baseline.h) made from the same parameters: a copy of a formula
+ * that drifts from the other fails here.  What a model does not cover is
+ * NAN; a gather's ranges (escalation, failed kappa) are the same online
+ * and offline; a job that differs from the calibrated one uses averaged
+ * LMO parameters and says so.  No MPI.
  */
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +16,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/cp_baseline.h"
+#include "analysis/cp_err.h"
+#include "analysis/cp_lmo.h"
+#include "analysis/cp_log3p.h"
 #include "src/common/cp_params.h"
 #include "src/lib/cp_predict.h"
 #include "tests/test_analysis.h"
@@ -68,6 +77,9 @@ static const char file_ok[] =
 	"plogp.g 1000 1.1e-6 lo 1.1e-6 hi 1.1e-6 n 5\n"
 	"plogp.g 3000 4.1e-6 lo 4.1e-6 hi 4.1e-6 n 5\n"
 	"end\n";
+
+/* The line of beta_02 in the usual file. */
+#define BETA02 "lmo.beta 0 2 2e9 lo 2e9 hi 2e9 n 5\n"
 
 static const double C[3] = { 1e-6, 2e-6, 3e-6 };
 static const double t[3] = { 1e-9, 2e-9, 3e-9 };
@@ -139,64 +151,64 @@ static void check_p2p(const struct cp_pred *m)
 	double M = 1500, want;
 
 	want = C[0] + t[0] * M + C[2] + t[2] * M + M * ib(0, 2);
-	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LMO], want * 1e9, TOL),
-		 "LMO 0->2 1500 B: %.6f ns = %.6f", o.t_ns[CP_DB_MODEL_LMO],
+	ta_check(ta_near(o.t_ns[CP_MODEL_LMO], want * 1e9, TOL),
+		 "LMO 0->2 1500 B: %.6f ns = %.6f", o.t_ns[CP_MODEL_LMO],
 		 want * 1e9);
 	/* log3P, contiguous: o_mw + o_net, linear between 1000 and 2000 */
 	want = (5e-7 + 0.5 * (7e-7 - 5e-7)) + (1e-6 + 0.5 * (3e-6 - 1e-6));
-	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LOG3P], want * 1e9, TOL),
+	ta_check(ta_near(o.t_ns[CP_MODEL_LOG3P], want * 1e9, TOL),
 		 "log3P contiguous 1500 B: %.3f ns = %.3f",
-		 o.t_ns[CP_DB_MODEL_LOG3P], want * 1e9);
+		 o.t_ns[CP_MODEL_LOG3P], want * 1e9);
 	ta_check(o.lmw_ns == 0, "contiguous l_mw is 0 (%g)", o.lmw_ns);
 	want = 2e-6 + 1e-9 * M;
-	ta_check(ta_near(o.t_ns[CP_DB_MODEL_HOCKNEY], want * 1e9, TOL),
-		 "Hockney 1500 B: %.3f ns", o.t_ns[CP_DB_MODEL_HOCKNEY]);
+	ta_check(ta_near(o.t_ns[CP_MODEL_HOCKNEY], want * 1e9, TOL),
+		 "Hockney 1500 B: %.3f ns", o.t_ns[CP_MODEL_HOCKNEY]);
 	want = 1e-6 + 2 * 5e-7 + (M - 1) * 2e-9;
-	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LOGGP], want * 1e9, TOL),
-		 "LogGP 1500 B: %.3f ns", o.t_ns[CP_DB_MODEL_LOGGP]);
+	ta_check(ta_near(o.t_ns[CP_MODEL_LOGGP], want * 1e9, TOL),
+		 "LogGP 1500 B: %.3f ns", o.t_ns[CP_MODEL_LOGGP]);
 	want = 1.5e-6 + 1.1e-6 + 0.25 * (4.1e-6 - 1.1e-6);
-	ta_check(ta_near(o.t_ns[CP_DB_MODEL_PLOGP], want * 1e9, TOL),
-		 "PLogP 1500 B: %.3f ns", o.t_ns[CP_DB_MODEL_PLOGP]);
+	ta_check(ta_near(o.t_ns[CP_MODEL_PLOGP], want * 1e9, TOL),
+		 "PLogP 1500 B: %.3f ns", o.t_ns[CP_MODEL_PLOGP]);
 	ta_check(o.flags == CP_PF_ON, "flags ON only (%#x)", o.flags);
 
 	/* strided, stride 16 at a table size: l_mw(1000, 16) = 2 us, the
 	 * largest term */
 	o = eval(m, p2p(1, 0, 1000, 16, 8));
 	want = 5e-7 + 2e-6 + 1e-6;
-	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LOG3P], want * 1e9, TOL) &&
+	ta_check(ta_near(o.t_ns[CP_MODEL_LOG3P], want * 1e9, TOL) &&
 		 ta_near(o.lmw_ns, 2e-6 * 1e9, TOL),
 		 "log3P strided 1000 B d 16: %.3f ns, l_mw %.3f",
-		 o.t_ns[CP_DB_MODEL_LOG3P], o.lmw_ns);
+		 o.t_ns[CP_MODEL_LOG3P], o.lmw_ns);
 	ta_check((o.flags & CP_PF_L3_LMW_LARGEST) && (o.flags & CP_PF_L3_MW_DOM),
 		 "l_mw largest and middleware dominated (%#x)", o.flags);
 	/* stride between 16 and 64: linear in log2(d) */
 	o = eval(m, p2p(1, 0, 1000, 32, 8));
 	want = 5e-7 + (2e-6 + 0.5 * (4e-6 - 2e-6)) + 1e-6;
-	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LOG3P], want * 1e9, TOL),
+	ta_check(ta_near(o.t_ns[CP_MODEL_LOG3P], want * 1e9, TOL),
 		 "log3P stride 32 between 16 and 64 in log2: %.3f ns",
-		 o.t_ns[CP_DB_MODEL_LOG3P]);
+		 o.t_ns[CP_MODEL_LOG3P]);
 	/* wider blocks than one double: log3P does not cover them */
 	o = eval(m, p2p(1, 0, 1000, 64, 16));
-	ta_check(isnan(o.t_ns[CP_DB_MODEL_LOG3P]) &&
+	ta_check(isnan(o.t_ns[CP_MODEL_LOG3P]) &&
 		 (o.flags & CP_PF_L3_BLOCK) &&
-		 !isnan(o.t_ns[CP_DB_MODEL_LMO]),
+		 !isnan(o.t_ns[CP_MODEL_LMO]),
 		 "16-byte blocks: log3P NULL, flagged, LMO still priced");
 	o = eval(m, p2p(1, 0, 1000, -1, -1));
-	ta_check(isnan(o.t_ns[CP_DB_MODEL_LOG3P]) &&
-		 !isnan(o.t_ns[CP_DB_MODEL_HOCKNEY]),
+	ta_check(isnan(o.t_ns[CP_MODEL_LOG3P]) &&
+		 !isnan(o.t_ns[CP_MODEL_HOCKNEY]),
 		 "irregular layout: log3P NULL, Hockney priced");
 	/* to oneself: log3P's send to self, nobody else */
 	o = eval(m, p2p(2, 2, 1000, 16, 8));
 	want = 5e-7 + 2e-6 + 1e-7;
-	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LOG3P], want * 1e9, TOL) &&
-		 isnan(o.t_ns[CP_DB_MODEL_LMO]) &&
-		 isnan(o.t_ns[CP_DB_MODEL_HOCKNEY]) &&
+	ta_check(ta_near(o.t_ns[CP_MODEL_LOG3P], want * 1e9, TOL) &&
+		 isnan(o.t_ns[CP_MODEL_LMO]) &&
+		 isnan(o.t_ns[CP_MODEL_HOCKNEY]) &&
 		 (o.flags & CP_PF_SELF),
 		 "self: o_mw + l_mw + T_mem only (%.3f ns)",
-		 o.t_ns[CP_DB_MODEL_LOG3P]);
+		 o.t_ns[CP_MODEL_LOG3P]);
 	o = eval(m, p2p(0, 7, 1000, 0, 0));
-	ta_check(isnan(o.t_ns[CP_DB_MODEL_LMO]) &&
-		 isnan(o.t_ns[CP_DB_MODEL_HOCKNEY]),
+	ta_check(isnan(o.t_ns[CP_MODEL_LMO]) &&
+		 isnan(o.t_ns[CP_MODEL_HOCKNEY]),
 		 "peer outside the job: nothing predicted");
 }
 
@@ -217,19 +229,19 @@ static void check_coll(const struct cp_pred *m)
 	a = C[1] + t[1] * M + M * ib(0, 1);
 	b = C[2] + t[2] * M + M * ib(0, 2);
 	want = 2 * (C[0] + t[0] * M) + fmax(a, b);
-	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LMO], want * 1e9, TOL),
+	ta_check(ta_near(o.t_ns[CP_MODEL_LMO], want * 1e9, TOL),
 		 "LMO scatter 3000 B <= S: %.3f ns = %.3f",
-		 o.t_ns[CP_DB_MODEL_LMO], want * 1e9);
+		 o.t_ns[CP_MODEL_LMO], want * 1e9);
 	M = 6000;
 	o = eval(m, coll(CP_PK_SCATTER, 0, M));
 	a = C[1] + t[1] * M + M * ib(0, 1);
 	b = C[2] + t[2] * M + M * ib(0, 2);
 	want = 2 * (C[0] + t[0] * M) + a + b;
-	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LMO], want * 1e9, TOL),
+	ta_check(ta_near(o.t_ns[CP_MODEL_LMO], want * 1e9, TOL),
 		 "LMO scatter 6000 B > S: serialised, %.3f ns",
-		 o.t_ns[CP_DB_MODEL_LMO]);
-	ta_check(isnan(o.t_ns[CP_DB_MODEL_HOCKNEY]) &&
-		 isnan(o.t_ns[CP_DB_MODEL_LOG3P]),
+		 o.t_ns[CP_MODEL_LMO]);
+	ta_check(isnan(o.t_ns[CP_MODEL_HOCKNEY]) &&
+		 isnan(o.t_ns[CP_MODEL_LOG3P]),
 		 "scatter: no other model invents one");
 	/* gather to 1: small, escalation zone, large (kappa: NT0 variant) */
 	M = 1000;
@@ -237,30 +249,30 @@ static void check_coll(const struct cp_pred *m)
 	a = C[0] + t[0] * M + M * ib(1, 0);
 	b = C[2] + t[2] * M + M * ib(1, 2);
 	want = 2 * (C[1] + t[1] * M) + fmax(a, b) + 2e-10 * M;
-	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LMO], want * 1e9, TOL),
-		 "LMO gather 1000 B < M1: %.3f ns", o.t_ns[CP_DB_MODEL_LMO]);
+	ta_check(ta_near(o.t_ns[CP_MODEL_LMO], want * 1e9, TOL),
+		 "LMO gather 1000 B < M1: %.3f ns", o.t_ns[CP_MODEL_LMO]);
 	o = eval(m, coll(CP_PK_GATHER, 1, 10000));
-	ta_check(isnan(o.t_ns[CP_DB_MODEL_LMO]) && (o.flags & CP_PF_LMO_ESCAL),
+	ta_check(isnan(o.t_ns[CP_MODEL_LMO]) && (o.flags & CP_PF_LMO_ESCAL),
 		 "LMO gather between M1 and M2: not predicted, flagged");
 	M = 100000;
 	o = eval(m, coll(CP_PK_GATHER, 1, M));
 	a = C[0] + t[0] * M + M * ib(1, 0);
 	b = C[2] + t[2] * M + M * ib(1, 2);
 	want = 2 * (C[1] + t[1] * M) + a + b + 4e-10 * M;
-	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LMO], want * 1e9, TOL),
-		 "LMO gather 100000 B >= M2: %.3f ns", o.t_ns[CP_DB_MODEL_LMO]);
+	ta_check(ta_near(o.t_ns[CP_MODEL_LMO], want * 1e9, TOL),
+		 "LMO gather 100000 B >= M2: %.3f ns", o.t_ns[CP_MODEL_LMO]);
 	/* broadcast on 3: trees of height 2 */
 	M = 2000;
 	o = eval(m, coll(CP_PK_BCAST, 0, M));
 	want = 2 * (7e-7 + 0 + 3e-6);
-	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LOG3P], want * 1e9, TOL),
-		 "log3P tree bcast P=3: %.3f ns", o.t_ns[CP_DB_MODEL_LOG3P]);
+	ta_check(ta_near(o.t_ns[CP_MODEL_LOG3P], want * 1e9, TOL),
+		 "log3P tree bcast P=3: %.3f ns", o.t_ns[CP_MODEL_LOG3P]);
 	want = 2 * (2 * 5e-7 + 1e-6 + (M - 1) * 2e-9) + 1 * 7e-7;
-	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LOGGP], want * 1e9, TOL),
-		 "LogGP tree bcast P=3: %.3f ns", o.t_ns[CP_DB_MODEL_LOGGP]);
-	ta_check(isnan(o.t_ns[CP_DB_MODEL_LMO]) &&
-		 isnan(o.t_ns[CP_DB_MODEL_HOCKNEY]) &&
-		 isnan(o.t_ns[CP_DB_MODEL_PLOGP]),
+	ta_check(ta_near(o.t_ns[CP_MODEL_LOGGP], want * 1e9, TOL),
+		 "LogGP tree bcast P=3: %.3f ns", o.t_ns[CP_MODEL_LOGGP]);
+	ta_check(isnan(o.t_ns[CP_MODEL_LMO]) &&
+		 isnan(o.t_ns[CP_MODEL_HOCKNEY]) &&
+		 isnan(o.t_ns[CP_MODEL_PLOGP]),
 		 "bcast: LMO, Hockney, PLogP not predicted");
 	o = eval(m, coll(CP_PK_NONE, 0, M));
 	ta_check(isnan(o.t_ns[0]) && isnan(o.t_ns[1]) && isnan(o.t_ns[2]) &&
@@ -272,7 +284,7 @@ static void check_fallbacks(void)
 {
 	const char *hosts_same[3] = { "a", "a", "b" };
 	const char *hosts_other[3] = { "a", "c", "b" };
-	struct cp_params *p = load("lmo.beta 0 2 2e9 lo 2e9 hi 2e9 n 5\n");
+	struct cp_params *p = load(BETA02);
 	struct cp_pred *m;
 	struct cp_pred_out o;
 	unsigned models;
@@ -284,10 +296,10 @@ static void check_fallbacks(void)
 		exit(1);
 	o = eval(m, p2p(0, 1, M, 0, 0));
 	want = 2 * 2e-6 + M * (2 * 2e-9 + (ib(0, 1) + ib(0, 2) + ib(1, 2)) / 3);
-	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LMO], want * 1e9, TOL) &&
+	ta_check(ta_near(o.t_ns[CP_MODEL_LMO], want * 1e9, TOL) &&
 		 (o.flags & CP_PF_AVERAGED),
 		 "2-rank job of a 3-rank file: averaged LMO %.3f ns = %.3f",
-		 o.t_ns[CP_DB_MODEL_LMO], want * 1e9);
+		 o.t_ns[CP_MODEL_LMO], want * 1e9);
 	ta_check(differs && strstr(note, "calibrated on 3 ranks, the job "
 				       "has 2") && strstr(note, "averaged"),
 		 "job differs; note: %s", note);
@@ -313,7 +325,7 @@ static void check_fallbacks(void)
 		exit(1);
 	o = eval(m, p2p(0, 2, M, 0, 0));
 	want = C[0] + C[2] + M * (t[0] + t[2] + (ib(0, 1) + ib(1, 2)) / 2);
-	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LMO], want * 1e9, TOL) &&
+	ta_check(ta_near(o.t_ns[CP_MODEL_LMO], want * 1e9, TOL) &&
 		 (o.flags & CP_PF_AVERAGED),
 		 "failed beta_02: the average of the other links (%s)", note);
 	o = eval(m, p2p(0, 1, M, 0, 0));
@@ -327,7 +339,7 @@ static void check_fallbacks(void)
  * nothing, the others keep their values. */
 static void check_hole(void)
 {
-	struct cp_params *p = load_edit("lmo.beta 0 2 2e9 lo 2e9 hi 2e9 n 5\n",
+	struct cp_params *p = load_edit(BETA02,
 					"log3p.l_mw 2000 64",
 					"fail log3p.l_mw 2000 64 : negative");
 	const char *hosts[3] = { "a", "a", "b" };
@@ -342,20 +354,335 @@ static void check_hole(void)
 		exit(1);
 	o = eval(m, p2p(1, 0, 1000, 16, 8));
 	o2 = eval(m, p2p(1, 0, 2000, 64, 8));
-	ta_check(ta_near(o.t_ns[CP_DB_MODEL_LOG3P], 3500, TOL) &&
-		 isnan(o2.t_ns[CP_DB_MODEL_LOG3P]) &&
-		 !isnan(o2.t_ns[CP_DB_MODEL_HOCKNEY]) &&
-		 (models & (1u << CP_DB_MODEL_LOG3P)) &&
+	ta_check(ta_near(o.t_ns[CP_MODEL_LOG3P], 3500, TOL) &&
+		 isnan(o2.t_ns[CP_MODEL_LOG3P]) &&
+		 !isnan(o2.t_ns[CP_MODEL_HOCKNEY]) &&
+		 (models & (1u << CP_MODEL_LOG3P)) &&
 		 strstr(note, "log3P: 1 failed table entries"),
 		 "failed l_mw(2000, 64): that call NULL, (1000, 16) %.3f ns; "
-		 "%s", o.t_ns[CP_DB_MODEL_LOG3P], note);
+		 "%s", o.t_ns[CP_MODEL_LOG3P], note);
+	cp_pred_free(m);
+	cp_params_free(p);
+}
+
+/* v as the fitting side holds an estimate: failed unless CP_PV_OK. */
+static void est_of(struct cp_est *e, const struct cp_pval *v, bool inv)
+{
+	memset(e, 0, sizeof(*e));
+	e->val = inv ? 1 / v->val : v->val;
+	e->fail = v->state == CP_PV_OK ? NULL : "failed in the file";
+}
+
+/* The LMO parameters of p as the calibrator held them before writing
+ * the file: the model of analysis/cp_lmo.h and its thresholds. */
+static void lmo_of(const struct cp_params *p, struct cp_lmo *m,
+		   struct cp_lmo_thresh *th)
+{
+	int n = p->nranks, i, j, v;
+
+	if (cp_lmo_alloc(m, n))
+		exit(1);
+	for (i = 0; i < n; i++) {
+		est_of(&m->c_s[i], &p->lmo_c_s[i], false);
+		est_of(&m->t_spb[i], &p->lmo_t_spb[i], false);
+		for (j = i + 1; j < n; j++)
+			est_of(&m->ib_spb[cp_lmo_pair_idx(n, i, j)],
+			       &p->lmo_beta_Bps[i * n + j], true);
+	}
+	cp_lmo_thresh_init(th);
+	th->s_bytes = p->lmo_s_bytes.val;
+	th->m1_bytes = p->lmo_m1_bytes.val;
+	th->m2_bytes = p->lmo_m2_bytes.val;
+	for (v = 0; v < 2; v++) {
+		est_of(&th->kappa1_spb[v], &p->lmo_kappa1_spb[v], false);
+		est_of(&th->kappa2_spb[v], &p->lmo_kappa2_spb[v], false);
+	}
+}
+
+/*
+ * The log3P tables of p as the fitting side derives them: half-roundtrip
+ * times synthesized from the file's terms (T_00 = o_mw + T_mem, T_01 =
+ * o_mw + o_net, T_00(s,d) = T_00 + l_mw), then cp_log3p_derive.
+ */
+static void log3p_of(const struct cp_params *p, struct cp_log3p *l3)
+{
+	int ns = p->l3_nsizes, nd = p->l3_nstrides, i, j;
+	double tm[ns], t00[ns], t01[ns], t00sd[ns * nd];
+	struct cp_log3p_meas in = { ns, nd, p->l3_size_bytes,
+		p->l3_stride_bytes, tm, t00, t01, t00sd };
+
+	for (i = 0; i < ns; i++) {
+		tm[i] = p->l3_t_mem_s[i].val;
+		t00[i] = p->l3_o_mw_s[i].val + tm[i];
+		t01[i] = p->l3_o_mw_s[i].val + p->l3_o_net_s[i].val;
+		for (j = 0; j < nd; j++)
+			t00sd[i * nd + j] = t00[i] +
+					    p->l3_l_mw_s[i * nd + j].val;
+	}
+	if (cp_log3p_derive(&in, l3) || l3->nneg)
+		exit(1);
+}
+
+/* Every model of p as the fitting side holds it. */
+struct fit {
+	struct cp_lmo lmo;
+	struct cp_lmo_thresh th;
+	struct cp_log3p l3;
+	struct cp_hockney hock;
+	struct cp_loggp lg;
+	struct cp_plogp pl;
+};
+
+static void fit_of(const struct cp_params *p, struct fit *f)
+{
+	int i;
+
+	memset(f, 0, sizeof(*f));
+	lmo_of(p, &f->lmo, &f->th);
+	log3p_of(p, &f->l3);
+	est_of(&f->hock.alpha_s, &p->hockney_alpha_s, false);
+	est_of(&f->hock.beta_spb, &p->hockney_beta_spb, false);
+	est_of(&f->lg.l_s, &p->loggp_l_s, false);
+	est_of(&f->lg.o_s, &p->loggp_o_s, false);
+	est_of(&f->lg.g_s, &p->loggp_g_s, false);
+	est_of(&f->lg.gb_spb, &p->loggp_gb_spb, false);
+	f->pl.l_s = p->plogp_l_s.val;
+	f->pl.n = p->plogp_n;
+	f->pl.size_bytes = malloc(p->plogp_n * sizeof(double));
+	f->pl.g_s = malloc(p->plogp_n * sizeof(double));
+	if (!f->pl.size_bytes || !f->pl.g_s)
+		exit(1);
+	for (i = 0; i < p->plogp_n; i++) {
+		f->pl.size_bytes[i] = p->plogp_size_bytes[i];
+		f->pl.g_s[i] = p->plogp_g_s[i].val;
+	}
+}
+
+static void fit_free(struct fit *f)
+{
+	cp_lmo_free(&f->lmo);
+	cp_log3p_free(&f->l3);
+	cp_plogp_free(&f->pl);
+}
+
+/* The fitting side's prediction of call in by every model that covers
+ * it (cp_predict.h: what each model covers), in seconds; NAN where none
+ * or where the fitting side returns an error. */
+static void fit_eval(const struct fit *f, const struct cp_pred_in *in,
+		     double *t)
+{
+	struct cp_log3p_pred lp;
+	int peers[3], k = 0, i;
+	double x;
+
+	for (i = 0; i < CP_NMODELS; i++)
+		t[i] = NAN;
+	for (i = 0; i < in->nmembers; i++)
+		if (i != in->root)
+			peers[k++] = i;
+	switch (in->kind) {
+	case CP_PK_P2P:
+		if (!cp_lmo_predict_p2p(&f->lmo, in->src, in->dst, in->bytes,
+					&x))
+			t[CP_MODEL_LMO] = x;
+		if (!cp_log3p_eval(&f->l3, in->bytes, in->stride_bytes, &lp))
+			t[CP_MODEL_LOG3P] = lp.t_s;
+		t[CP_MODEL_HOCKNEY] = cp_hockney_predict(&f->hock, in->bytes);
+		t[CP_MODEL_LOGGP] = cp_loggp_predict(&f->lg, in->bytes);
+		if (!cp_plogp_predict(&f->pl, in->bytes, &x, NULL))
+			t[CP_MODEL_PLOGP] = x;
+		break;
+	case CP_PK_BCAST:
+		if (!cp_log3p_eval(&f->l3, in->bytes, in->stride_bytes, &lp) &&
+		    !cp_log3p_eval_bcast_tree(&lp, in->nmembers, &x))
+			t[CP_MODEL_LOG3P] = x;
+		if (!cp_loggp_bcast_tree(&f->lg, in->bytes, in->nmembers, &x))
+			t[CP_MODEL_LOGGP] = x;
+		break;
+	case CP_PK_SCATTER:
+		if (!cp_lmo_predict_scatter(&f->lmo, &f->th, in->root, peers,
+					    k, in->bytes, &x))
+			t[CP_MODEL_LMO] = x;
+		break;
+	case CP_PK_GATHER:
+		if (!cp_lmo_predict_gather(&f->lmo, &f->th, CP_LMO_KAPPA_NT0,
+					   in->root, peers, k, in->bytes, &x))
+			t[CP_MODEL_LMO] = x;
+		break;
+	case CP_PK_NONE:
+		break;
+	}
+}
+
+/* Calls compared per model, and the first that disagreed. */
+struct parity {
+	int n[CP_NMODELS];		/* both sides a number */
+	int bad[CP_NMODELS];		/* values or NANs differ */
+	char first[CP_NMODELS][160];	/* the first that differed */
+};
+
+static void parity_call(const struct cp_pred *m, const struct fit *f,
+			struct cp_pred_in in, struct parity *r)
+{
+	struct cp_pred_out o = eval(m, in);
+	double want[CP_NMODELS], got;
+	int k;
+
+	fit_eval(f, &in, want);
+	for (k = 0; k < CP_NMODELS; k++) {
+		got = o.t_ns[k] / 1e9;
+		if (isnan(got) && isnan(want[k]))
+			continue;
+		if (!isnan(got) && !isnan(want[k]) &&
+		    ta_near(got, want[k], TOL)) {
+			r->n[k]++;
+			continue;
+		}
+		if (!r->bad[k]++)
+			snprintf(r->first[k], sizeof(r->first[k]),
+				 "kind %d %d->%d root %d %.0f B stride %.0f: "
+				 "runtime %.9g s, fitting side %.9g s",
+				 (int)in.kind, in.src, in.dst, in.root, in.bytes,
+				 in.stride_bytes, got, want[k]);
+	}
+}
+
+/* Each model of a kind of call: every call of the grid priced the same
+ * by both sides, and at least one priced at all when the model covers
+ * the kind (covers: bit per CP_MODEL_*). */
+static void parity_report(const char *kind, const struct parity *r,
+			  unsigned covers)
+{
+	int k;
+
+	for (k = 0; k < CP_NMODELS; k++) {
+		bool want = covers & (1u << k);
+
+		ta_check(!r->bad[k] && (want ? r->n[k] > 0 : r->n[k] == 0),
+			 "parity %s %s: %d calls, runtime = fitting side%s%s",
+			 kind, cp_model_name(k), r->n[k], r->bad[k] ? "; " : "",
+			 r->bad[k] ? r->first[k] : "");
+	}
+}
+
+#define NSIZES(a) (sizeof(a) / sizeof((a)[0]))
+
+static const double grid_sizes[] = { 0, 1, 500, 1000, 1500, 2000, 2999,
+				     3000, 4000, 5000, 6000, 10000, 64000,
+				     100000 };
+
+/* Collectives of kind from every root at every size of the grid. */
+static void parity_coll(const struct cp_pred *m, const struct fit *f,
+			enum cp_pred_kind kind, const char *name,
+			unsigned covers)
+{
+	struct parity r;
+	size_t is;
+	int i;
+
+	memset(&r, 0, sizeof(r));
+	for (i = 0; i < 3; i++)
+		for (is = 0; is < NSIZES(grid_sizes); is++)
+			parity_call(m, f, coll(kind, i, grid_sizes[is]), &r);
+	parity_report(name, &r, covers);
+}
+
+/*
+ * Every model, online against the fitting side, over a grid: messages
+ * between every pair at sizes on, between and beyond the tables and
+ * thresholds, contiguous and strided (one double per block, strides on,
+ * between and beyond log3P's); broadcasts, scatters and gathers from
+ * every root at sizes in every range of S, M1 and M2.
+ */
+static void check_parity(const struct cp_pred *m, const struct cp_params *p)
+{
+	static const double strides[] = { 0, 8, 16, 24, 64, 256 };
+	struct parity r;
+	struct fit f;
+	size_t is, id;
+	int i, j;
+
+	fit_of(p, &f);
+	memset(&r, 0, sizeof(r));
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 3; j++)
+			for (is = 0; i != j && is < NSIZES(grid_sizes); is++)
+				for (id = 0; id < NSIZES(strides); id++)
+					parity_call(m, &f, p2p(i, j,
+						    grid_sizes[is],
+						    strides[id], 8), &r);
+	parity_report("p2p", &r, (1u << CP_NMODELS) - 1);
+	parity_coll(m, &f, CP_PK_BCAST, "bcast",
+		    1u << CP_MODEL_LOG3P | 1u << CP_MODEL_LOGGP);
+	parity_coll(m, &f, CP_PK_SCATTER, "scatter", 1u << CP_MODEL_LMO);
+	parity_coll(m, &f, CP_PK_GATHER, "gather", 1u << CP_MODEL_LMO);
+	fit_free(&f);
+}
+
+/* What the runtime made of an LMO gather: 0 a value, else the code the
+ * fitting side gives for the same reason. */
+static int online_code(const struct cp_pred_out *o)
+{
+	if (!isnan(o->t_ns[CP_MODEL_LMO]))
+		return 0;
+	if (o->flags & CP_PF_LMO_ESCAL)
+		return -CP_ENOPRED;
+	if (o->flags & CP_PF_LMO_FAILED)
+		return -CP_ENUM;
+	return -CP_EINVAL;
+}
+
+/*
+ * A gather with kappa1 failed: below M1 it is a failed estimate, online
+ * and offline, and the escalation range stays M1 <= M < M2 only.  Every
+ * size of the row must get the same verdict from the runtime
+ * (cp_pred_eval) and the fitting side (cp_lmo_predict_gather), and the
+ * same value where both predict.
+ */
+static void check_kappa_failed(void)
+{
+	struct cp_params *p = load_edit(BETA02, "lmo.kappa1 1 ",
+					"fail lmo.kappa1 1 : negative estimate");
+	static const double sizes[] = { 0, 1000, 3999, 4000, 10000, 63999,
+					64000, 100000 };
+	static const int want[] = { -CP_ENUM, -CP_ENUM, -CP_ENUM,
+				    -CP_ENOPRED, -CP_ENOPRED, -CP_ENOPRED,
+				    0, 0 };
+	const char *hosts[3] = { "a", "a", "b" };
+	const int peers[2] = { 0, 2 };
+	struct cp_lmo_thresh th;
+	struct cp_pred_out o;
+	struct cp_pred *m;
+	struct cp_lmo lmo;
+	unsigned models;
+	bool differs;
+	char note[256];
+	double t;
+	size_t i;
+	int rc;
+
+	if (cp_pred_build(p, 3, hosts, &m, &models, &differs, note,
+			  sizeof(note)))
+		exit(1);
+	lmo_of(p, &lmo, &th);
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		o = eval(m, coll(CP_PK_GATHER, 1, sizes[i]));
+		rc = cp_lmo_predict_gather(&lmo, &th, CP_LMO_KAPPA_NT0, 1,
+					   peers, 2, sizes[i], &t);
+		ta_check(online_code(&o) == want[i] && rc == want[i] &&
+			 (rc || ta_near(o.t_ns[CP_MODEL_LMO], t * 1e9, TOL)),
+			 "kappa1 failed, gather of %.0f B: online %s (%#x), "
+			 "offline %s", sizes[i], cp_err_str(online_code(&o)),
+			 o.flags, cp_err_str(rc));
+	}
+	cp_lmo_free(&lmo);
 	cp_pred_free(m);
 	cp_params_free(p);
 }
 
 int main(void)
 {
-	struct cp_params *p = load("lmo.beta 0 2 2e9 lo 2e9 hi 2e9 n 5\n");
+	struct cp_params *p = load(BETA02);
 	const char *hosts[3] = { "a", "a", "b" };
 	struct cp_pred *m;
 	unsigned models;
@@ -366,9 +693,11 @@ int main(void)
 		return 1;
 	check_p2p(m);
 	check_coll(m);
+	check_parity(m, p);
 	cp_pred_free(m);
 	cp_params_free(p);
 	check_fallbacks();
 	check_hole();
+	check_kappa_failed();
 	return ta_done("test_predict");
 }

@@ -546,7 +546,7 @@ static void do_log3p(const struct plan *pl, struct res *r,
 		for (id = 0; id < pl->nd; id++) {
 			put_exact(&p->l3_l_mw_s[is * pl->nd + id],
 				  r->l3.l_mw_s[is * pl->nd + id], n);
-			cp_log3p_predict(&r->l3, pl->sizes[is],
+			cp_log3p_eval(&r->l3, pl->sizes[is],
 					 pl->strides[id], &pr);
 			if (cp_stats_mu(r->t01sd[is * pl->nd + id], pr.t_s,
 					&mu))

@@ -170,10 +170,9 @@ void cp_cli_tab_note(struct cp_cli_tab *t, const char *note);
 void cp_cli_tab_free(struct cp_cli_tab *t);
 
 /* One text field quoted for CSV (RFC 4180: quotes only when it holds a
- * comma, quote or line break; NULL prints nothing) or as a JSON string.
- * f: output; s: the text. */
+ * comma, quote or line break; NULL prints nothing).  JSON strings:
+ * cp_json_str (src/common/cp_json.h).  f: output; s: the text. */
 void cp_cli_csv_str(FILE *f, const char *s);
-void cp_cli_json_str(FILE *f, const char *s);
 
 /* Print tables t[0..n) to f in fmt; t[0] must be the kv header.  Returns
  * 0 or -1 when f reports a write error. */

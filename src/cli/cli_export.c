@@ -16,26 +16,31 @@
 
 #include "db/cp_db_read.h"
 #include "src/cli/cli.h"
-#include "src/lib/cp_record.h"
+#include "src/common/cp_json.h"
+#include "src/common/cp_row.h"
 
 static const char *const cp_cli_cols[] = {
 	"rank", "op", "peer", "root", "tag", "comm_size", "bytes",
 	"contiguous", "block_bytes", "stride_bytes", "nblocks", "callsite",
 	"t_start", "t_measured", "count", "comm", "t_incall", "flags",
 	"thread", "seq", "function",
-	"pred_lmo", "pred_log3p", "pred_hockney", "pred_loggp", "pred_plogp",
+#define CP_CLI_COL_PRED_NAME(id, name) "pred_" #name,
+	CP_MODEL_MAP(CP_CLI_COL_PRED_NAME)
+#undef CP_CLI_COL_PRED_NAME
 	"t_transfer", "t_wait", "late",
-	"mu_lmo", "mu_log3p", "mu_hockney", "mu_loggp", "mu_plogp",
+#define CP_CLI_COL_MU_NAME(id, name) "mu_" #name,
+	CP_MODEL_MAP(CP_CLI_COL_MU_NAME)
+#undef CP_CLI_COL_MU_NAME
 };
 
 /* First columns of the predictions, of the matching and of mu (one per
- * model, in CP_DB_MODEL_* order). */
+ * model, in CP_MODEL_* order). */
 #define CP_CLI_COL_PRED		21
-#define CP_CLI_COL_XFER		(CP_CLI_COL_PRED + CP_DB_NMODELS)
+#define CP_CLI_COL_XFER		(CP_CLI_COL_PRED + CP_NMODELS)
 #define CP_CLI_COL_MU		(CP_CLI_COL_XFER + 3)
 
 #define CP_CLI_NCOLS (sizeof(cp_cli_cols) / sizeof(cp_cli_cols[0]))
-_Static_assert(CP_CLI_COL_MU + CP_DB_NMODELS == CP_CLI_NCOLS,
+_Static_assert(CP_CLI_COL_MU + CP_NMODELS == CP_CLI_NCOLS,
 	       "cp_cli_cols and its column numbers disagree");
 
 /* CP_F_* names, in bit order. */
@@ -180,7 +185,7 @@ static void cp_cli_model_fields(struct cp_cli_export *x,
 {
 	int i;
 
-	for (i = 0; i < CP_DB_NMODELS; i++) {
+	for (i = 0; i < CP_NMODELS; i++) {
 		cp_cli_pred(x, f, CP_CLI_COL_PRED + i, r->call.pred_ns[i]);
 		cp_cli_real(x, f, CP_CLI_COL_MU + i, r->mu[i]);
 	}
@@ -202,10 +207,9 @@ static int cp_cli_fields(struct cp_cli_export *x, const struct cp_db_row *r,
 	if (cp_cli_site_get(x->sites, r->mod_path, r->mod_base, c->site,
 			    &site, &func))
 		return -1;
-	if (!r->op_name)
-		snprintf(x->op, sizeof(x->op), "op%d", (int)c->op);
 	cp_cli_num(x, f, 0, r->rank, INT64_MIN);
-	cp_cli_str(f, 1, r->op_name ? r->op_name : x->op);
+	cp_cli_str(f, 1, cp_row_op_name(x->op, sizeof(x->op), r->op_name,
+					c->op));
 	cp_cli_peer(x, f, 2, c->peer);
 	cp_cli_peer(x, f, 3, c->root);
 	cp_cli_num(x, f, 4, c->tag, INT32_MIN);
@@ -253,7 +257,7 @@ static void cp_cli_put_json(FILE *f, const struct cp_cli_field *fl,
 		if (!fl[i].s)
 			fputs("null", f);
 		else if (fl[i].str)
-			cp_cli_json_str(f, fl[i].s);
+			cp_json_str(f, fl[i].s);
 		else
 			fputs(fl[i].s, f);
 	}

@@ -9,6 +9,7 @@
 
 #include "db/cp_db_read.h"
 #include "src/cli/cli.h"
+#include "src/common/cp_row.h"
 
 /* Lines being collected from the aggregates. */
 struct cp_cli_lines {
@@ -36,10 +37,7 @@ static int cp_cli_lines_add(void *arg, const struct cp_db_site_total *t)
 	l = &s->v[s->n++];
 	l->site = site ? site : "(unknown)";
 	l->func = func ? func : "";
-	if (t->op_name)
-		snprintf(l->op, sizeof(l->op), "%s", t->op_name);
-	else
-		snprintf(l->op, sizeof(l->op), "op%d", (int)t->op);
+	cp_row_op_name(l->op, sizeof(l->op), t->op_name, t->op);
 	l->count = t->count;
 	l->bytes = t->bytes;
 	l->time_ns = t->time_ns;

@@ -20,13 +20,13 @@
 #include "analysis/cp_stats.h"
 #include "db/cp_db_read.h"
 #include "src/cli/cli.h"
-#include "src/lib/cp_record.h"
+#include "src/common/cp_row.h"
 
 /* Where an input row of the matching came from, and its predictions. */
 struct cp_cli_mref {
 	int32_t rank;
 	int64_t seq;
-	double pred_ns[CP_DB_NMODELS];
+	double pred_ns[CP_NMODELS];
 };
 
 /* Rows of one class read for the matching. */
@@ -157,7 +157,7 @@ static void cp_cli_match_mu(const struct cp_cli_mref *f, int64_t t_ns,
 {
 	int i;
 
-	for (i = 0; i < CP_DB_NMODELS; i++) {
+	for (i = 0; i < CP_NMODELS; i++) {
 		mu[i] = NAN;
 		if (t_ns > 0 && isfinite(f->pred_ns[i]) && f->pred_ns[i] > 0 &&
 		    cp_stats_mu((double)t_ns, f->pred_ns[i], &mu[i]))

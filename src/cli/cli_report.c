@@ -10,9 +10,8 @@
  *   3. strided sends whose log3P l_mw term is the largest
  *      (CP_PF_L3_LMW_LARGEST), with the savings 003 quotes;
  *   4. the N rows each model predicted worst.
- * Size classes are powers of two as in the aggregates (aggs.size_class):
- * class k >= 1 holds 2^(k-1) <= bytes < 2^k, labelled "lo-hi" (hi
- * excluded), class 0 holds 0 bytes.
+ * Size classes are those of the aggregates (cp_row_size_class): class
+ * k >= 1, 2^(k-1) <= bytes < 2^k, is labelled "lo-hi" (hi excluded).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -21,16 +20,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/cp_log3p.h"
+#include "analysis/cp_model.h"
 #include "analysis/cp_stats.h"
 #include "db/cp_db_read.h"
 #include "src/cli/cli.h"
-#include "src/lib/cp_predict.h"
-#include "src/lib/cp_record.h"
+#include "src/common/cp_row.h"
 
 #define CP_REP_NCLS	65	/* size classes: 0 and 1..64 */
-
-static const char *const cp_rep_models[CP_DB_NMODELS] = CP_DB_MODEL_NAMES;
 
 /* Why a model has no prediction for a row, or what to know about one it
  * has (cp_rep_why). */
@@ -38,6 +34,7 @@ enum {
 	CP_REP_R_OFF,		/* not evaluated */
 	CP_REP_R_UNUSED,	/* model not usable from the parameters */
 	CP_REP_R_ESCAL,		/* LMO gather between M1 and M2 */
+	CP_REP_R_FAILED,	/* LMO: a parameter it needs failed */
 	CP_REP_R_BLOCK,		/* log3P: blocks wider than measured */
 	CP_REP_R_SELF,		/* message to oneself */
 	CP_REP_R_UNCOVERED,	/* operation the model does not cover */
@@ -51,6 +48,7 @@ static const char *const cp_rep_reason[CP_REP_NR] = {
 	"not predicted: predictions were not evaluated (no parameters)",
 	"not predicted: model not usable from the parameter file",
 	"not predicted: gather in LMO's M1..M2 (escalation region)",
+	"not predicted: an LMO estimate it needs failed (calibration)",
 	"not predicted: blocks wider than the element log3P measured",
 	"not predicted: message to oneself (only log3P covers it)",
 	"not predicted: operation the model does not cover",
@@ -123,11 +121,11 @@ struct cp_rep {
 	struct cp_db_totals tot;
 	uint64_t rows;			/* rows of class p2p or coll */
 	uint64_t rows_pred;		/* with any prediction */
-	bool model_on[CP_DB_NMODELS];	/* in some rank's pred_models */
+	bool model_on[CP_NMODELS];	/* in some rank's pred_models */
 	struct cp_rep_meta params, models, note;
 	char **ops;			/* [nops] op names by id, or NULL */
 	size_t nops;
-	struct cp_rep_model m[CP_DB_NMODELS];
+	struct cp_rep_model m[CP_NMODELS];
 	bool all_links;			/* json, csv: every link group */
 	bool oom;
 };
@@ -180,23 +178,8 @@ static int cp_rep_op_name(struct cp_rep *r, int32_t op, const char *name)
 	}
 	if (r->ops[op])
 		return 0;
-	if (!name) {
-		snprintf(buf, sizeof(buf), "op%d", (int)op);
-		name = buf;
-	}
-	r->ops[op] = strdup(name);
+	r->ops[op] = strdup(cp_row_op_name(buf, sizeof(buf), name, op));
 	return r->ops[op] ? 0 : -1;
-}
-
-static int32_t cp_rep_cls(uint64_t bytes)
-{
-	int32_t k = 0;
-
-	while (bytes) {
-		bytes >>= 1;
-		k++;
-	}
-	return k;
 }
 
 /* Why model k has no prediction for a row flagged f. */
@@ -206,11 +189,13 @@ static int cp_rep_why(const struct cp_rep *r, int k, uint32_t f)
 		return CP_REP_R_OFF;
 	if (r->models.ranks && !r->model_on[k])
 		return CP_REP_R_UNUSED;
-	if (k == CP_DB_MODEL_LMO && (f & CP_PF_LMO_ESCAL))
+	if (k == CP_MODEL_LMO && (f & CP_PF_LMO_ESCAL))
 		return CP_REP_R_ESCAL;
-	if (k == CP_DB_MODEL_LOG3P && (f & CP_PF_L3_BLOCK))
+	if (k == CP_MODEL_LMO && (f & CP_PF_LMO_FAILED))
+		return CP_REP_R_FAILED;
+	if (k == CP_MODEL_LOG3P && (f & CP_PF_L3_BLOCK))
 		return CP_REP_R_BLOCK;
-	if (k != CP_DB_MODEL_LOG3P && (f & CP_PF_SELF))
+	if (k != CP_MODEL_LOG3P && (f & CP_PF_SELF))
 		return CP_REP_R_SELF;
 	return CP_REP_R_UNCOVERED;
 }
@@ -218,12 +203,12 @@ static int cp_rep_why(const struct cp_rep *r, int k, uint32_t f)
 /* What to know about model k's prediction of a row flagged f, or -1. */
 static int cp_rep_caveat(int k, uint32_t f)
 {
-	if (k == CP_DB_MODEL_LMO && (f & CP_PF_AVERAGED))
+	if (k == CP_MODEL_LMO && (f & CP_PF_AVERAGED))
 		return CP_REP_R_AVERAGED;
-	if (k == CP_DB_MODEL_LOG3P &&
+	if (k == CP_MODEL_LOG3P &&
 	    (f & (CP_PF_L3_EXTRAP_SIZE | CP_PF_L3_EXTRAP_STRIDE)))
 		return CP_REP_R_EXTRAP;
-	if (k == CP_DB_MODEL_PLOGP && (f & CP_PF_PLOGP_EXTRAP))
+	if (k == CP_MODEL_PLOGP && (f & CP_PF_PLOGP_EXTRAP))
 		return CP_REP_R_EXTRAP;
 	return -1;
 }
@@ -315,7 +300,7 @@ static int cp_rep_row_model(struct cp_rep *r, const struct cp_db_prow *p,
 		m->why[CP_REP_R_UNMATCHED]++;
 		return 0;
 	}
-	if (cp_rep_mu_add(m, p->mu[k], p->op, cp_rep_cls(p->bytes),
+	if (cp_rep_mu_add(m, p->mu[k], p->op, cp_row_size_class(p->bytes),
 			  cp_rep_link(p)))
 		return -1;
 	return r->top ? cp_rep_worst_add(r, m, p, k) : 0;
@@ -332,7 +317,7 @@ static int cp_rep_row(void *arg, const struct cp_db_prow *p)
 	r->rows++;
 	if (cp_rep_op_name(r, p->op, p->op_name))
 		return 1;
-	for (k = 0; k < CP_DB_NMODELS; k++) {
+	for (k = 0; k < CP_NMODELS; k++) {
 		any |= !isnan(p->pred_ns[k]);
 		if (cp_rep_row_model(r, p, k))
 			return 1;
@@ -655,18 +640,18 @@ static void cp_rep_acc_group(struct cp_cli_tab *t, const struct cp_rep *r,
 			     const char *group, const char *key, int kind,
 			     int64_t idx)
 {
-	const struct cp_rep_stat *s[CP_DB_NMODELS];
+	const struct cp_rep_stat *s[CP_NMODELS];
 	int k, best = -1;
 	bool first = true;
 
-	for (k = 0; k < CP_DB_NMODELS; k++) {
+	for (k = 0; k < CP_NMODELS; k++) {
 		s[k] = kind == 0 ? &r->m[k].all : kind == 1 ?
 		       &r->m[k].op[idx] : kind == 2 ? &r->m[k].cls[idx] :
 		       cp_rep_lk_stat(&r->m[k], idx);
 		if (s[k]->n && (best < 0 || s[k]->mean < s[best]->mean))
 			best = k;
 	}
-	for (k = 0; best >= 0 && k < CP_DB_NMODELS; k++) {
+	for (k = 0; best >= 0 && k < CP_NMODELS; k++) {
 		if (!s[k]->n)
 			continue;
 		cp_cli_tab_row(t);
@@ -677,7 +662,7 @@ static void cp_rep_acc_group(struct cp_cli_tab *t, const struct cp_rep *r,
 			cp_cli_put_hide(t, 1);
 		}
 		first = false;
-		cp_cli_put_str(t, 2, cp_rep_models[k]);
+		cp_cli_put_str(t, 2, cp_model_name(k));
 		cp_cli_put_int(t, 3, (int64_t)s[k]->n);
 		cp_cli_put_num(t, 4, s[k]->mean, "%.3f");
 		cp_cli_put_num(t, 5, s[k]->med, "%.3f");
@@ -715,14 +700,14 @@ static void cp_rep_acc_links(struct cp_cli_tab *t, const struct cp_rep *r)
 	char key[32], note[512];
 	int k;
 
-	for (k = 0; k < CP_DB_NMODELS; k++)
+	for (k = 0; k < CP_NMODELS; k++)
 		n += r->m[k].nlk;
 	v = malloc((n ? n : 1) * sizeof(*v));
 	if (!v) {
 		t->oom = true;
 		return;
 	}
-	for (k = 0, n = 0; k < CP_DB_NMODELS; k++)
+	for (k = 0, n = 0; k < CP_NMODELS; k++)
 		for (i = 0; i < r->m[k].nlk; i++)
 			v[n++] = r->m[k].lk[i].link;
 	qsort(v, n, sizeof(*v), cp_rep_cmp_i64);
@@ -751,7 +736,7 @@ static void cp_rep_accuracy(struct cp_cli_tab *t, const struct cp_rep *r)
 	int k;
 	bool any = false;
 
-	for (k = 0; k < CP_DB_NMODELS; k++)
+	for (k = 0; k < CP_NMODELS; k++)
 		any |= r->m[k].n > 0;
 	if (!r->rows_pred) {
 		cp_cli_tab_note(t, "no predictions (see the header)");
@@ -799,9 +784,9 @@ static void cp_rep_coverage(struct cp_cli_tab *t, struct cp_cli_tab *w,
 {
 	int k, i;
 
-	for (k = 0; k < CP_DB_NMODELS; k++) {
+	for (k = 0; k < CP_NMODELS; k++) {
 		cp_cli_tab_row(t);
-		cp_cli_put_str(t, 0, cp_rep_models[k]);
+		cp_cli_put_str(t, 0, cp_model_name(k));
 		cp_cli_put_int(t, 1, (int64_t)r->rows);
 		cp_cli_put_int(t, 2, (int64_t)r->m[k].predicted);
 		cp_cli_put_int(t, 3, (int64_t)r->m[k].n);
@@ -810,7 +795,7 @@ static void cp_rep_coverage(struct cp_cli_tab *t, struct cp_cli_tab *w,
 			if (!r->m[k].why[i])
 				continue;
 			cp_cli_tab_row(w);
-			cp_cli_put_str(w, 0, cp_rep_models[k]);
+			cp_cli_put_str(w, 0, cp_model_name(k));
 			cp_cli_put_str(w, 1, cp_rep_reason[i]);
 			cp_cli_put_int(w, 2, (int64_t)r->m[k].why[i]);
 		}
@@ -875,11 +860,11 @@ static void cp_rep_worst(struct cp_cli_tab *t, const struct cp_rep *r)
 	size_t i;
 	int k;
 
-	for (k = 0; k < CP_DB_NMODELS; k++) {
+	for (k = 0; k < CP_NMODELS; k++) {
 		for (i = 0; i < r->m[k].nworst; i++) {
 			w = &r->m[k].worst[i];
 			cp_cli_tab_row(t);
-			cp_cli_put_str(t, 0, cp_rep_models[k]);
+			cp_cli_put_str(t, 0, cp_model_name(k));
 			if (i)
 				cp_cli_put_hide(t, 0);
 			cp_cli_put_int(t, 1, w->rank);
@@ -948,10 +933,7 @@ static int cp_rep_sg_add(void *arg, const struct cp_db_flagged *f)
 	s->n++;
 	g->site = g->site ? g->site : "(unknown)";
 	g->func = g->func ? g->func : "";
-	if (f->op_name)
-		snprintf(g->op, sizeof(g->op), "%s", f->op_name);
-	else
-		snprintf(g->op, sizeof(g->op), "op%d", (int)f->op);
+	cp_row_op_name(g->op, sizeof(g->op), f->op_name, f->op);
 	g->bytes = f->bytes;
 	g->block_bytes = f->block_bytes;
 	g->stride_bytes = f->stride_bytes;
@@ -1208,13 +1190,13 @@ static int cp_rep_collect(struct cp_rep *r)
 		ret = cp_rep_meta_get(r, "pred_note", &r->note);
 	if (ret)
 		return ret;
-	for (k = 0; k < CP_DB_NMODELS; k++) {
-		s = strstr(r->models.text, cp_rep_models[k]);
+	for (k = 0; k < CP_NMODELS; k++) {
+		s = strstr(r->models.text, cp_model_name(k));
 		/* "log3p" holds no other model's name, nor the reverse */
 		r->model_on[k] = s != NULL;
 	}
 	ret = cp_db_each_pred_row(r->db, cp_rep_row, r);
-	for (k = 0; !ret && k < CP_DB_NMODELS; k++)
+	for (k = 0; !ret && k < CP_NMODELS; k++)
 		if (cp_rep_model_stats(r, &r->m[k]))
 			ret = 1;
 	return ret;
@@ -1225,7 +1207,7 @@ static void cp_rep_free(struct cp_rep *r)
 	size_t i;
 	int k;
 
-	for (k = 0; k < CP_DB_NMODELS; k++) {
+	for (k = 0; k < CP_NMODELS; k++) {
 		free(r->m[k].v);
 		free(r->m[k].worst);
 		free(r->m[k].op);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "src/cli/cli.h"
+#include "src/common/cp_json.h"
 
 void cp_cli_tab_init(struct cp_cli_tab *t, const char *name,
 		     const char *title, size_t ncols, const char *const *cols,
@@ -311,28 +312,12 @@ static void cp_cli_md_kv(FILE *f, const struct cp_cli_tab *t)
 
 /* ---- JSON ---- */
 
-void cp_cli_json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 static void cp_cli_json_val(FILE *f, const struct cp_cli_cell *c)
 {
 	if (!c->raw)
 		fputs("null", f);
 	else if (c->str)
-		cp_cli_json_str(f, c->raw);
+		cp_json_str(f, c->raw);
 	else
 		fputs(c->raw, f);
 }
@@ -344,7 +329,7 @@ static void cp_cli_json_kv(FILE *f, const struct cp_cli_tab *t)
 	fputs("{\n", f);
 	for (i = 0; i < t->nrows; i++) {
 		fputs(i ? ",\n  " : "  ", f);
-		cp_cli_json_str(f, cp_cli_at(t, i, 0)->raw);
+		cp_json_str(f, cp_cli_at(t, i, 0)->raw);
 		fputs(": ", f);
 		cp_cli_json_val(f, cp_cli_at(t, i, 1));
 	}
@@ -356,10 +341,10 @@ static void cp_cli_json_tab(FILE *f, const struct cp_cli_tab *t)
 	size_t i, j;
 
 	fputs("{\"title\": ", f);
-	cp_cli_json_str(f, t->title);
+	cp_json_str(f, t->title);
 	fputs(", \"note\": ", f);
 	if (t->note)
-		cp_cli_json_str(f, t->note);
+		cp_json_str(f, t->note);
 	else
 		fputs("null", f);
 	fputs(", \"rows\": [", f);

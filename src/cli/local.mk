@@ -4,8 +4,8 @@
 # src/cli/cp_site.c (libdw); report adds the statistics of libcpanalysis.la;
 # it matches sends with receives through libcpanalysis.la (src/cli/cli_match.c).
 # Its objects get their own names (per-target CFLAGS), so db/cp_db.c can
-# also be built into the profiling library.  MPI_CFLAGS only for the
-# CP_F_* and CP_PEER_* constants of src/lib/cp_record.h.
+# also be built into the profiling library.  What a row's flags mean
+# comes from src/common/cp_row.h: no mpi.h.
 
 bin_PROGRAMS += commprof
 commprof_SOURCES = \
@@ -27,7 +27,7 @@ commprof_SOURCES = \
 	$(CP_DB_READER)
 nodist_commprof_SOURCES = db/cp_schema_gen.h
 commprof_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS) $(LIBDW_CFLAGS) \
-	$(MPI_CFLAGS) $(GSL_CFLAGS)
+	$(GSL_CFLAGS)
 commprof_LDADD = libcpanalysis.la libcpcommon.la $(SQLITE_LIBS) $(LIBDW_LIBS) \
 	$(GSL_LIBS) -ldl -lm
 

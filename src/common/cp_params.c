@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/common/cp_json.h"
 #include "src/common/cp_params.h"
 
 /* How a parameter is indexed. */
@@ -895,20 +896,6 @@ static void json_num(FILE *f, double x)
 		fputs("null", f);
 }
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static void json_val(FILE *f, const struct cp_pval *v)
 {
 	if (v->state == CP_PV_OK) {
@@ -921,7 +908,7 @@ static void json_val(FILE *f, const struct cp_pval *v)
 		fprintf(f, ", \"n\": %d}", v->n);
 	} else if (v->state == CP_PV_FAIL) {
 		fputs("{\"fail\": ", f);
-		json_str(f, v->fail);
+		cp_json_str(f, v->fail);
 		fputc('}', f);
 	} else {
 		fputs("null", f);
@@ -1015,13 +1002,13 @@ int cp_params_print_json(const struct cp_params *p, FILE *f)
 
 	fprintf(f, "{\"format\": %d,\n  \"mpi_library\": ",
 		CP_PARAMS_VERSION);
-	json_str(f, p->mpi_library);
+	cp_json_str(f, p->mpi_library);
 	fputs(",\n  \"date\": ", f);
-	json_str(f, p->date);
+	cp_json_str(f, p->date);
 	fputs(",\n  \"hosts\": [", f);
 	for (i = 0; i < p->nhosts; i++) {
 		fputs(i ? ", " : "", f);
-		json_str(f, p->hosts[i]);
+		cp_json_str(f, p->hosts[i]);
 	}
 	fputs("],\n  \"rank_host\": [", f);
 	for (i = 0; i < p->nranks; i++)

@@ -34,10 +34,10 @@ struct cp_event {
 	uint32_t comm;		/* job-wide communicator id (cp_comm.h) */
 	uint32_t layout;	/* index into the layout table (cp_layout.h) */
 	uint16_t call;		/* CP_CALL_*, generated from mpi_calls.def */
-	uint16_t flags;		/* CP_F_* */
-	uint16_t pred_flags;	/* CP_PF_* (src/lib/cp_predict.h); 0: the
+	uint16_t flags;		/* CP_F_* (src/common/cp_row.h) */
+	uint16_t pred_flags;	/* CP_PF_* (src/common/cp_row.h); 0: the
 				 * pred fields below were not written */
-	float pred_ns[5];	/* per model (CP_DB_MODEL_*), ns; NAN none */
+	float pred_ns[CP_NMODELS];	/* [CP_MODEL_*], ns; NAN none */
 	float pred_lmw_ns;	/* log3P's l_mw term, ns; NAN none */
 };
 

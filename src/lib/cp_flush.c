@@ -135,11 +135,6 @@ void cp_record(const struct cp_event *ev)
 
 /* ---- flusher side ---------------------------------------------------- */
 
-static int size_class(uint64_t bytes)
-{
-	return bytes ? 64 - __builtin_clzll(bytes) : 0;
-}
-
 static uint64_t agg_hash(const struct cp_db_agg *a)
 {
 	uint64_t h = a->site * 0x9E3779B97F4A7C15ull;
@@ -184,7 +179,7 @@ static void agg_add(const struct cp_db_call *c, int kept)
 {
 	struct cp_db_agg k = {
 		.site = c->site, .op = c->op, .peer = c->peer,
-		.size_class = size_class(c->bytes), .layout = c->layout,
+		.size_class = cp_row_size_class(c->bytes), .layout = c->layout,
 	};
 	size_t j;
 
@@ -229,7 +224,7 @@ static void to_row(struct cp_db_call *c, const struct cp_event *ev,
 	c->t_incall_ns = ev->flags & (CP_F_NONBLOCK | CP_F_PERSIST) ?
 			 (int64_t)cp_time_dur_ns(ev->incall) : -1;
 	c->pred_flags = ev->pred_flags;
-	for (int i = 0; i < CP_DB_NMODELS; i++)
+	for (int i = 0; i < CP_NMODELS; i++)
 		c->pred_ns[i] = ev->pred_flags ? ev->pred_ns[i] : NAN;
 	c->pred_lmw_ns = ev->pred_flags ? ev->pred_lmw_ns : NAN;
 }

@@ -74,16 +74,16 @@ static char (*gather_hosts(void))[CP_HOST_BYTES]
 
 static void models_text(unsigned models)
 {
-	static const char *const names[] = CP_DB_MODEL_NAMES;
 	size_t k = 0;
 	int i;
 
 	cp_pred_models[0] = '\0';
-	for (i = 0; i < CP_DB_NMODELS; i++)
+	for (i = 0; i < CP_NMODELS; i++)
 		if (models & (1u << i))
 			k += (size_t)snprintf(cp_pred_models + k,
 					      sizeof(cp_pred_models) - k,
-					      "%s%s", k ? "," : "", names[i]);
+					      "%s%s", k ? "," : "",
+					      cp_model_name(i));
 }
 
 /* Load, build and keep the tables; the note says what went wrong or
@@ -177,7 +177,7 @@ void cp_pred_event(struct cp_event *ev, const struct cp_comm_info *ci)
 		in.block_bytes = (double)(shape & UINT32_MAX);
 	}
 	cp_pred_eval(cp_pred_tab, &in, &o);
-	for (i = 0; i < CP_DB_NMODELS; i++)
+	for (i = 0; i < CP_NMODELS; i++)
 		ev->pred_ns[i] = (float)o.t_ns[i];
 	ev->pred_lmw_ns = (float)o.lmw_ns;
 	ev->pred_flags = (uint16_t)o.flags;

@@ -2,12 +2,13 @@
  * cp_predict.c - flat model tables from a parameter file, and the
  * evaluation of one call with every model (cp_predict.h).
  *
- * The formulas are those of analysis/ (models.md); LMO's point-to-point
- * and linear scatter/gather are evaluated here from flat per-rank arrays
- * (C_i, t_i in seconds, 1/beta_ij in s/B) because the analysis structs
- * keep an interval per value and walk pair indices: the hot path wants
- * one cache line per rank.  tests/test_predict.c checks every value
- * against the analysis functions and the formulas written out.
+ * Which model covers which call is decided here; every formula is one
+ * of analysis/cp_model.h (models.md), the same functions the fitting
+ * side predicts with.  LMO's tables are flat per-rank arrays (C_i, t_i
+ * in seconds, 1/beta_ij in s/B over the job's ranks), with the averages
+ * in place of what the job does not have.  tests/test_predict.c checks
+ * every value against the fitting side's predictions and the formulas
+ * written out.
  */
 #include "config.h"
 
@@ -18,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/cp_baseline.h"
-#include "analysis/cp_log3p.h"
+#include "analysis/cp_err.h"
+#include "analysis/cp_model.h"
 #include "src/lib/cp_predict.h"
 
 /* log3P was measured with one double per block (src/calib/calib_meas.c). */
@@ -27,23 +28,24 @@
 
 struct cp_pred {
 	int n;			/* world ranks of the job */
-	unsigned models;	/* 1 << CP_DB_MODEL_* usable */
+	unsigned models;	/* 1 << CP_MODEL_* usable */
 	/* LMO, per job rank; *_avg: 1 when the value is an average */
 	double *c_s;		/* [n] C_i */
 	double *t_spb;		/* [n] t_i */
 	double *ib_spb;		/* [n * n] 1/beta_ij, diagonal 0 */
 	unsigned char *avg;	/* [n] rank i's C or t averaged */
 	unsigned char *avg_ib;	/* [n * n] link averaged */
-	double s_bytes;		/* scatter threshold, NAN unknown */
-	double m1_bytes, m2_bytes;	/* gather thresholds, NAN unknown */
-	double kappa1_spb, kappa2_spb;	/* NT0 variant, NAN unknown */
+	struct cp_lmo_tab lmo;	/* the arrays above, thresholds, kappas
+				 * of the NT0 variant; NAN unknown */
 	/* log3P */
 	struct cp_log3p l3;
 	/* baselines */
 	double hock_alpha_s, hock_beta_spb;
-	struct cp_loggp lg;
-	bool lg_bcast;		/* g known: tree broadcast priced */
-	struct cp_plogp pl;
+	double lg_l_s, lg_o_s, lg_gb_spb;	/* LogGP L, o, G */
+	double lg_g_s;		/* g; NAN: no broadcast priced */
+	double pl_l_s;		/* PLogP L */
+	int pl_n;		/* g(m) table */
+	double *pl_size_bytes, *pl_g_s;	/* [pl_n] */
 };
 
 static bool pv_ok(const struct cp_pval *v)
@@ -170,15 +172,17 @@ static int build_lmo(struct cp_pred *m, const struct cp_params *p, bool same,
 	else if (any_avg)
 		note_add(note, len, "LMO: failed estimates replaced by "
 			 "averages");
-	m->s_bytes = pv_or_nan(&p->lmo_s_bytes);
-	m->m1_bytes = pv_or_nan(&p->lmo_m1_bytes);
-	m->m2_bytes = pv_or_nan(&p->lmo_m2_bytes);
-	/* kappa may be negative (a slope correction), only finite */
-	m->kappa1_spb = p->lmo_kappa1_spb[1].state == CP_PV_OK ?
-			p->lmo_kappa1_spb[1].val : NAN;
-	m->kappa2_spb = p->lmo_kappa2_spb[1].state == CP_PV_OK ?
-			p->lmo_kappa2_spb[1].val : NAN;
-	m->models |= 1u << CP_DB_MODEL_LMO;
+	m->lmo = (struct cp_lmo_tab){ .n = n, .c_s = m->c_s,
+		.t_spb = m->t_spb, .ib_spb = m->ib_spb,
+		.s_bytes = pv_or_nan(&p->lmo_s_bytes),
+		.m1_bytes = pv_or_nan(&p->lmo_m1_bytes),
+		.m2_bytes = pv_or_nan(&p->lmo_m2_bytes),
+		/* kappa may be negative (a slope correction) */
+		.kappa1_spb = p->lmo_kappa1_spb[1].state == CP_PV_OK ?
+			      p->lmo_kappa1_spb[1].val : NAN,
+		.kappa2_spb = p->lmo_kappa2_spb[1].state == CP_PV_OK ?
+			      p->lmo_kappa2_spb[1].val : NAN };
+	m->models |= 1u << CP_MODEL_LMO;
 	return 0;
 }
 
@@ -233,7 +237,7 @@ static int build_log3p(struct cp_pred *m, const struct cp_params *p,
 			 "calls that need them not predicted", nfail);
 		note_add(note, len, what);
 	}
-	m->models |= 1u << CP_DB_MODEL_LOG3P;
+	m->models |= 1u << CP_MODEL_LOG3P;
 	return 0;
 }
 
@@ -245,18 +249,17 @@ static int build_baselines(struct cp_pred *m, const struct cp_params *p,
 	if (pv_ok(&p->hockney_alpha_s) && pv_ok(&p->hockney_beta_spb)) {
 		m->hock_alpha_s = p->hockney_alpha_s.val;
 		m->hock_beta_spb = p->hockney_beta_spb.val;
-		m->models |= 1u << CP_DB_MODEL_HOCKNEY;
+		m->models |= 1u << CP_MODEL_HOCKNEY;
 	} else {
 		note_add(note, len, "Hockney: failed, not predicted");
 	}
 	if (pv_ok(&p->loggp_l_s) && pv_ok(&p->loggp_o_s) &&
 	    pv_ok(&p->loggp_gb_spb)) {
-		m->lg.l_s.val = p->loggp_l_s.val;
-		m->lg.o_s.val = p->loggp_o_s.val;
-		m->lg.gb_spb.val = p->loggp_gb_spb.val;
-		m->lg.g_s.val = pv_or_nan(&p->loggp_g_s);
-		m->lg_bcast = pv_ok(&p->loggp_g_s);
-		m->models |= 1u << CP_DB_MODEL_LOGGP;
+		m->lg_l_s = p->loggp_l_s.val;
+		m->lg_o_s = p->loggp_o_s.val;
+		m->lg_gb_spb = p->loggp_gb_spb.val;
+		m->lg_g_s = pv_or_nan(&p->loggp_g_s);
+		m->models |= 1u << CP_MODEL_LOGGP;
 	} else {
 		note_add(note, len, "LogGP: failed, not predicted");
 	}
@@ -271,17 +274,17 @@ static int build_baselines(struct cp_pred *m, const struct cp_params *p,
 			return 0;
 		}
 	}
-	m->pl.l_s = p->plogp_l_s.val;
-	m->pl.n = p->plogp_n;
-	m->pl.size_bytes = malloc((size_t)p->plogp_n * sizeof(double));
-	m->pl.g_s = malloc((size_t)p->plogp_n * sizeof(double));
-	if (!m->pl.size_bytes || !m->pl.g_s)
+	m->pl_l_s = p->plogp_l_s.val;
+	m->pl_n = p->plogp_n;
+	m->pl_size_bytes = malloc((size_t)p->plogp_n * sizeof(double));
+	m->pl_g_s = malloc((size_t)p->plogp_n * sizeof(double));
+	if (!m->pl_size_bytes || !m->pl_g_s)
 		return -ENOMEM;
 	for (i = 0; i < p->plogp_n; i++) {
-		m->pl.size_bytes[i] = p->plogp_size_bytes[i];
-		m->pl.g_s[i] = p->plogp_g_s[i].val;
+		m->pl_size_bytes[i] = p->plogp_size_bytes[i];
+		m->pl_g_s[i] = p->plogp_g_s[i].val;
 	}
-	m->models |= 1u << CP_DB_MODEL_PLOGP;
+	m->models |= 1u << CP_MODEL_PLOGP;
 	return 0;
 }
 
@@ -339,7 +342,8 @@ void cp_pred_free(struct cp_pred *m)
 	free(m->avg);
 	free(m->avg_ib);
 	cp_log3p_free(&m->l3);
-	cp_plogp_free(&m->pl);
+	free(m->pl_size_bytes);
+	free(m->pl_g_s);
 	free(m);
 }
 
@@ -355,72 +359,52 @@ static inline bool rank_ok(const struct cp_pred *m, int32_t r)
 	return r >= 0 && r < m->n;
 }
 
-/* C_i + t_i*M + C_j + t_j*M + M/beta_ij (models.md "LMO"). */
-static double lmo_p2p(const struct cp_pred *m, int32_t i, int32_t j,
-		      double mb, uint32_t *flags)
+/* True when a value LMO priced between root (or src) and the members
+ * (or dst) came from averaged parameters. */
+static bool lmo_averaged(const struct cp_pred *m, const struct cp_pred_in *in,
+			 int32_t r)
 {
-	if (m->avg[i] || m->avg[j] || m->avg_ib[i * m->n + j])
-		*flags |= CP_PF_AVERAGED;
-	return m->c_s[i] + m->c_s[j] +
-	       mb * (m->t_spb[i] + m->t_spb[j] + m->ib_spb[i * m->n + j]);
+	int32_t q;
+	int i;
+
+	if (m->avg[r])
+		return true;
+	if (in->kind == CP_PK_P2P)
+		return m->avg[in->dst] || m->avg_ib[r * m->n + in->dst];
+	for (i = 0; i < in->nmembers; i++) {
+		q = in->members ? in->members[i] : i;
+		if (q != r && (m->avg[q] || m->avg_ib[r * m->n + q]))
+			return true;
+	}
+	return false;
 }
 
 /*
- * Linear scatter or gather between root and the other members (models.md
- * "LMO"): n*(C_0 + t_0*M) + max_i or sum_i {C_i + t_i*M + M/beta_0i}.
- * NAN if a member is not a job rank.
+ * LMO of a linear scatter or gather (models.md "LMO").  A gather in
+ * M1..M2 is flagged as escalation; one whose kappa failed as a failed
+ * estimate (cp_lmo_gather_range is the one rule of which is which).
  */
-static double lmo_linear(const struct cp_pred *m, const struct cp_pred_in *in,
-			 bool sum, uint32_t *flags)
+static void eval_lmo_coll(const struct cp_pred *m, const struct cp_pred_in *in,
+			  struct cp_pred_out *o)
 {
-	double mb = in->bytes, mx = -INFINITY, sm = 0, x;
-	int32_t r = in->root, q;
-	int i, k = 0;
+	double t;
+	int rc;
 
-	if (!rank_ok(m, r))
-		return NAN;
-	for (i = 0; i < in->nmembers; i++) {
-		q = in->members ? in->members[i] : i;
-		if (q == r)
-			continue;	/* the root's own block is a copy */
-		if (!rank_ok(m, q))
-			return NAN;
-		if (m->avg[q] || m->avg_ib[r * m->n + q])
-			*flags |= CP_PF_AVERAGED;
-		x = m->c_s[q] + m->t_spb[q] * mb + mb * m->ib_spb[r * m->n + q];
-		sm += x;
-		mx = x > mx ? x : mx;
-		k++;
-	}
-	if (!k)
-		return NAN;
-	if (m->avg[r])
-		*flags |= CP_PF_AVERAGED;
-	return k * (m->c_s[r] + m->t_spb[r] * mb) + (sum ? sm : mx);
-}
-
-static double lmo_scatter(const struct cp_pred *m,
-			  const struct cp_pred_in *in, uint32_t *flags)
-{
-	if (isnan(m->s_bytes))
-		return NAN;
-	return lmo_linear(m, in, in->bytes > m->s_bytes, flags);
-}
-
-/* Small: M < M1, plus kappa1*M; large: M >= M2, plus kappa2*M; between
- * them nothing (002: random escalation levels). */
-static double lmo_gather(const struct cp_pred *m, const struct cp_pred_in *in,
-			 uint32_t *flags)
-{
-	double mb = in->bytes;
-
-	if (!isnan(m->m1_bytes) && !isnan(m->kappa1_spb) && mb < m->m1_bytes)
-		return lmo_linear(m, in, false, flags) + m->kappa1_spb * mb;
-	if (!isnan(m->m2_bytes) && !isnan(m->kappa2_spb) && mb >= m->m2_bytes)
-		return lmo_linear(m, in, true, flags) + m->kappa2_spb * mb;
-	if (!isnan(m->m1_bytes) && !isnan(m->m2_bytes))
-		*flags |= CP_PF_LMO_ESCAL;
-	return NAN;
+	if (in->kind == CP_PK_SCATTER)
+		rc = cp_lmo_eval_scatter(&m->lmo, in->root, in->members,
+					 in->nmembers, in->bytes, &t);
+	else
+		rc = cp_lmo_eval_gather(&m->lmo, in->root, in->members,
+					in->nmembers, in->bytes, &t);
+	if (rc == -CP_ENOPRED)
+		o->flags |= CP_PF_LMO_ESCAL;
+	else if (rc == -CP_ENUM)
+		o->flags |= CP_PF_LMO_FAILED;
+	if (rc)
+		return;
+	o->t_ns[CP_MODEL_LMO] = t * 1e9;
+	if (lmo_averaged(m, in, in->root))
+		o->flags |= CP_PF_AVERAGED;
 }
 
 /* log3P's terms at the call's size and stride; false if not covered. */
@@ -429,13 +413,13 @@ static bool log3p_terms(const struct cp_pred *m, const struct cp_pred_in *in,
 {
 	double d = in->stride_bytes;
 
-	if (!has(m, CP_DB_MODEL_LOG3P) || d < 0)
+	if (!has(m, CP_MODEL_LOG3P) || d < 0)
 		return false;
 	if (d > 0 && in->block_bytes > CP_PRED_L3_BLOCK_BYTES) {
 		*flags |= CP_PF_L3_BLOCK;
 		return false;
 	}
-	if (cp_log3p_predict(&m->l3, in->bytes, d, lp) || isnan(lp->t_s))
+	if (cp_log3p_eval(&m->l3, in->bytes, d, lp) || isnan(lp->t_s))
 		return false;	/* a failed table entry on the way */
 	if (lp->flags & CP_LOG3P_F_EXTRAP_SIZE)
 		*flags |= CP_PF_L3_EXTRAP_SIZE;
@@ -460,28 +444,31 @@ static void eval_p2p(const struct cp_pred *m, const struct cp_pred_in *in,
 	if (in->src == in->dst) {
 		o->flags |= CP_PF_SELF;
 		if (log3p_terms(m, in, &lp, &o->flags)) {
-			o->t_ns[CP_DB_MODEL_LOG3P] = lp.self_s * 1e9;
+			o->t_ns[CP_MODEL_LOG3P] = lp.self_s * 1e9;
 			o->lmw_ns = lp.l_mw_s * 1e9;
 		}
 		return;
 	}
-	if (has(m, CP_DB_MODEL_LMO))
-		o->t_ns[CP_DB_MODEL_LMO] =
-			lmo_p2p(m, in->src, in->dst, mb, &o->flags) * 1e9;
+	if (has(m, CP_MODEL_LMO)) {
+		o->t_ns[CP_MODEL_LMO] =
+			cp_lmo_eval_p2p(&m->lmo, in->src, in->dst, mb) * 1e9;
+		if (lmo_averaged(m, in, in->src))
+			o->flags |= CP_PF_AVERAGED;
+	}
 	if (log3p_terms(m, in, &lp, &o->flags)) {
-		o->t_ns[CP_DB_MODEL_LOG3P] = lp.t_s * 1e9;
+		o->t_ns[CP_MODEL_LOG3P] = lp.t_s * 1e9;
 		o->lmw_ns = lp.l_mw_s * 1e9;
 	}
-	if (has(m, CP_DB_MODEL_HOCKNEY))
-		o->t_ns[CP_DB_MODEL_HOCKNEY] =
-			(m->hock_alpha_s + m->hock_beta_spb * mb) * 1e9;
-	if (has(m, CP_DB_MODEL_LOGGP))
-		o->t_ns[CP_DB_MODEL_LOGGP] = (mb >= 1 ?
-			cp_loggp_predict(&m->lg, mb) :
-			cp_logp_predict(&m->lg)) * 1e9;
-	if (has(m, CP_DB_MODEL_PLOGP) &&
-	    !cp_plogp_predict(&m->pl, mb, &t, &extrap)) {
-		o->t_ns[CP_DB_MODEL_PLOGP] = t * 1e9;
+	if (has(m, CP_MODEL_HOCKNEY))
+		o->t_ns[CP_MODEL_HOCKNEY] = cp_hockney_eval(m->hock_alpha_s,
+				m->hock_beta_spb, mb) * 1e9;
+	if (has(m, CP_MODEL_LOGGP))
+		o->t_ns[CP_MODEL_LOGGP] = cp_loggp_eval(m->lg_l_s, m->lg_o_s,
+				m->lg_gb_spb, mb) * 1e9;
+	if (has(m, CP_MODEL_PLOGP) &&
+	    !cp_plogp_eval(m->pl_l_s, m->pl_size_bytes, m->pl_g_s, m->pl_n, mb,
+			   &t, &extrap)) {
+		o->t_ns[CP_MODEL_PLOGP] = t * 1e9;
 		if (extrap)
 			o->flags |= CP_PF_PLOGP_EXTRAP;
 	}
@@ -496,13 +483,15 @@ static void eval_bcast(const struct cp_pred *m, const struct cp_pred_in *in,
 	if (in->nmembers < 2)
 		return;
 	if (log3p_terms(m, in, &lp, &o->flags) &&
-	    !cp_log3p_bcast_tree(&lp, in->nmembers, &t)) {
-		o->t_ns[CP_DB_MODEL_LOG3P] = t * 1e9;
+	    !cp_log3p_eval_bcast_tree(&lp, in->nmembers, &t)) {
+		o->t_ns[CP_MODEL_LOG3P] = t * 1e9;
 		o->lmw_ns = lp.l_mw_s * 1e9;
 	}
-	if (has(m, CP_DB_MODEL_LOGGP) && m->lg_bcast &&
-	    !cp_loggp_bcast_tree(&m->lg, in->bytes, in->nmembers, &t))
-		o->t_ns[CP_DB_MODEL_LOGGP] = t * 1e9;
+	if (has(m, CP_MODEL_LOGGP) && !isnan(m->lg_g_s) &&
+	    !cp_loggp_eval_bcast_tree(m->lg_l_s, m->lg_o_s, m->lg_g_s,
+				      m->lg_gb_spb, in->bytes, in->nmembers,
+				      &t))
+		o->t_ns[CP_MODEL_LOGGP] = t * 1e9;
 }
 
 void cp_pred_eval(const struct cp_pred *m, const struct cp_pred_in *in,
@@ -510,7 +499,7 @@ void cp_pred_eval(const struct cp_pred *m, const struct cp_pred_in *in,
 {
 	int i;
 
-	for (i = 0; i < CP_DB_NMODELS; i++)
+	for (i = 0; i < CP_NMODELS; i++)
 		o->t_ns[i] = NAN;
 	o->lmw_ns = NAN;
 	o->flags = CP_PF_ON;
@@ -524,14 +513,9 @@ void cp_pred_eval(const struct cp_pred *m, const struct cp_pred_in *in,
 		eval_bcast(m, in, o);
 		break;
 	case CP_PK_SCATTER:
-		if (has(m, CP_DB_MODEL_LMO))
-			o->t_ns[CP_DB_MODEL_LMO] =
-				lmo_scatter(m, in, &o->flags) * 1e9;
-		break;
 	case CP_PK_GATHER:
-		if (has(m, CP_DB_MODEL_LMO))
-			o->t_ns[CP_DB_MODEL_LMO] =
-				lmo_gather(m, in, &o->flags) * 1e9;
+		if (has(m, CP_MODEL_LMO))
+			eval_lmo_coll(m, in, o);
 		break;
 	case CP_PK_NONE:
 		break;

@@ -17,7 +17,8 @@
  *                     MPI's default broadcasts are trees (binomial,
  *                     binary, pipelined chains of one)
  *
- * Plain libc and analysis/: no MPI, so tests run it without mpirun.
+ * Plain libc and the formulas of analysis/cp_model.h: no MPI, so tests
+ * run it without mpirun.
  */
 #ifndef CP_PREDICT_H
 #define CP_PREDICT_H
@@ -26,28 +27,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "db/cp_db.h"
 #include "src/common/cp_params.h"
-
-/* Per-row flags (calls.pred_flags).  CP_PF_ON is set on every row that
- * went through cp_pred_eval; the others say why a value is missing or
- * how far to trust it. */
-#define CP_PF_ON		0x0001	/* predictions evaluated */
-#define CP_PF_AVERAGED		0x0002	/* LMO from averaged parameters: the
-					 * job's ranks or hosts differ from
-					 * the calibrated ones */
-#define CP_PF_LMO_ESCAL		0x0004	/* gather between M1 and M2: LMO
-					 * not predicted (random levels) */
-#define CP_PF_L3_EXTRAP_SIZE	0x0008	/* size outside log3P's table */
-#define CP_PF_L3_EXTRAP_STRIDE	0x0010	/* stride outside log3P's table */
-#define CP_PF_L3_BLOCK		0x0020	/* blocks wider than the one element
-					 * log3P was measured with: log3P
-					 * not predicted */
-#define CP_PF_PLOGP_EXTRAP	0x0040	/* size outside PLogP's g(m) table */
-#define CP_PF_L3_LMW_LARGEST	0x0080	/* l_mw is log3P's largest term: a
-					 * strided send worth packing */
-#define CP_PF_L3_MW_DOM		0x0100	/* o_mw + l_mw > o_net (003 4.2.1) */
-#define CP_PF_SELF		0x0200	/* a message to oneself */
+#include "src/common/cp_row.h"
 
 /* What a call is to the models. */
 enum cp_pred_kind {
@@ -74,9 +55,9 @@ struct cp_pred_in {
 
 /* Its predictions. */
 struct cp_pred_out {
-	double t_ns[CP_DB_NMODELS];	/* [CP_DB_MODEL_*]; NAN none */
+	double t_ns[CP_NMODELS];	/* [CP_MODEL_*]; NAN none */
 	double lmw_ns;		/* log3P's l_mw term; NAN none */
-	uint32_t flags;		/* CP_PF_* */
+	uint32_t flags;		/* CP_PF_* (src/common/cp_row.h) */
 };
 
 struct cp_pred;
@@ -88,7 +69,7 @@ struct cp_pred;
  * per-rank and per-link estimates for every rank and link (and says so
  * in note).  A model whose parameters failed or are missing is left out
  * and named in note.  note: one line (no newline), "" when all is as
- * calibrated; models: out, bit (1 << CP_DB_MODEL_*) per usable model;
+ * calibrated; models: out, bit (1 << CP_MODEL_*) per usable model;
  * job_differs: out, true when that fallback was taken.
  * Returns 0 and *out (release with cp_pred_free), -ENOMEM, or -EINVAL
  * (nranks < 1).

@@ -1,11 +1,11 @@
 # src/lib/local.mk - libcommprof.so, the library preloaded into MPI
 # applications (see Makefile.am).  Exported: only the MPI entry points and
-# their Fortran names (CP_API); everything else is hidden.
+# their Fortran names (CP_API); everything else is hidden.  Of analysis/
+# it links the evaluation of the models only (libcpmodel.la): no GSL.
 
 lib_LTLIBRARIES += libcommprof.la
 libcommprof_la_SOURCES = \
 	pmpi/special.c \
-	src/common/cp_row.h \
 	src/lib/cp_compiler.h \
 	src/lib/cp_record.h \
 	src/lib/cp_event.h \
@@ -24,9 +24,6 @@ libcommprof_la_SOURCES = \
 	src/lib/cp_layout.c src/lib/cp_layout.h \
 	src/lib/cp_predict.c src/lib/cp_predict.h \
 	src/lib/cp_pred_rt.c src/lib/cp_pred_rt.h \
-	analysis/cp_err.c analysis/cp_err.h \
-	analysis/cp_log3p.c analysis/cp_log3p.h \
-	analysis/cp_baseline_pred.c analysis/cp_baseline.h \
 	$(CP_DB_WRITER)
 nodist_libcommprof_la_SOURCES = \
 	pmpi/cp_calls_gen.h \
@@ -35,5 +32,6 @@ nodist_libcommprof_la_SOURCES = \
 	db/cp_schema_gen.h
 libcommprof_la_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS) $(SQLITE_CFLAGS) \
 	-pthread
-libcommprof_la_LIBADD = libcpcommon.la $(MPI_LIBS) $(SQLITE_LIBS) -ldl -lpthread -lm
+libcommprof_la_LIBADD = libcpcommon.la libcpmodel.la $(MPI_LIBS) \
+	$(SQLITE_LIBS) -ldl -lpthread -lm
 libcommprof_la_LDFLAGS = -avoid-version -shared

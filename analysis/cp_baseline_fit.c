@@ -1,5 +1,7 @@
 /*
- * cp_baseline.c - Hockney, LogP/LogGP and PLogP (analysis/cp_baseline.h).
+ * cp_baseline_fit.c - Hockney, LogP/LogGP and PLogP from measurements,
+ * and their predictions through the formulas of analysis/cp_model.h
+ * (analysis/cp_baseline.h).
  */
 #include "config.h"
 
@@ -94,3 +96,76 @@ int cp_loggp_fit(const struct cp_loggp_meas *in, double level,
 	return bad ? -CP_ENUM : 0;
 }
 
+double cp_hockney_predict(const struct cp_hockney *h, double bytes)
+{
+	return cp_hockney_eval(h->alpha_s.val, h->beta_spb.val, bytes);
+}
+
+double cp_logp_predict(const struct cp_loggp *p)
+{
+	return cp_logp_eval(p->l_s.val, p->o_s.val);
+}
+
+double cp_loggp_predict(const struct cp_loggp *p, double bytes)
+{
+	return cp_loggp_eval(p->l_s.val, p->o_s.val, p->gb_spb.val, bytes);
+}
+
+int cp_loggp_bcast_linear(const struct cp_loggp *p, double bytes,
+			  int nprocs, double *t_s)
+{
+	return cp_loggp_eval_bcast_linear(p->l_s.val, p->o_s.val, p->g_s.val,
+					  p->gb_spb.val, bytes, nprocs, t_s);
+}
+
+int cp_loggp_bcast_tree(const struct cp_loggp *p, double bytes,
+			int nprocs, double *t_s)
+{
+	return cp_loggp_eval_bcast_tree(p->l_s.val, p->o_s.val, p->g_s.val,
+					p->gb_spb.val, bytes, nprocs, t_s);
+}
+
+void cp_plogp_free(struct cp_plogp *p)
+{
+	free(p->size_bytes);
+	free(p->g_s);
+	p->size_bytes = p->g_s = NULL;
+	p->n = 0;
+}
+
+int cp_plogp_from_rtt(double g0_s, const double *bytes, const double *rtt_s,
+		      int n, struct cp_plogp *p)
+{
+	int i, neg = 0;
+
+	memset(p, 0, sizeof(*p));
+	if (!bytes || !rtt_s || n < 1 || bytes[0] != 0 || !isfinite(g0_s))
+		return -CP_EINVAL;
+	for (i = 0; i < n; i++)
+		if (!isfinite(rtt_s[i]) || !isfinite(bytes[i]) ||
+		    (i && !(bytes[i] > bytes[i - 1])))
+			return -CP_EINVAL;
+	p->size_bytes = malloc(n * sizeof(*p->size_bytes));
+	p->g_s = malloc(n * sizeof(*p->g_s));
+	if (!p->size_bytes || !p->g_s) {
+		cp_plogp_free(p);
+		return -CP_ENOMEM;
+	}
+	p->n = n;
+	p->l_s = rtt_s[0] / 2 - g0_s;	/* RTT(0) = 2(L + g(0)) */
+	neg += p->l_s < 0 || g0_s < 0;
+	memcpy(p->size_bytes, bytes, n * sizeof(*bytes));
+	p->g_s[0] = g0_s;
+	for (i = 1; i < n; i++) {
+		p->g_s[i] = rtt_s[i] / 2 - p->l_s;
+		neg += p->g_s[i] < 0;
+	}
+	return neg ? -CP_ENUM : 0;
+}
+
+int cp_plogp_predict(const struct cp_plogp *p, double bytes, double *t_s,
+		     bool *extrap)
+{
+	return cp_plogp_eval(p->l_s, p->size_bytes, p->g_s, p->n, bytes, t_s,
+			     extrap);
+}

@@ -1,7 +1,7 @@
 /*
- * cp_lmo.c - LMO estimation from roundtrip, one-to-one and one-to-two
- * series; thresholds and linear scatter/gather predictions
- * (analysis/cp_lmo.h, models.md "LMO").
+ * cp_lmo_fit.c - LMO estimation from roundtrip, one-to-one and one-to-two
+ * series; thresholds; predictions of the estimates through the formulas
+ * of analysis/cp_model.h (analysis/cp_lmo.h, models.md "LMO").
  *
  * Confidence intervals.  As 002 prescribes, each experiment's repetitions
  * are averaged first and the averaged times enter the equations; every
@@ -24,6 +24,7 @@
 #include "analysis/cp_breaks.h"
 #include "analysis/cp_err.h"
 #include "analysis/cp_lmo.h"
+#include "analysis/cp_model.h"
 
 static const char cause_unset[] = "not estimated";
 static const char cause_nonfinite[] = "non-finite estimate";
@@ -539,21 +540,6 @@ int cp_lmo_estimate(const struct cp_lmo_meas *in, double level,
 	return m->nfail ? -CP_ENUM : 0;
 }
 
-int cp_lmo_predict_p2p(const struct cp_lmo *m, int i, int j, double bytes,
-		       double *t_s)
-{
-	int p = cp_lmo_pair_idx(m->n, i, j);
-
-	if (p < 0 || !(bytes >= 0))
-		return -CP_EINVAL;
-	if (m->c_s[i].fail || m->c_s[j].fail || m->t_spb[i].fail ||
-	    m->t_spb[j].fail || m->ib_spb[p].fail)
-		return -CP_ENUM;
-	*t_s = m->c_s[i].val + m->t_spb[i].val * bytes + m->c_s[j].val +
-	       m->t_spb[j].val * bytes + bytes * m->ib_spb[p].val;
-	return 0;
-}
-
 void cp_lmo_thresh_init(struct cp_lmo_thresh *th)
 {
 	memset(th, 0, sizeof(*th));
@@ -629,36 +615,6 @@ static bool ranks_ok(const struct cp_lmo *m, int root, const int *peers,
 		if (peers[i] < 0 || peers[i] >= m->n || peers[i] == root)
 			return false;
 	return true;
-}
-
-/* Per-peer terms C_i + t_i*M + M/beta_0i: their max and sum, and the
- * root's n*(C_0 + t_0*M). */
-static int coll_terms(const struct cp_lmo *m, int root, const int *peers,
-		      int npeers, double mb, double *root_s, double *max_s,
-		      double *sum_s)
-{
-	int i, q, p;
-	double x;
-
-	if (!ranks_ok(m, root, peers, npeers) || !(mb >= 0))
-		return -CP_EINVAL;
-	if (m->c_s[root].fail || m->t_spb[root].fail)
-		return -CP_ENUM;
-	*root_s = npeers * (m->c_s[root].val + m->t_spb[root].val * mb);
-	*max_s = -INFINITY;
-	*sum_s = 0;
-	for (i = 0; i < npeers; i++) {
-		q = peers[i];
-		p = cp_lmo_pair_idx(m->n, root, q);
-		if (m->c_s[q].fail || m->t_spb[q].fail || m->ib_spb[p].fail)
-			return -CP_ENUM;
-		x = m->c_s[q].val + m->t_spb[q].val * mb +
-		    mb * m->ib_spb[p].val;
-		*sum_s += x;
-		if (x > *max_s)
-			*max_s = x;
-	}
-	return 0;
 }
 
 /* The slope term max_i or sum_i of (t_i + 1/beta_0i), with a bound on its
@@ -744,21 +700,77 @@ int cp_lmo_kappa(const struct cp_lmo *m, int root, const int *peers,
 	return r1 ? r1 : r2;
 }
 
+/* The value of e, NAN if it failed: what cp_model.h takes. */
+static double est_val(const struct cp_est *e)
+{
+	return e->fail ? NAN : e->val;
+}
+
+/*
+ * The estimates of root and its npeers peers as the flat tables of
+ * cp_model.h, renumbered: rank 0 is root, rank 1 + k is peers[k];
+ * thresholds NAN.  Returns the block that holds the arrays (the caller
+ * frees it), or NULL out of memory.  Ranks must be valid (ranks_ok).
+ */
+static double *member_tab(const struct cp_lmo *m, int root,
+			  const int *peers, int npeers, struct cp_lmo_tab *tab)
+{
+	int n = npeers + 1, i, j, ri, rj;
+	double *v = malloc((size_t)n * (n + 2) * sizeof(*v));
+
+	if (!v)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		ri = i ? peers[i - 1] : root;
+		v[i] = est_val(&m->c_s[ri]);
+		v[n + i] = est_val(&m->t_spb[ri]);
+		for (j = 0; j < n; j++) {
+			rj = j ? peers[j - 1] : root;
+			v[2 * n + i * n + j] = ri == rj ? NAN :
+				est_val(&m->ib_spb[cp_lmo_pair_idx(m->n, ri,
+								   rj)]);
+		}
+	}
+	*tab = (struct cp_lmo_tab){ .n = n, .c_s = v, .t_spb = v + n,
+		.ib_spb = v + 2 * n, .s_bytes = NAN, .m1_bytes = NAN,
+		.m2_bytes = NAN, .kappa1_spb = NAN, .kappa2_spb = NAN };
+	return v;
+}
+
+int cp_lmo_predict_p2p(const struct cp_lmo *m, int i, int j, double bytes,
+		       double *t_s)
+{
+	struct cp_lmo_tab tab;
+	double *v;
+
+	if (cp_lmo_pair_idx(m->n, i, j) < 0 || !(bytes >= 0))
+		return -CP_EINVAL;
+	v = member_tab(m, i, &j, 1, &tab);
+	if (!v)
+		return -CP_ENOMEM;
+	*t_s = cp_lmo_eval_p2p(&tab, 0, 1, bytes);
+	free(v);
+	return isnan(*t_s) ? -CP_ENUM : 0;
+}
+
 int cp_lmo_predict_scatter(const struct cp_lmo *m,
 			   const struct cp_lmo_thresh *th, int root,
 			   const int *peers, int npeers, double bytes,
 			   double *t_s)
 {
-	double r, mx, sm;
+	struct cp_lmo_tab tab;
+	double *v;
 	int rc;
 
-	if (isnan(th->s_bytes))
+	if (!ranks_ok(m, root, peers, npeers))
 		return -CP_EINVAL;
-	rc = coll_terms(m, root, peers, npeers, bytes, &r, &mx, &sm);
-	if (rc)
-		return rc;
-	*t_s = r + (bytes <= th->s_bytes ? mx : sm);
-	return 0;
+	v = member_tab(m, root, peers, npeers, &tab);
+	if (!v)
+		return -CP_ENOMEM;
+	tab.s_bytes = th->s_bytes;
+	rc = cp_lmo_eval_scatter(&tab, 0, NULL, tab.n, bytes, t_s);
+	free(v);
+	return rc;
 }
 
 int cp_lmo_predict_gather(const struct cp_lmo *m,
@@ -766,27 +778,21 @@ int cp_lmo_predict_gather(const struct cp_lmo *m,
 			  int root, const int *peers, int npeers,
 			  double bytes, double *t_s)
 {
-	const struct cp_est *k;
-	double r, mx, sm;
+	struct cp_lmo_tab tab;
+	double *v;
 	int rc;
 
-	if (isnan(th->m1_bytes) || isnan(th->m2_bytes) ||
+	if (!ranks_ok(m, root, peers, npeers) ||
 	    (variant != CP_LMO_KAPPA_PRINTED && variant != CP_LMO_KAPPA_NT0))
 		return -CP_EINVAL;
-	rc = coll_terms(m, root, peers, npeers, bytes, &r, &mx, &sm);
-	if (rc)
-		return rc;
-	if (bytes < th->m1_bytes) {
-		k = &th->kappa1_spb[variant];
-		r += mx;
-	} else if (bytes >= th->m2_bytes) {
-		k = &th->kappa2_spb[variant];
-		r += sm;
-	} else {
-		return -CP_ENOPRED;
-	}
-	if (k->fail)
-		return -CP_ENUM;
-	*t_s = r + k->val * bytes;
-	return 0;
+	v = member_tab(m, root, peers, npeers, &tab);
+	if (!v)
+		return -CP_ENOMEM;
+	tab.m1_bytes = th->m1_bytes;
+	tab.m2_bytes = th->m2_bytes;
+	tab.kappa1_spb = est_val(&th->kappa1_spb[variant]);
+	tab.kappa2_spb = est_val(&th->kappa2_spb[variant]);
+	rc = cp_lmo_eval_gather(&tab, 0, NULL, tab.n, bytes, t_s);
+	free(v);
+	return rc;
 }

@@ -1,0 +1,240 @@
+/*
+ * cp_model.h - the evaluation of every model of models.md: one function
+ * per formula, plain numbers and arrays in, a time out (libcpmodel.la:
+ * libc and libm, no GSL, no intervals).  The preloaded library prices
+ * each call with these (src/lib/cp_predict.c), and the fitting side
+ * (analysis/cp_lmo.h, cp_log3p.h, cp_baseline.h) evaluates its estimates
+ * through them: a formula is written here and nowhere else.
+ *
+ * A parameter that failed or was never estimated is NAN; what depends on
+ * it is NAN, or -CP_ENUM where a function returns a code.  Times are
+ * seconds and sizes bytes in the names; the formulas are linear in the
+ * times, so any time unit works.  No global state, no allocation;
+ * thread-safe.  Actions return 0 or -CP_E* (analysis/cp_err.h).
+ */
+#ifndef CP_MODEL_H
+#define CP_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* ---- tables measured at discrete sizes (ours) ---- */
+
+/*
+ * cp_model_locate - segment a and weight w of x in xs[0..n), increasing,
+ * so that x = (1-w)*xs[a] + w*xs[a+1]: the segment that holds x, or the
+ * end segment extended (w outside [0,1]); a = 0, w = 0 when n == 1.
+ * Returns true when x lies outside [xs[0], xs[n-1]].  Cannot fail.
+ */
+bool cp_model_locate(const double *xs, int n, double x, int *a, double *w);
+
+/*
+ * cp_model_lerp - (1-w)*v[a] + w*v[a+1], the entries stride apart (v[a]
+ * is v[a * stride]); v[a] alone when n == 1 or w == 0, so that a value
+ * measured at x is taken as it is.  Cannot fail.  n: entries of v.
+ */
+double cp_model_lerp(const double *v, int stride, int a, double w, int n);
+
+/* ---- LMO (models.md "LMO"; paper 002, section 3) ---- */
+
+/* LMO parameters of n ranks, as flat arrays that the caller owns. */
+struct cp_lmo_tab {
+	int n;			/* ranks 0..n-1 */
+	const double *c_s;	/* [n] fixed delays C_i */
+	const double *t_spb;	/* [n] per-byte delays t_i */
+	const double *ib_spb;	/* [i * n + j] 1/beta_ij, symmetric; the
+				 * diagonal is not read */
+	double s_bytes;		/* scatter threshold S; NAN unknown */
+	double m1_bytes;	/* gather: M < M1 small; NAN unknown */
+	double m2_bytes;	/* gather: M >= M2 large; NAN unknown */
+	double kappa1_spb;	/* gather slope corrections of the variant */
+	double kappa2_spb;	/* in use (CP_LMO_KAPPA_*); NAN failed */
+};
+
+/* Where a linear gather of M bytes per sender falls (002): */
+enum cp_lmo_range {
+	CP_LMO_SMALL,		/* M < M1: parallel, plus kappa1*M */
+	CP_LMO_ESCAL,		/* M1 <= M < M2: discrete random escalation
+				 * levels, not predicted */
+	CP_LMO_LARGE,		/* M >= M2: serialised, plus kappa2*M */
+	CP_LMO_UNKNOWN,		/* the threshold that decides is NAN */
+};
+
+/*
+ * cp_lmo_gather_range - the one rule of where a gather falls: CP_LMO_SMALL
+ * when M < M1, else CP_LMO_LARGE when M >= M2, else CP_LMO_ESCAL when
+ * both thresholds are known, else CP_LMO_UNKNOWN.  A failed kappa does
+ * not move a size into the escalation range: the gather is then priced
+ * from a failed estimate (cp_lmo_eval_gather: -CP_ENUM).  Cannot fail.
+ * m1_bytes, m2_bytes: thresholds (NAN unknown); bytes: M.
+ */
+enum cp_lmo_range cp_lmo_gather_range(double m1_bytes, double m2_bytes,
+				      double bytes);
+
+/*
+ * cp_lmo_eval_p2p - one message of bytes from i to j:
+ * C_i + t_i*M + C_j + t_j*M + M/beta_ij.  NAN when i or j is not a rank
+ * of m, i == j, bytes < 0, or a parameter used is NAN.
+ * m: parameters; i, j: sender and receiver; bytes: M.
+ */
+double cp_lmo_eval_p2p(const struct cp_lmo_tab *m, int i, int j,
+		       double bytes);
+
+/*
+ * cp_lmo_eval_scatter - linear scatter from root, bytes to each other
+ * member: n*(C_0 + t_0*M) + max_i {C_i + t_i*M + M/beta_0i} if M <= S,
+ * the sum over i instead of the max if M > S, n the members other than
+ * the root (the root's own block is a local copy).  Returns 0 and *t_s;
+ * -CP_EINVAL (S unknown, root or a member not a rank of m, no member
+ * but the root, bytes < 0); -CP_ENUM (a parameter used is NAN).
+ * m: parameters; root: sender; members: ranks of the group, NULL for
+ * 0..nmembers-1, the root among them or not; nmembers: their count;
+ * bytes: M; t_s: out.
+ */
+int cp_lmo_eval_scatter(const struct cp_lmo_tab *m, int root,
+			const int32_t *members, int nmembers, double bytes,
+			double *t_s);
+
+/*
+ * cp_lmo_eval_gather - linear gather to root of bytes from each other
+ * member: the terms of the scatter, their max for M < M1 plus kappa1*M,
+ * their sum for M >= M2 plus kappa2*M (cp_lmo_gather_range).  Returns 0
+ * and *t_s; -CP_ENOPRED in the escalation range; -CP_ENUM when a
+ * parameter used is NAN (kappa1 below M1, kappa2 from M2 on: a failed
+ * estimate); -CP_EINVAL as cp_lmo_eval_scatter, or the range unknown.
+ * Arguments as cp_lmo_eval_scatter.
+ */
+int cp_lmo_eval_gather(const struct cp_lmo_tab *m, int root,
+		       const int32_t *members, int nmembers, double bytes,
+		       double *t_s);
+
+/* ---- log3P (models.md "log3P"; paper 003, sections 2-4) ---- */
+
+/*
+ * T(s,d) = o_mw(s) + l_mw(s,d) + o_net(s) from tables at measured sizes
+ * and strides (analysis/cp_log3p.h derives them).  Between measured
+ * points we interpolate (ours): linearly in s, since each cost is close
+ * to affine in s between protocol switches, and linearly in log2(d),
+ * since strides span orders of magnitude and 003's Fig. 5 shows l_mw
+ * smooth on log axes.  Outside the measured sizes the end segment is
+ * extended and outside the strides the nearest stride is used; both set
+ * a flag in the prediction.  A NAN entry (a failed table value) makes
+ * NAN every prediction that interpolates through it.
+ */
+struct cp_log3p {
+	int nsizes;		/* sizes measured, >= 1 */
+	int nstrides;		/* strides measured, >= 1 */
+	double *size_bytes;	/* [nsizes] increasing */
+	double *stride_bytes;	/* [nstrides] increasing, > 0 */
+	double *t_mem_s;	/* [nsizes] memcpy time */
+	double *o_mw_s;		/* [nsizes] middleware overhead */
+	double *o_net_s;	/* [nsizes] network overhead */
+	double *l_mw_s;		/* [is * nstrides + id] mw latency */
+	int nneg;		/* derived values < 0 (noise or bad data) */
+};
+
+#define CP_LOG3P_F_EXTRAP_SIZE	0x1	/* s outside measured sizes */
+#define CP_LOG3P_F_EXTRAP_STRIDE 0x2	/* d outside measured strides */
+
+/* One prediction and its terms. */
+struct cp_log3p_pred {
+	double o_mw_s;		/* middleware overhead */
+	double l_mw_s;		/* middleware latency; 0 if contiguous */
+	double o_net_s;		/* network overhead */
+	double t_s;		/* remote: o_mw + l_mw + o_net */
+	double self_s;		/* send to self: o_mw + l_mw + T_mem */
+	unsigned flags;		/* CP_LOG3P_F_* */
+};
+
+/* Savings quoted from 003 as estimates, not model output: manual packing
+ * beat derived datatypes by 15% on average (2% to 50%, 4.3.2); blocked
+ * packing by 43.5% in the 3D FFT on 4 nodes (4.3.4). */
+#define CP_LOG3P_PACK_MEAN	0.15
+#define CP_LOG3P_PACK_LO	0.02
+#define CP_LOG3P_PACK_HI	0.50
+#define CP_LOG3P_PACK_BLOCKED	0.435
+
+/* Estimated savings of packing by hand one strided send. */
+struct cp_log3p_saving {
+	double manual_s;	/* CP_LOG3P_PACK_MEAN * T(s,d) */
+	double manual_lo_s;	/* CP_LOG3P_PACK_LO * T(s,d) */
+	double manual_hi_s;	/* CP_LOG3P_PACK_HI * T(s,d) */
+	double blocked_s;	/* CP_LOG3P_PACK_BLOCKED * T(s,d) */
+};
+
+/* Release the arrays of m (NULL-safe, idempotent), whoever filled them
+ * with malloc.  Cannot fail. */
+void cp_log3p_free(struct cp_log3p *m);
+
+/* T(s,d) and its terms.  d == 0 means contiguous (l_mw = 0 exactly);
+ * otherwise d is the distance between elements in bytes.  -CP_EINVAL for
+ * s < 0 or d < 0 or non-finite.
+ * m: tables; s_bytes: message size; d_bytes: stride; p: out. */
+int cp_log3p_eval(const struct cp_log3p *m, double s_bytes, double d_bytes,
+		  struct cp_log3p_pred *p);
+
+/* Linear broadcast, root sends P-1 times (003, 4.3.3):
+ * P*(o_mw/2 + l_mw/2) + o_net.  -CP_EINVAL for nprocs < 2.
+ * p: point-to-point terms at the message's s, d; nprocs: P; t_s: out. */
+int cp_log3p_eval_bcast_linear(const struct cp_log3p_pred *p, int nprocs,
+			       double *t_s);
+
+/* Tree broadcast: h*(o_mw + l_mw + o_net), h = cp_model_tree_height(P).
+ * -CP_EINVAL for nprocs < 2.
+ * p: point-to-point terms; nprocs: P; t_s: out. */
+int cp_log3p_eval_bcast_tree(const struct cp_log3p_pred *p, int nprocs,
+			     double *t_s);
+
+/* True when the middleware dominates: o_mw + l_mw > o_net (003, 4.2.1).
+ * p: prediction. */
+bool cp_log3p_mw_dominated(const struct cp_log3p_pred *p);
+
+/* True when l_mw is the largest of the three terms: a strided send
+ * worth packing (ours, from 003 4.3.2, 4.3.4).  p: prediction. */
+bool cp_log3p_lmw_largest(const struct cp_log3p_pred *p);
+
+/* Packing savings estimated from p->t_s.  Cannot fail.
+ * p: prediction of the strided send; sv: out. */
+void cp_log3p_pack_saving(const struct cp_log3p_pred *p,
+			  struct cp_log3p_saving *sv);
+
+/* ---- baselines (models.md "Baselines") ---- */
+
+/* Height h of a broadcast tree over P processes: log2 P (003, 4.3.3),
+ * ceil(log2 P) for other P (ours); 0 for P <= 1.  Cannot fail. */
+int cp_model_tree_height(int nprocs);
+
+/* Hockney: alpha + beta*m.  Cannot fail.
+ * alpha_s: start-up; beta_spb: time per byte; bytes: m. */
+double cp_hockney_eval(double alpha_s, double beta_spb, double bytes);
+
+/* LogP point to point: L + 2o.  Cannot fail.  l_s: L; o_s: o. */
+double cp_logp_eval(double l_s, double o_s);
+
+/* LogGP point to point: L + 2o + (m - 1)*G; an empty message (m < 1) is
+ * LogP's L + 2o.  Cannot fail.  l_s: L; o_s: o; gb_spb: G; bytes: m. */
+double cp_loggp_eval(double l_s, double o_s, double gb_spb, double bytes);
+
+/* LogGP linear broadcast of k+1 bytes to P: 2o + L + (P-1)*G*k +
+ * (P-2)*g (003, 4.3.3).  -CP_EINVAL for nprocs < 2 or bytes < 1.
+ * l_s: L; o_s: o; g_s: g; gb_spb: G; bytes: k+1; nprocs: P; t_s: out. */
+int cp_loggp_eval_bcast_linear(double l_s, double o_s, double g_s,
+			       double gb_spb, double bytes, int nprocs,
+			       double *t_s);
+
+/* LogGP tree broadcast: h*(2o + L + k*G) + (h-1)*g,
+ * h = cp_model_tree_height(P).  -CP_EINVAL as
+ * cp_loggp_eval_bcast_linear.  Arguments as there. */
+int cp_loggp_eval_bcast_tree(double l_s, double o_s, double g_s,
+			     double gb_spb, double bytes, int nprocs,
+			     double *t_s);
+
+/* PLogP: L + g(m), g linear between measured sizes and extended along
+ * the last segment beyond them; *extrap set when bytes is above the
+ * last.  -CP_EINVAL for bytes < 0 or non-finite, or n < 1.
+ * l_s: L; size_bytes, g_s: the g(m) table, sizes increasing; n: its
+ * length; bytes: m; t_s: out; extrap: out, may be NULL. */
+int cp_plogp_eval(double l_s, const double *size_bytes, const double *g_s,
+		  int n, double bytes, double *t_s, bool *extrap);
+
+#endif

@@ -1,7 +1,9 @@
 # tests/record.mk - tests of the interposition layer itself: the table
-# against mpi.h, the exported symbols, and the module layering.
+# against mpi.h, the generator against bad tables, the exported symbols,
+# and the module layering.
 RECORD_TESTS = \
 	tests/test_protos.sh \
+	tests/test_gen_wrappers.sh \
 	tests/test_exports.sh \
 	tests/test_layering.sh
 TESTS += $(RECORD_TESTS)

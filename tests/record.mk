@@ -8,6 +8,7 @@ RECORD_TESTS = \
 	tests/test_layering.sh
 TESTS += $(RECORD_TESTS)
 dist_check_SCRIPTS += $(RECORD_TESTS)
+EXTRA_DIST += tests/layering.py tests/mkvars.py
 TESTS += tests/test_flush.sh
 dist_check_SCRIPTS += tests/test_flush.sh
 EXTRA_DIST += tests/test_flush.c

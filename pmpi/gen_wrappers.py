@@ -196,6 +196,7 @@ def parse(path):
                 entries.append(Entry(cur[0], cur[1]))
             except DefError as err:
                 raise SystemExit("%s:%d: %s" % (path, cur[2], err))
+            entries[-1].lineno = cur[2]
 
     with open(path) as f:
         for n, line in enumerate(f, 1):

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_fit.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -24,6 +25,12 @@ static bool all_finite(const double *x, size_t n)
 		if (!isfinite(x[i]))
 			return false;
 	return true;
+}
+
+/* GSL's default handler aborts; every caller checks our return codes */
+void cp_stats_init(void)
+{
+	gsl_set_error_handler_off();
 }
 
 int cp_stats_mean(const double *x, size_t n, double *mean)

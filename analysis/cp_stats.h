@@ -50,6 +50,10 @@ struct cp_errsum {
 	int n;			/* cases */
 };
 
+/* Make GSL report errors as return codes instead of aborting the
+ * process; call once before any fitting.  Cannot fail. */
+void cp_stats_init(void);
+
 /* Mean of x[0..n-1]; -CP_EINVAL if n == 0 or x holds a non-finite value.
  * x: samples; n: their count; mean: out. */
 int cp_stats_mean(const double *x, size_t n, double *mean);

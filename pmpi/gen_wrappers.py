@@ -10,12 +10,72 @@ usage: gen_wrappers.py DEF {calls|c|fortran|protos} OUT
            mpi_x_f08_ for use mpi_f08)
   protos   the prototypes, one per line, normalised (for the header test)
 
-Output is deterministic: no time, host or user.  Wrappers only time the
-call and hand the arguments to the cp_rec_* / cp_post_* functions of
-src/lib/cp_record.h; what a row means is decided there.
+Output is deterministic: no time, host or user.  A table it cannot read
+as written (an unknown role, a role without the arguments or the other
+roles it needs, text that is not a role) stops it with "DEF:LINE: why",
+exit status 1 and no output: the build fails rather than a wrapper
+silently recording nothing.  Wrappers only time the call and hand the
+arguments to the cp_rec_* / cp_post_* functions of src/lib/cp_record.h;
+what a row means is decided there.
 """
 import re
 import sys
+
+
+# The role grammar of pmpi/mpi_calls.def (its header documents each role).
+# Argument kinds: P a parameter of the prototype, N a parameter or a
+# number, or the name of a set of words below.  "needs" lists what else
+# the entry must have: each item is one role or alternatives "a|b".
+P, N = "parameter", "parameter or number"
+ROLES = {
+    # role          arguments      needs
+    "p2p":        ((),             ("send|recv", "comm|message")),
+    "coll":       ((),             ("comm", "block")),
+    "probe":      ((),             ("src", "rtag", "comm", "status")),
+    "send":       ((P, P),         ("p2p", "peer", "tag")),
+    "recv":       ((P, P),         ("p2p",)),
+    "peer":       ((P,),           ("send",)),
+    "src":        ((P,),           ("recv|probe",)),
+    "tag":        ((P,),           ("send",)),
+    "rtag":       ((P,),           ("recv|probe",)),
+    "comm":       ((P,),           ("p2p|coll|probe",)),
+    "status":     ((P,),           ("recv|probe|complete",)),
+    "req":        ((P,),           ("p2p|coll",)),
+    "persist":    ((),             ("p2p", "req")),
+    "message":    ((P,),           ("recv|probe",)),
+    "flag":       ((P,),           ("probe|complete",)),
+    "root":       ((P,),           ("coll",)),
+    "block":      (("block",),     ("coll",)),
+    "complete":   (("complete",),  ("reqs", "status|statuses")),
+    "start":      ((),             ("reqs",)),
+    "reqs":       ((P, N),         ("complete|start",)),
+    "index":      ((P,),           ("complete",)),
+    "outcount":   ((P, P),         ("complete",)),
+    "statuses":   ((P,),           ("complete",)),
+    "reqfree":    ((P,),           ()),
+    "cancel":     ((P,),           ()),
+    "typecommit": ((P,),           ()),
+    "typefree":   ((P,),           ()),
+    "commnew":    ((P,),           ()),
+    "commfree":   ((P,),           ()),
+    "nowrap":     ((),             ()),
+}
+# what kind of call an entry is: exactly one of these per entry
+CLASS_ROLES = ("p2p", "coll", "probe", "complete", "start", "reqfree",
+               "cancel", "typecommit", "typefree", "commnew", "commfree",
+               "nowrap")
+# @block(kind, ...): cp_blk_<kind> of src/lib/cp_record.h and how many
+# arguments it takes after the block
+BLOCK_KINDS = {"none": 0, "bytes": 2, "send": 5, "reduce": 3, "scatter": 7,
+               "scatterv": 7, "sendv": 6, "alltoallv": 6, "alltoallw": 6,
+               "redscat": 4, "nbrv": 3, "nbrw": 3}
+# @complete(kind): CP_DONE_<KIND> of src/lib/cp_record.h
+COMPLETE_KINDS = ("one", "all", "any", "some", "test", "testall", "testany",
+                  "testsome")
+
+
+class DefError(Exception):
+    """A line of the table that cannot be turned into a wrapper."""
 
 
 class Param:
@@ -23,7 +83,7 @@ class Param:
         text = " ".join(text.split())
         m = re.match(r"^(.*?)\s*\b([A-Za-z_]\w*)\s*(\[\])?$", text)
         if not m:
-            raise SystemExit("cannot parse parameter: %r" % text)
+            raise DefError("cannot parse parameter %r" % text)
         self.ctype = m.group(1).replace(" *", "*").replace("* ", "*")
         self.name = m.group(2)
         self.array = bool(m.group(3))
@@ -34,28 +94,16 @@ class Param:
 
 
 class Entry:
-    def __init__(self, proto, roles, lineno):
+    def __init__(self, proto, roles):
         m = re.match(r"^int\s+(MPI_\w+)\s*\((.*)\)\s*$", proto)
         if not m:
-            raise SystemExit("line %d: bad prototype %r" % (lineno, proto))
+            raise DefError("bad prototype %r" % proto)
         self.name = m.group(1)
         args = m.group(2).strip()
         self.params = [] if args == "void" else \
             [Param(a) for a in args.split(",")]
-        self.roles = {}
-        for r in re.finditer(r"@(\w+)(?:\(([^)]*)\))?", roles):
-            vals = [v.strip() for v in (r.group(2) or "").split(",")
-                    if v.strip()]
-            if r.group(1) in self.roles:
-                raise SystemExit("line %d: role @%s twice" %
-                                 (lineno, r.group(1)))
-            self.roles[r.group(1)] = vals
-        for k, vals in self.roles.items():
-            for v in vals[1:] if k in ("block", "complete") else vals:
-                if not v.isdigit() and v not in self.names() and \
-                        k not in ("complete",):
-                    raise SystemExit("line %d: @%s names unknown %r" %
-                                     (lineno, k, v))
+        self.roles = parse_roles(roles)
+        check_roles(self)
         self.proto = "int %s(%s)" % (self.name,
                                      ", ".join(p.text for p in self.params)
                                      or "void")
@@ -70,23 +118,102 @@ class Entry:
         raise KeyError(name)
 
 
+def parse_roles(text):
+    """"@a @b(x, y)" -> {"a": [], "b": ["x", "y"]}; anything else between
+    the roles is an error."""
+    roles, pos = {}, 0
+    for r in re.finditer(r"@(\w+)(?:\(([^()]*)\))?", text):
+        junk = text[pos:r.start()].strip()
+        if junk:
+            raise DefError("not a role: %r" % junk)
+        pos = r.end()
+        name = r.group(1)
+        if name in roles:
+            raise DefError("role @%s twice" % name)
+        args = r.group(2)
+        vals = [] if args is None else [v.strip() for v in args.split(",")]
+        if args is not None and not all(vals):
+            raise DefError("@%s(%s): empty argument" % (name, args))
+        roles[name] = vals
+    junk = text[pos:].strip()
+    if junk:
+        raise DefError("not a role: %r" % junk)
+    return roles
+
+
+def check_args(e, name, vals):
+    kinds, _ = ROLES[name]
+    if kinds == ("block",):
+        if not vals or vals[0] not in BLOCK_KINDS:
+            raise DefError("@block kind %r is none of %s" % (
+                vals[0] if vals else "", ", ".join(sorted(BLOCK_KINDS))))
+        kinds = (N,) * BLOCK_KINDS[vals[0]]
+        vals = vals[1:]
+    elif kinds == ("complete",):
+        if len(vals) != 1 or vals[0] not in COMPLETE_KINDS:
+            raise DefError("@complete(%s): want one of %s" % (
+                ", ".join(vals), ", ".join(COMPLETE_KINDS)))
+        return
+    if len(vals) != len(kinds):
+        raise DefError("@%s takes %d argument%s, got %d" % (
+            name, len(kinds), "" if len(kinds) == 1 else "s", len(vals)))
+    for v, k in zip(vals, kinds):
+        if v in e.names() or (k == N and v.isdigit()):
+            continue
+        raise DefError("@%s names %r, not a parameter of %s" % (
+            name, v, e.name))
+
+
+def check_roles(e):
+    """Every role known, with the arguments it takes, and with the roles
+    it needs; exactly one role says what kind of call it is."""
+    for name, vals in e.roles.items():
+        if name not in ROLES:
+            raise DefError("unknown role @%s (known: %s)" % (
+                name, " ".join("@" + k for k in sorted(ROLES))))
+        check_args(e, name, vals)
+    for name in e.roles:
+        for need in ROLES[name][1]:
+            alts = need.split("|")
+            if not any(a in e.roles for a in alts):
+                raise DefError("@%s needs %s" % (
+                    name, " or ".join("@" + a for a in alts)))
+    cls = [r for r in CLASS_ROLES if r in e.roles]
+    if len(cls) != 1:
+        raise DefError("%s: want exactly one of %s, got %s" % (
+            e.name, " ".join("@" + r for r in CLASS_ROLES),
+            " ".join("@" + r for r in cls) or "none"))
+
+
 def parse(path):
-    entries, cur, lineno = [], None, 0
+    """The entries of the table; stops at the first bad line with
+    "PATH:LINE: why" (exit status 1)."""
+    entries, cur = [], None
+
+    def close():
+        if cur:
+            try:
+                entries.append(Entry(cur[0], cur[1]))
+            except DefError as err:
+                raise SystemExit("%s:%d: %s" % (path, cur[2], err))
+            entries[-1].lineno = cur[2]
+
     with open(path) as f:
         for n, line in enumerate(f, 1):
             if not line.strip() or line.lstrip().startswith("#"):
                 continue
             if line[0] in " \t":
                 if cur is None:
-                    raise SystemExit("line %d: continuation first" % n)
+                    raise SystemExit("%s:%d: continuation line before "
+                                     "any prototype" % (path, n))
                 cur[1] += " " + line.strip()
                 continue
-            if cur:
-                entries.append(Entry(cur[0], cur[1], lineno))
-            proto, _, roles = line.strip().partition("@")
-            cur, lineno = [proto.strip(), "@" + roles if roles else ""], n
-    if cur:
-        entries.append(Entry(cur[0], cur[1], lineno))
+            close()
+            proto, at, roles = line.strip().partition("@")
+            cur = [proto.strip(), at + roles, n]
+    close()
+    if not entries:
+        raise SystemExit("%s: no prototypes" % path)
     return entries
 
 

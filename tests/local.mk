@@ -15,6 +15,8 @@ dist_check_SCRIPTS += $(REC_TESTS)
 EXTRA_DIST += \
 	tests/lib.sh \
 	tests/record_check.py \
+	tests/record_manifest.h \
 	tests/test_record_c.c \
+	tests/test_record_comm.c \
 	tests/test_record_f.f90 \
 	tests/test_record_f08.f90

@@ -7,19 +7,22 @@ MANIFEST_DIR holds expect-<rank>.tsv, one expected row per line, in the
 order the program made the calls, tab separated:
 
     op peer root tag comm_size bytes contiguous block_bytes stride_bytes
-    nblocks line flags
+    nblocks line flags [label]
 
 A field is "-" (the CSV field must be empty), "*" (anything), or values
 separated by "/" (any of them).  peer and root are world ranks, -2 is
 MPI_PROC_NULL.  line is the source line of the call in SOURCE; flags is a
 comma separated list of CP_F_* names (lowercase, without CP_F_) that must
-be set, or "-".
+be set, or "-".  label (optional, "-" for none) names the communicator
+of the row: the rows of one label, over all ranks, must have one `comm`
+id in the CSV, and two labels two different ids.
 
 Checks: for every rank and every op named in a manifest, the CSV has
 exactly as many rows as the manifest, each expected row matches its own
 CSV row (exact fields, callsite SOURCE:line, flags when the CSV has a
 flags column), t_measured >= 0 everywhere, and t_start does not decrease
-along the program order of the calls.  Exit status 0 when all hold.
+along the program order of the calls; the labels hold.  Exit status 0
+when all hold.
 """
 import csv
 import os
@@ -94,11 +97,12 @@ def load_manifest(mdir, nranks):
         with open(os.path.join(mdir, "expect-%d.tsv" % r)) as f:
             for n, line in enumerate(f):
                 p = line.rstrip("\n").split("\t")
-                if len(p) != 12:
+                if len(p) not in (12, 13):
                     sys.exit("manifest %d line %d: %d fields" % (r, n + 1,
                                                                  len(p)))
                 rows.append({"op": p[0], **dict(zip(FIELDS, p[1:10])),
-                             "line": p[10], "flags": p[11], "n": n + 1})
+                             "line": p[10], "flags": p[11], "n": n + 1,
+                             "label": p[12] if len(p) == 13 else "-"})
         want[r] = rows
     return want
 
@@ -118,6 +122,24 @@ def mismatch(w, g, source, bits, has_flags):
             if f not in have:
                 return "flag %s missing in %s" % (f, g.get("flags"))
     return ""
+
+
+def label_errors(labels, has_comm):
+    """One comm id per label, a different one for each label."""
+    if labels and not has_comm:
+        return ["manifest has labels, CSV has no comm column"]
+    errors, owner = [], {}
+    for lab, ids in sorted(labels.items()):
+        if len(ids) > 1:
+            errors.append("label %s: comm ids %s" % (lab, "; ".join(
+                "%s (%s)" % (c, ", ".join(w)) for c, w in sorted(
+                    ids.items()))))
+        for c in ids:
+            if c in owner:
+                errors.append("labels %s and %s share comm id %s" % (
+                    owner[c], lab, c))
+            owner[c] = lab
+    return errors
 
 
 def main():
@@ -153,7 +175,7 @@ def main():
     if errors:
         sys.exit("\n".join(errors))
     ops = {w["op"] for rows in want.values() for w in rows}
-    matched = 0
+    matched, labels = 0, {}
     for r in range(nranks):
         mine = [g for g in got if g["rank"] == str(r)]
         for op in sorted(ops):
@@ -181,12 +203,17 @@ def main():
             g = min(cand, key=lambda c: c["_t0"])
             free.remove(g)
             matched += 1
+            if w["label"] != "-":
+                labels.setdefault(w["label"], {}).setdefault(
+                    g.get("comm"), []).append("rank %d manifest line %d" %
+                                              (r, w["n"]))
             if last is not None and g["_t0"] < last[0]:
                 errors.append("rank %d: t_start %s of %s (manifest line "
                               "%d) before %s of the call made earlier" % (
                                   r, g["t_start"], w["op"], w["n"],
                                   last[1]))
             last = (g["_t0"], g["t_start"])
+    errors += label_errors(labels, "comm" in header)
     if errors:
         print("\n".join(errors[:40]), file=sys.stderr)
         sys.exit("%d mismatches" % len(errors))

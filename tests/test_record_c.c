@@ -6,94 +6,18 @@
  * Every point-to-point call has its own size so that a swapped row fails.
  * Point-to-point runs between world ranks 0 and 1; the collectives run on
  * all ranks (2 or more).  Each expectation names the source line of its
- * call (see X() below).  The manifest format is in tests/record_check.py.
+ * call (see X() in record_manifest.h).  The manifest format is in
+ * tests/record_check.py.
  *
  * usage: test_record_c MANIFEST_DIR
  */
-#include <limits.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <mpi.h>
 
-#define NONE INT_MIN		/* the CSV field is empty */
-#define ANYV (INT_MIN + 1)	/* any value is accepted */
+#include "record_manifest.h"
 
-/* Expected layout columns: contiguous, block_bytes, stride_bytes, nblocks,
- * as CSV text; "*" accepts anything. */
-struct lay {
-	const char *contig, *block, *stride, *nblocks;
-};
-
-/* predefined types: one contiguous block of the type's size */
-static const struct lay L_B = { "1", "1", "1", "1" };	/* BYTE */
-static const struct lay L_I = { "1", "4", "4", "1" };	/* INT */
-static const struct lay L_D = { "1", "8", "8", "1" };	/* DOUBLE, LONG */
 static const struct lay L_VEC = { "0", "8", "1024", "16" };
 static const struct lay L_CON = { "1", "800", "800", "1" };	/* 100 dbl */
 static const struct lay L_ANY = { "*", "*", "*", "*" };
-static const struct lay L_NONE = { "-", "-", "-", "-" };	/* no type */
-
-static FILE *mf;
-static int wrank, wsize;
-static MPI_Comm w;		/* MPI_COMM_WORLD, short for one-line calls */
-
-static void fld(int v)
-{
-	if (v == NONE)
-		fputs("-\t", mf);
-	else if (v == ANYV)
-		fputs("*\t", mf);
-	else
-		fprintf(mf, "%d\t", v);
-}
-
-/*
- * ex - append one expected row: its call's line (and an alternative line
- * alt, 0 for none), op, peer and root as world ranks, tag, comm_size,
- * bytes (bytes2: another accepted value, or -1), layout, and the flags
- * that must be set (comma separated names, "" for none checked).
- */
-static void ex(int line, int alt, const char *op, int peer, int root,
-	       int tag, int csize, long bytes, long bytes2,
-	       const struct lay *l, const char *flags)
-{
-	fprintf(mf, "%s\t", op);
-	fld(peer);
-	fld(root);
-	fld(tag);
-	fld(csize);
-	if (bytes == ANYV)
-		fputs("*\t", mf);
-	else if (bytes2 >= 0)
-		fprintf(mf, "%ld/%ld\t", bytes, bytes2);
-	else
-		fprintf(mf, "%ld\t", bytes);
-	fprintf(mf, "%s\t%s\t%s\t%s\t", l->contig, l->block, l->stride,
-		l->nblocks);
-	if (alt)
-		fprintf(mf, "%d/%d\t", line, alt);
-	else
-		fprintf(mf, "%d\t", line);
-	fprintf(mf, "%s\n", flags[0] ? flags : "-");
-}
-
-/*
- * An expectation sits on one line; its call starts on the next line (a
- * wrapped call's return address belongs to its first line).  E2() is for
- * a call that makes two rows, the first of two expectations above it.
- */
-#define X(op, peer, root, tag, cs, bytes, l, fl) \
-	ex(__LINE__ + 1, 0, op, peer, root, tag, cs, bytes, -1, l, fl)
-#define E2(op, peer, tag, bytes, l, fl) \
-	ex(__LINE__ + 2, 0, op, peer, NONE, tag, wsize, bytes, -1, l, fl)
-/* A collective on a communicator of size cs. */
-#define XC(op, root, cs, bytes, l, fl) \
-	ex(__LINE__ + 1, 0, op, NONE, root, NONE, cs, bytes, -1, l, fl)
-/* A barrier: no data, no datatype. */
-#define XB(cs) \
-	ex(__LINE__ + 1, 0, "MPI_Barrier", NONE, NONE, NONE, cs, 0, -1, \
-	   &L_NONE, "")
 
 static char sbuf[1 << 16] __attribute__((aligned(16)));
 static char rbuf[1 << 16] __attribute__((aligned(16)));
@@ -516,22 +440,8 @@ static void collectives(void)
 
 int main(int argc, char **argv)
 {
-	char path[4096];
-
-	if (argc != 2) {
-		fprintf(stderr, "usage: test_record_c MANIFEST_DIR\n");
+	if (manifest_init(&argc, &argv, "test_record_c"))
 		return 2;
-	}
-	MPI_Init(&argc, &argv);
-	w = MPI_COMM_WORLD;
-	MPI_Comm_rank(w, &wrank);
-	MPI_Comm_size(w, &wsize);
-	snprintf(path, sizeof(path), "%s/expect-%d.tsv", argv[1], wrank);
-	mf = fopen(path, "w");
-	if (!mf) {
-		perror(path);
-		MPI_Abort(w, 2);
-	}
 	memset(sbuf, 1, sizeof(sbuf));
 	MPI_Buffer_attach(bsend_buf, sizeof(bsend_buf));
 
@@ -544,9 +454,5 @@ int main(int argc, char **argv)
 	split_comm();
 	collectives();
 
-	fclose(mf);
-	MPI_Finalize();
-	if (wrank == 0)
-		printf("test_record_c: %d ranks done\n", wsize);
-	return 0;
+	return manifest_close("test_record_c");
 }

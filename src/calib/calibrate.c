@@ -13,7 +13,6 @@
  * ranks 0 and 1.  Output on rank 0's stdout; exit 0, 1 (failure), 2
  * (usage).
  */
-#include <gsl/gsl_errno.h>
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -747,7 +746,7 @@ int main(int argc, char **argv)
 	int rc;
 
 	MPI_Init(&argc, &argv);
-	gsl_set_error_handler_off();
+	cp_stats_init();
 	c.t0_s = MPI_Wtime();
 	MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &c.n);

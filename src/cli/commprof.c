@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "analysis/cp_stats.h"
 #include "src/cli/cli.h"
 #include "src/cli/cp_params_show.h"
 
@@ -64,6 +65,7 @@ int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 
+	cp_stats_init();
 	if (!cmd) {
 		cp_cli_err("missing command; try 'commprof --help'");
 		return CP_CLI_USAGE;

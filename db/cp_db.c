@@ -1378,7 +1378,8 @@ int cp_db_get_totals(struct cp_db *db, struct cp_db_totals *t)
 
 	memset(t, 0, sizeof(*t));
 	rc = sqlite3_prepare_v2(db->h, "SELECT coalesce(sum(a.count), 0),"
-				" coalesce(sum(a.bytes), 0),"
+				" coalesce(sum(CASE WHEN " CP_DB_RECV_OP("o")
+				" THEN 0 ELSE a.bytes END), 0),"
 				" coalesce(sum(" CP_DB_MPI_TIME("a", "o") "), 0),"
 				" coalesce(sum(a.rows), 0) FROM aggs a"
 				" LEFT JOIN ops o ON o.id = a.op", -1, &st,

@@ -237,7 +237,10 @@ struct cp_db_totals {
 				 * -1 unless every rank has it */
 	int64_t mpi_time_ns;	/* t_measured summed over all calls */
 	uint64_t calls;		/* calls recorded in the aggregates */
-	uint64_t bytes;		/* bytes summed */
+	/* bytes summed, each message once: by its send (the receives of
+	 * point-to-point messages add nothing); a collective adds each
+	 * process's bytes */
+	uint64_t bytes;
 	uint64_t rows_kept;	/* calls that got a row (aggs.rows summed) */
 	uint64_t rows_stored;	/* rows present in calls (after damage) */
 	uint64_t rows_dropped;	/* meta rows_dropped summed (ring full) */
@@ -329,10 +332,13 @@ struct cp_db_flagged {
 };
 
 /* cp_db_each_flagged_strided - fn for every group of rows whose
- * pred_flags has a bit of mask and whose layout is not contiguous (rows
- * without a layout are left out), in (rank, site, op, bytes) order; as
- * cp_db_each_call.  mask: CP_PF_* bits (db/ does not know them). */
+ * pred_flags has a bit of mask, whose flags have no bit of skip and whose
+ * layout is not contiguous (rows without a layout are left out), in
+ * (rank, site, op, bytes) order; as cp_db_each_call.  mask: CP_PF_* bits;
+ * skip: CP_F_* bits, e.g. CP_F_RECV to list each message by its send
+ * (db/ knows neither). */
 int cp_db_each_flagged_strided(struct cp_db *db, uint32_t mask,
+			       uint32_t skip,
 			       int (*fn)(void *arg,
 					 const struct cp_db_flagged *f),
 			       void *arg);

@@ -43,6 +43,14 @@ struct cp_db {
 	" WHERE rank = " t ".rank AND start_addr <= " t ".site"		\
 	" ORDER BY start_addr DESC LIMIT 1) AND " t ".site < m.end_addr"
 
+/* True (SQL) when ops row o is the receiving side of a point-to-point
+ * message (MPI_Recv, MPI_Irecv, MPI_Mrecv, MPI_Imrecv, MPI_Recv_init):
+ * the message's bytes are counted at its send.  A Sendrecv's aggregate
+ * is its send half (the library leaves the receive half out). */
+#define CP_DB_RECV_OP(o)						\
+	"(" o ".class = 'p2p' AND " o ".name LIKE '%recv%'"		\
+	" AND " o ".name NOT LIKE '%sendrecv%')"
+
 /* Record "what: sqlite message" as db's error; returns -code.
  * db: handle; code: CP_DB_E*; what: what failed. */
 int cp_db_fail(struct cp_db *db, int code, const char *what);

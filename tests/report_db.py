@@ -11,6 +11,8 @@ Rows (p2p and coll, the rows the report looks at):
   rank 1 MPI_Gather x1    64 B  site 0x1200  CP_PF_LMO_ESCAL, no LMO
   rank 0,1 MPI_Send x3   128 B  site 0x2000  strided (vector), flagged
         CP_PF_L3_LMW_LARGEST: log3p 10, 20, 30 us, l_mw 6, 12, 18 us
+  rank 1 MPI_Recv  x1   128 B  site 0x2100  the receive of a strided send,
+        flagged as well (CP_F_RECV): a message is listed by its send
   rank 0 MPI_Send  x1   128 B  site 0x3000  contiguous, flagged as well
   rank 0 MPI_Wait  x1                       completion: not a p2p row
 """
@@ -19,9 +21,11 @@ import sqlite3
 import sys
 
 PF_ON, PF_ESCAL, PF_LMW = 0x1, 0x4, 0x80
+F_RECV = 0x400
 OPS = [(1, "MPI_Send", "blocking", "p2p"), (2, "MPI_Bcast", "blocking", "coll"),
        (3, "MPI_Gather", "blocking", "coll"), (4, "MPI_Wait", "completion",
-                                                "completion")]
+                                                "completion"),
+       (5, "MPI_Recv", "blocking", "p2p")]
 MODELS = ["lmo", "log3p", "hockney", "loggp", "plogp"]
 
 
@@ -62,14 +66,14 @@ def main():
     seq = {0: 0, 1: 0}
 
     def add(rank, op, nbytes, site, layout, flags, pred, lmw=None,
-            t_tr=None, mu=None, peer=None, root=None):
+            t_tr=None, mu=None, peer=None, root=None, callflags=0):
         pred = pred or {}
         mu = mu or {}
         if nopred:
             pred, mu, lmw, flags = {}, {}, None, 0
         rows.append(dict(
             rank=rank, seq=seq[rank], op=op, thread=0, peer=peer, root=root,
-            comm=0, layout=layout, flags=0, bytes=nbytes, count=nbytes // 8,
+            comm=0, layout=layout, flags=callflags, bytes=nbytes, count=nbytes // 8,
             site=site, t_start_ns=1000 * seq[rank], t_measured_ns=500,
             pred_lmw_ns=lmw, pred_flags=flags,
             t_transfer_ns=t_tr if mu else None,
@@ -89,6 +93,8 @@ def main():
     for rank, t in ((0, 10000.0), (0, 20000.0), (1, 30000.0)):
         add(rank, 1, 128, 0x2000, 1, PF_ON | PF_LMW,
             {"log3p": t, "lmo": 5000.0}, lmw=0.6 * t, peer=1 - rank)
+    add(1, 5, 128, 0x2100, 1, PF_ON | PF_LMW, {"log3p": 30000.0},
+        lmw=18000.0, peer=0, callflags=F_RECV)
     add(0, 1, 128, 0x3000, 0, PF_ON | PF_LMW, {"log3p": 9000.0},
         lmw=5000.0, peer=1)
     add(0, 4, 0, 0x4000, None, 0, {})

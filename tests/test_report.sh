@@ -61,10 +61,10 @@ eq("escalation", why.get(("lmo", "not predicted: gather in LMO's M1..M2 "
                           "(escalation region)")), 1)
 cov = {c["model"]: c for c in j["coverage"]["rows"]}
 eq("lmo coverage", [cov["lmo"][k] for k in ("rows", "predicted",
-                                            "compared")], [18, 14, 11])
+                                            "compared")], [19, 14, 11])
 
 # 3. the strided send, with savings per call and in total; not the
-# contiguous one at 0x3000
+# contiguous one at 0x3000, nor the receive of the message at 0x2100
 st = j["strided"]["rows"]
 eq("strided sites", sorted({s["site"] for s in st}), ["0x2000"])
 eq("strided fixes", [s["fix"] for s in st],
@@ -107,8 +107,11 @@ h = j["header"]
 eq("header", [h[k] for k in ("ranks", "params", "pred_models",
                              "rows_predicted", "matched",
                              "match_p2p_rows", "match_note")],
-   [2, "/tmp/cluster.params", "lmo,log3p,hockney,loggp,plogp", 17, "yes",
+   [2, "/tmp/cluster.params", "lmo,log3p,hockney,loggp,plogp", 18, "yes",
     11, "4 sends had no receive"])
+# bytes: each message once, by its send (the receive at 0x2100 adds
+# nothing); the callsite tables still show what each site moved
+eq("bytes", h["bytes"], 11 * 1000 + 2 * 4096 + 64 + 3 * 128 + 128)
 # MPI time is summed over threads: its share is of app time x threads
 # (10 ms x 3 threads on rank 0, 10 ms x 1 on rank 1)
 eq("threads", [h[k] for k in ("app_time", "threads_max", "threads_min",
@@ -129,6 +132,7 @@ for line in open(T + "/summary"):
     f = line.split()
     if len(f) == 7 and f[0].startswith("0x"):
         summ[f[0]] = (int(f[2]), int(f[3]), float(f[4]))
+eq("receive site", summ["0x2100"][:2], (1, 128))
 eq("sites", {s["site"]: (s["calls"], s["bytes"], round(s["time"] * 1e3, 3))
              for s in j["sites"]["rows"]},
    {k: v for k, v in summ.items() if k in ("0x1000", "0x2000", "0x1100")})
@@ -209,7 +213,7 @@ assert h["thread_time"] == h["app_time"] == 0.02, h
 assert j["header"]["params"] is None
 assert j["accuracy"]["rows"] == [] and j["worst"]["rows"] == []
 assert j["strided"]["note"].startswith("no predictions")
-assert len(j["sites"]["rows"]) == 6, j["sites"]
+assert len(j["sites"]["rows"]) == 7, j["sites"]
 ' || fail "nopred json"
 
 # usage errors: exact message and status 2

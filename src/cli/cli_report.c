@@ -1106,8 +1106,10 @@ static int cp_rep_strided(struct cp_cli_tab *t, struct cp_rep *r)
 		cp_cli_tab_note(t, "no predictions (see the header)");
 		return 0;
 	}
+	/* a message once, by its send: the receive row has the same
+	 * bytes, layout and prediction */
 	ret = cp_db_each_flagged_strided(r->db, CP_PF_L3_LMW_LARGEST,
-					 cp_rep_sg_add, &s);
+					 CP_F_RECV, cp_rep_sg_add, &s);
 	if (!ret) {
 		s.n = cp_rep_sg_merge(s.v, s.n);
 		for (i = 0; i < s.n; i++)

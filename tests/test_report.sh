@@ -189,6 +189,21 @@ md = open(T + "/r.markdown").read().splitlines()
 eq("markdown marks", marked_md(md), want)
 EOF
 
+# text: sections numbered 1, 2, 3... once each; no line past column 120
+# unless --wide (this report has lines of 300 columns when not folded);
+# papers cited by name
+expect_eq "section numbers" "$(grep -o '^[0-9]*\. ' "$T/r.text" | tr -d '. ' |
+	tr '\n' ' ')" "1 2 3 4 5 6 "
+long=$(awk 'length($0) > 120' "$T/r.text" | head -1)
+[ -z "$long" ] || fail "text line over 120 columns: $long"
+"$COMMPROF" report "$D" --top 3 --wide >"$T/r.wide" || fail "--wide"
+wide=$(awk '{ if (length($0) > n) n = length($0) } END { print n }' \
+	"$T/r.wide")
+[ "$wide" -gt 120 ] || fail "--wide: longest line $wide, want > 120"
+grep -q '00[1-4] ' "$T/r.text" && fail "a paper cited by number: \
+$(grep '00[1-4] ' "$T/r.text")"
+grep -q 'Cameron, Ge and Sun' "$T/r.text" || fail "log3P paper not named"
+
 # the same rows without predictions: one sentence says so; sections 1,
 # 3 and 4 say "no predictions", section 2 is there
 N="$T/nopred"

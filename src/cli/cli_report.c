@@ -5,11 +5,12 @@
  *      predicted (or one sentence why none did), what the matching found;
  *   1. model accuracy: mu_bar, median and 90th percentile of mu per model,
  *      overall, per MPI function and per size class, the best model of
- *      each group marked; rows each model predicted, and why not;
- *   2. where time goes: the callsite table of "commprof summary";
- *   3. strided sends whose log3P l_mw term is the largest
- *      (CP_PF_L3_LMW_LARGEST), with the savings 003 quotes;
- *   4. the N rows each model predicted worst.
+ *      each group marked; 2. rows each model predicted; 3. why not;
+ *   4. where time goes: the callsite table of "commprof summary";
+ *   5. strided sends whose log3P l_mw term is the largest
+ *      (CP_PF_L3_LMW_LARGEST), with the savings the log3P paper quotes;
+ *   6. the N rows each model predicted worst.
+ * Text lines end by column 120 unless --wide (cli_rtab.c).
  * Size classes are powers of two as in the aggregates (aggs.size_class):
  * class k >= 1 holds 2^(k-1) <= bytes < 2^k, labelled "lo-hi" (hi
  * excluded), class 0 holds 0 bytes.
@@ -1120,10 +1121,12 @@ static int cp_rep_strided(struct cp_cli_tab *t, struct cp_rep *r)
 				"largest term");
 	else if (!ret)
 		snprintf(note, sizeof(note), "rows where l_mw is log3P's "
-			 "largest term (contiguous layouts never are); savings "
-			 "are estimates: a contiguous layout saves l_mw, "
-			 "packing by hand ~%.0f%% of T (%.0f-%.0f%%, 003 "
-			 "4.3.2), blocked packing %.1f%% of T (003 4.3.4)",
+			 "largest term (contiguous layouts never are), each "
+			 "message by its send; savings are estimates: a "
+			 "contiguous layout saves l_mw, packing by hand ~%.0f%% "
+			 "of T (%.0f-%.0f%%), blocked packing %.1f%% of T, as "
+			 "measured by Cameron, Ge and Sun, \"lognP and log3P\", "
+			 "IEEE Trans. Computers 2007, 4.3.2 and 4.3.4",
 			 100 * CP_LOG3P_PACK_MEAN, 100 * CP_LOG3P_PACK_LO,
 			 100 * CP_LOG3P_PACK_HI, 100 * CP_LOG3P_PACK_BLOCKED);
 	if (!ret && s.n)
@@ -1140,6 +1143,7 @@ static int cp_rep_strided(struct cp_cli_tab *t, struct cp_rep *r)
 struct cp_rep_args {
 	const char *dir, *out, *format;
 	size_t top;
+	bool wide;		/* text: no 120-column limit */
 };
 
 static int cp_rep_parse(int argc, char **argv, struct cp_rep_args *a)
@@ -1150,8 +1154,11 @@ static int cp_rep_parse(int argc, char **argv, struct cp_rep_args *a)
 	a->dir = a->out = NULL;
 	a->format = "text";
 	a->top = 10;
+	a->wide = false;
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--format") && i + 1 < argc) {
+		if (!strcmp(argv[i], "--wide")) {
+			a->wide = true;
+		} else if (!strcmp(argv[i], "--format") && i + 1 < argc) {
 			a->format = argv[++i];
 		} else if (!strncmp(argv[i], "--format=", 9)) {
 			a->format = argv[i] + 9;
@@ -1254,21 +1261,21 @@ static void cp_rep_tabs_init(struct cp_cli_tab *t, const char *title)
 			"1. Model accuracy: mu per model", 8,
 			cp_rep_acc_cols, cp_rep_acc_heads, false);
 	cp_cli_tab_init(&t[CP_REP_T_COV], "coverage",
-			"1. Rows each model predicted", 5, cp_rep_cov_cols,
+			"2. Rows each model predicted", 5, cp_rep_cov_cols,
 			cp_rep_cov_heads, false);
 	cp_cli_tab_init(&t[CP_REP_T_WHY], "coverage_reasons",
-			"1. Why rows were not predicted, and caveats", 3,
+			"3. Why rows were not predicted, and caveats", 3,
 			cp_rep_why_cols, cp_rep_why_cols, false);
 	cp_cli_tab_init(&t[CP_REP_T_SITES], "sites",
-			"2. Where time goes: callsites by MPI time",
+			"4. Where time goes: callsites by MPI time",
 			CP_REP_N(cp_rep_site_cols), cp_rep_site_cols,
 			cp_rep_site_heads, false);
 	cp_cli_tab_init(&t[CP_REP_T_STRIDED], "strided",
-			"3. Middleware-dominated strided sends",
+			"5. Middleware-dominated strided sends",
 			CP_REP_N(cp_rep_sg_cols), cp_rep_sg_cols,
 			cp_rep_sg_heads, false);
 	cp_cli_tab_init(&t[CP_REP_T_WORST], "worst",
-			"4. Worst-predicted calls", CP_REP_N(cp_rep_worst_cols),
+			"6. Worst-predicted calls", CP_REP_N(cp_rep_worst_cols),
 			cp_rep_worst_cols, cp_rep_worst_heads, false);
 }
 
@@ -1293,6 +1300,7 @@ static int cp_rep_build(struct cp_rep *r, struct cp_cli_tab *t,
 	return ret;
 }
 
+#define CP_REP_WIDTH	120	/* text lines, unless --wide */
 #define CP_REP_EWRITE	3	/* f failed; said when it is closed */
 
 /* Build and print to f.  Returns 0, CP_CLI_FAIL after saying why, or
@@ -1313,7 +1321,8 @@ static int cp_rep_run(struct cp_rep *r, const struct cp_rep_args *a,
 		cp_cli_err("%s", ret < 0 ? cp_db_errmsg(r->db) :
 			   "out of memory");
 		ret = CP_CLI_FAIL;
-	} else if (cp_cli_tabs_print(f, fmt, t, CP_REP_NT)) {
+	} else if (cp_cli_tabs_print(f, fmt, t, CP_REP_NT,
+				     a->wide ? 0 : CP_REP_WIDTH)) {
 		ret = CP_REP_EWRITE;	/* reported when f is closed */
 	}
 	for (i = 0; i < CP_REP_NT; i++)

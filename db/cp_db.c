@@ -1305,12 +1305,6 @@ int cp_db_each_call(struct cp_db *db,
 	return ret;
 }
 
-/* Time spent inside MPI: a nonblocking or persistent operation's row spans
- * post to completion, which overlaps the application and is already in
- * the completion call's own row. */
-#define CP_DB_MPI_TIME(a, o) "CASE WHEN " o ".kind IN ('nonblocking'," \
-	" 'persistent') THEN 0 ELSE " a ".time_ns END"
-
 static const char cp_db_sites_sql[] =
 	"SELECT a.rank, a.op, o.name, a.site, m.path, m.base_addr,"
 	" sum(a.count), sum(a.bytes), sum(" CP_DB_MPI_TIME("a", "o") "),"

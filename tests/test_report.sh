@@ -137,6 +137,18 @@ eq("sites", {s["site"]: (s["calls"], s["bytes"], round(s["time"] * 1e3, 3))
              for s in j["sites"]["rows"]},
    {k: v for k, v in summ.items() if k in ("0x1000", "0x2000", "0x1100")})
 
+# 5., 6. load balance: per rank (rank 0 made 3 threads' MPI calls: its
+# share is of 10 ms x 3), and a callsite's MPI time over its ranks
+eq("ranks", [(r["rank"], round(r["mpi_time"], 12), r["calls"],
+              r["bytes_sent"], round(r["pct_app"], 9))
+             for r in j["ranks"]["rows"]],
+   [(0, 7.5e-6, 15, 11000 + 3 * 128, round(100 * 7.5e-6 / 0.03, 9)),
+    (1, 2.5e-6, 5, 4096 * 2 + 64 + 128, round(100 * 2.5e-6 / 0.01, 9))])
+sr = [r for r in j["site_ranks"]["rows"] if r["site"] == "0x2000"]
+eq("site over ranks", [(r["ranks"], r["min"], r["min_rank"], r["mean"],
+                        r["max"], r["max_rank"]) for r in sr],
+   [(2, 5e-7, 1, 7.5e-7, 1e-6, 0)])
+
 # csv: one table per section, "section" first, same rows as json
 tables, cur = [], None
 for r in csv.reader(open(T + "/r.csv")):
@@ -193,7 +205,7 @@ EOF
 # unless --wide (this report has lines of 300 columns when not folded);
 # papers cited by name
 expect_eq "section numbers" "$(grep -o '^[0-9]*\. ' "$T/r.text" | tr -d '. ' |
-	tr '\n' ' ')" "1 2 3 4 5 6 "
+	tr '\n' ' ')" "1 2 3 4 5 6 7 8 "
 long=$(awk 'length($0) > 120' "$T/r.text" | head -1)
 [ -z "$long" ] || fail "text line over 120 columns: $long"
 "$COMMPROF" report "$D" --top 3 --wide >"$T/r.wide" || fail "--wide"

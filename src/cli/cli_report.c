@@ -7,9 +7,11 @@
  *      overall, per MPI function and per size class, the best model of
  *      each group marked; 2. rows each model predicted; 3. why not;
  *   4. where time goes: the callsite table of "commprof summary";
- *   5. strided sends whose log3P l_mw term is the largest
+ *   5., 6. load balance: per rank, and callsites across ranks
+ *      (src/cli/cli_ranks.c);
+ *   7. strided sends whose log3P l_mw term is the largest
  *      (CP_PF_L3_LMW_LARGEST), with the savings the log3P paper quotes;
- *   6. the N rows each model predicted worst.
+ *   8. the N rows each model predicted worst.
  * Text lines end by column 120 unless --wide (cli_rtab.c).
  * Size classes are powers of two as in the aggregates (aggs.size_class):
  * class k >= 1 holds 2^(k-1) <= bytes < 2^k, labelled "lo-hi" (hi
@@ -26,6 +28,7 @@
 #include "analysis/cp_stats.h"
 #include "db/cp_db.h"
 #include "src/cli/cli.h"
+#include "src/cli/cli_views.h"
 #include "src/lib/cp_predict.h"
 #include "src/lib/cp_record.h"
 
@@ -1248,7 +1251,8 @@ static void cp_rep_free(struct cp_rep *r)
 
 enum {
 	CP_REP_T_HEAD, CP_REP_T_ACC, CP_REP_T_COV, CP_REP_T_WHY,
-	CP_REP_T_SITES, CP_REP_T_STRIDED, CP_REP_T_WORST, CP_REP_NT
+	CP_REP_T_SITES, CP_REP_T_RANKS, CP_REP_T_RSITES, CP_REP_T_STRIDED,
+	CP_REP_T_WORST, CP_REP_NT
 };
 
 #define CP_REP_N(a)	(sizeof(a) / sizeof((a)[0]))
@@ -1270,12 +1274,19 @@ static void cp_rep_tabs_init(struct cp_cli_tab *t, const char *title)
 			"4. Where time goes: callsites by MPI time",
 			CP_REP_N(cp_rep_site_cols), cp_rep_site_cols,
 			cp_rep_site_heads, false);
+	cp_cli_tab_init(&t[CP_REP_T_RANKS], "ranks",
+			"5. Per rank: MPI time and share", CP_CLI_RANKS_NCOLS,
+			cp_cli_ranks_cols, cp_cli_ranks_heads, false);
+	cp_cli_tab_init(&t[CP_REP_T_RSITES], "site_ranks",
+			"6. Callsites across ranks: MPI time per rank",
+			CP_CLI_RSITE_NCOLS, cp_cli_rsite_cols,
+			cp_cli_rsite_heads, false);
 	cp_cli_tab_init(&t[CP_REP_T_STRIDED], "strided",
-			"5. Middleware-dominated strided sends",
+			"7. Middleware-dominated strided sends",
 			CP_REP_N(cp_rep_sg_cols), cp_rep_sg_cols,
 			cp_rep_sg_heads, false);
 	cp_cli_tab_init(&t[CP_REP_T_WORST], "worst",
-			"6. Worst-predicted calls", CP_REP_N(cp_rep_worst_cols),
+			"8. Worst-predicted calls", CP_REP_N(cp_rep_worst_cols),
 			cp_rep_worst_cols, cp_rep_worst_heads, false);
 }
 
@@ -1291,6 +1302,10 @@ static int cp_rep_build(struct cp_rep *r, struct cp_cli_tab *t,
 	cp_rep_accuracy(&t[CP_REP_T_ACC], r);
 	cp_rep_coverage(&t[CP_REP_T_COV], &t[CP_REP_T_WHY], r);
 	ret = cp_rep_sites(&t[CP_REP_T_SITES], r);
+	if (!ret)
+		ret = cp_cli_ranks_tabs(r->db, r->sites, r->top,
+					&t[CP_REP_T_RANKS],
+					&t[CP_REP_T_RSITES]);
 	if (!ret)
 		ret = cp_rep_strided(&t[CP_REP_T_STRIDED], r);
 	cp_rep_worst(&t[CP_REP_T_WORST], r);

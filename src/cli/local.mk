@@ -13,6 +13,8 @@ commprof_SOURCES = \
 	src/cli/cli.h \
 	src/cli/cli_export.c \
 	src/cli/cli_lines.c \
+	src/cli/cli_ranks.c \
+	src/cli/cli_views.h \
 	src/cli/cli_report.c \
 	src/cli/cli_rtab.c \
 	src/cli/cli_match.c \
@@ -25,7 +27,8 @@ commprof_SOURCES = \
 	db/cp_db.c \
 	db/cp_db.h \
 	db/cp_db_int.h \
-	db/cp_db_report.c
+	db/cp_db_report.c \
+	db/cp_db_view.c
 nodist_commprof_SOURCES = db/cp_schema_gen.h
 commprof_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS) $(LIBDW_CFLAGS) \
 	$(MPI_CFLAGS) $(GSL_CFLAGS)

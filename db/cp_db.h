@@ -329,6 +329,7 @@ struct cp_db_flagged {
 	uint64_t n_log3p;	/* those rows */
 	double pred_lmw_ns;	/* pred_lmw_ns summed likewise */
 	uint64_t n_lmw;
+	int64_t t_measured_ns;	/* t_measured_ns summed over the rows */
 };
 
 /* cp_db_each_flagged_strided - fn for every group of rows whose

@@ -90,7 +90,7 @@ static const char cp_db_flagged_sql[] =
 	"SELECT c.rank, c.site, m.path, m.base_addr, c.op, o.name, c.bytes,"
 	" l.block_bytes, l.stride_bytes, l.nblocks, l.descr, count(*),"
 	" total(c.pred_log3p_ns), count(c.pred_log3p_ns),"
-	" total(c.pred_lmw_ns), count(c.pred_lmw_ns)"
+	" total(c.pred_lmw_ns), count(c.pred_lmw_ns), sum(c.t_measured_ns)"
 	" FROM calls c JOIN layouts l ON l.rank = c.rank AND l.idx = c.layout"
 	" LEFT JOIN ops o ON o.id = c.op"
 	CP_DB_MODULE_JOIN("c")
@@ -118,6 +118,7 @@ static void cp_db_read_flagged(sqlite3_stmt *st, struct cp_db_flagged *f)
 	f->n_log3p = (uint64_t)cp_db_col(st, 13, 0);
 	f->pred_lmw_ns = sqlite3_column_double(st, 14);
 	f->n_lmw = (uint64_t)cp_db_col(st, 15, 0);
+	f->t_measured_ns = cp_db_col(st, 16, 0);
 }
 
 int cp_db_each_flagged_strided(struct cp_db *db, uint32_t mask,

@@ -216,7 +216,8 @@ static const char cp_db_tl_sql[] =
 	" FROM calls c JOIN ops o ON o.id = c.op"
 	" WHERE c.rank % ?2 = 0 AND o.kind NOT IN ('nonblocking',"
 	" 'persistent')"
-	" GROUP BY c.rank, c.t_start_ns / ?1 ORDER BY c.rank, c.t_start_ns / ?1";
+	" GROUP BY c.rank, c.t_start_ns / ?1"
+	" ORDER BY c.rank, c.t_start_ns / ?1";
 
 static int cp_db_tl_row(sqlite3_stmt *st, const struct cp_db_walk *w)
 {

@@ -248,10 +248,20 @@ rc=0
 "$COMMPROF" report "$D" --format xml >/dev/null 2>"$T/e1" || rc=$?
 expect_eq "bad format status" "$rc" 2
 expect_eq "bad format message" "$(cat "$T/e1")" \
-	"commprof: report: unknown format 'xml'; use text, markdown, json or csv"
+	"commprof: report: unknown format 'xml'; use text, markdown, json, csv or \
+html"
 rc=0
 "$COMMPROF" report --top 3 >/dev/null 2>"$T/e2" || rc=$?
 expect_eq "missing dir status" "$rc" 2
 expect_eq "missing dir message" "$(cat "$T/e2")" \
 	"commprof: report: missing DIR; try 'commprof --help'"
+# html: one line, and no file, when Chart.js cannot be found
+rc=0
+COMMPROF_CHARTJS="$T/none.js" "$COMMPROF" report "$D" --format html \
+	-o "$T/r.html" 2>"$T/e3" || rc=$?
+expect_eq "no chart.js status" "$rc" 1
+expect_eq "no chart.js message" "$(cat "$T/e3")" \
+	"commprof: no Chart.js to draw the page (looked at $T/none.js \
+(COMMPROF_CHARTJS)); install Debian's libjs-chart.js or set COMMPROF_CHARTJS"
+[ ! -e "$T/r.html" ] || fail "no chart.js: $T/r.html was made"
 note "report: statistics, marks, strided savings, worst calls, 4 formats"

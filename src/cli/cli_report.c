@@ -921,6 +921,7 @@ struct cp_rep_sg {
 	uint64_t t_n;			/* rows that have one */
 	double lmw_sum_ns;		/* pred_lmw_ns summed */
 	uint64_t lmw_n;
+	int64_t meas_sum_ns;		/* t_measured_ns summed */
 };
 
 struct cp_rep_sgs {
@@ -965,6 +966,7 @@ static int cp_rep_sg_add(void *arg, const struct cp_db_flagged *f)
 	g->t_n = f->n_log3p;
 	g->lmw_sum_ns = f->pred_lmw_ns;
 	g->lmw_n = f->n_lmw;
+	g->meas_sum_ns = f->t_measured_ns;
 	return 0;
 }
 
@@ -1025,6 +1027,7 @@ static size_t cp_rep_sg_merge(struct cp_rep_sg *v, size_t n)
 			v[k - 1].t_n += v[i].t_n;
 			v[k - 1].lmw_sum_ns += v[i].lmw_sum_ns;
 			v[k - 1].lmw_n += v[i].lmw_n;
+			v[k - 1].meas_sum_ns += v[i].meas_sum_ns;
 			free(v[i].descr);
 		} else {
 			v[k++] = v[i];
@@ -1036,14 +1039,14 @@ static size_t cp_rep_sg_merge(struct cp_rep_sg *v, size_t n)
 
 static const char *const cp_rep_sg_cols[] = {
 	"site", "function", "op", "bytes", "block_bytes", "stride_bytes",
-	"layout", "calls", "pred_log3p", "pred_lmw", "fix", "saving",
-	"saving_lo", "saving_hi", "saving_total" };
+	"layout", "calls", "measured", "pred_log3p", "pred_lmw", "fix",
+	"saving", "saving_lo", "saving_hi", "saving_total" };
 static const char *const cp_rep_sg_heads[] = {
 	"site", "function", "op", "bytes", "block", "stride", "layout",
-	"calls", "log3P/call", "l_mw/call", "fix", "saving/call", "low",
-	"high", "total" };
+	"calls", "measured/call", "log3P/call", "l_mw/call", "fix",
+	"saving/call", "low", "high", "total" };
 
-#define CP_REP_SG_FIX	10	/* first column of a fix */
+#define CP_REP_SG_FIX	11	/* first column of a fix */
 
 /* One fix of group g: saving per call (lo..hi range, NAN none). */
 static void cp_rep_sg_fix(struct cp_cli_tab *t, const struct cp_rep_sg *g,
@@ -1067,8 +1070,10 @@ static void cp_rep_sg_fix(struct cp_cli_tab *t, const struct cp_rep_sg *g,
 		cp_cli_put_num(t, 5, NAN, "%g");
 	cp_cli_put_str(t, 6, g->descr[0] ? g->descr : NULL);
 	cp_cli_put_int(t, 7, (int64_t)g->calls);
-	cp_cli_put_time(t, 8, g->t_n ? g->t_sum_ns / (double)g->t_n : NAN);
-	cp_cli_put_time(t, 9, g->lmw_n ? g->lmw_sum_ns / (double)g->lmw_n :
+	cp_cli_put_time(t, 8, g->calls ? (double)g->meas_sum_ns /
+			(double)g->calls : NAN);
+	cp_cli_put_time(t, 9, g->t_n ? g->t_sum_ns / (double)g->t_n : NAN);
+	cp_cli_put_time(t, 10, g->lmw_n ? g->lmw_sum_ns / (double)g->lmw_n :
 			NAN);
 	if (strcmp(fix, "contiguous layout"))
 		for (j = 0; j < CP_REP_SG_FIX; j++)
@@ -1126,10 +1131,11 @@ static int cp_rep_strided(struct cp_cli_tab *t, struct cp_rep *r)
 		snprintf(note, sizeof(note), "rows where l_mw is log3P's "
 			 "largest term (contiguous layouts never are), each "
 			 "message by its send; savings are estimates: a "
-			 "contiguous layout saves l_mw, packing by hand ~%.0f%% "
-			 "of T (%.0f-%.0f%%), blocked packing %.1f%% of T, as "
-			 "measured by Cameron, Ge and Sun, \"lognP and log3P\", "
-			 "IEEE Trans. Computers 2007, 4.3.2 and 4.3.4",
+			 "contiguous layout saves l_mw, packing by hand "
+			 "~%.0f%% of T (%.0f-%.0f%%), blocked packing %.1f%% "
+			 "of T, as measured by Cameron, Ge and Sun, \"lognP "
+			 "and log3P\", IEEE Trans. Computers 2007, 4.3.2 and "
+			 "4.3.4",
 			 100 * CP_LOG3P_PACK_MEAN, 100 * CP_LOG3P_PACK_LO,
 			 100 * CP_LOG3P_PACK_HI, 100 * CP_LOG3P_PACK_BLOCKED);
 	if (!ret && s.n)
@@ -1147,6 +1153,7 @@ struct cp_rep_args {
 	const char *dir, *out, *format;
 	size_t top;
 	bool wide;		/* text: no 120-column limit */
+	bool html;		/* --format html: the page of cli_html.c */
 };
 
 static int cp_rep_parse(int argc, char **argv, struct cp_rep_args *a)
@@ -1191,7 +1198,9 @@ static int cp_rep_parse(int argc, char **argv, struct cp_rep_args *a)
 
 static int cp_rep_fmt(const char *s, enum cp_cli_fmt *f)
 {
-	if (!strcmp(s, "text"))
+	if (!strcmp(s, "html"))		/* tables built as for json */
+		*f = CP_CLI_FMT_JSON;
+	else if (!strcmp(s, "text"))
 		*f = CP_CLI_FMT_TEXT;
 	else if (!strcmp(s, "markdown") || !strcmp(s, "md"))
 		*f = CP_CLI_FMT_MD;
@@ -1318,6 +1327,23 @@ static int cp_rep_build(struct cp_rep *r, struct cp_cli_tab *t,
 #define CP_REP_WIDTH	120	/* text lines, unless --wide */
 #define CP_REP_EWRITE	3	/* f failed; said when it is closed */
 
+/* The page of --format html: the tables t and the charts' data.
+ * Returns 0, CP_CLI_FAIL after saying why, or CP_REP_EWRITE. */
+static int cp_rep_html(struct cp_rep *r, const struct cp_cli_tab *t,
+		       FILE *f, const char *title)
+{
+	struct cp_cli_html_run run = {
+		.db = r->db, .t = t, .n = CP_REP_NT,
+		.params = r->params.nvalues == 1 &&
+			  r->params.ranks == r->tot.ranks ?
+			  r->params.first : NULL,
+	};
+	int ret = cp_cli_html_page(f, title, "report", cp_cli_html_report,
+				   &run);
+
+	return ret < 0 ? CP_REP_EWRITE : ret;
+}
+
 /* Build and print to f.  Returns 0, CP_CLI_FAIL after saying why, or
  * CP_REP_EWRITE. */
 static int cp_rep_run(struct cp_rep *r, const struct cp_rep_args *a,
@@ -1336,6 +1362,8 @@ static int cp_rep_run(struct cp_rep *r, const struct cp_rep_args *a,
 		cp_cli_err("%s", ret < 0 ? cp_db_errmsg(r->db) :
 			   "out of memory");
 		ret = CP_CLI_FAIL;
+	} else if (a->html) {
+		ret = cp_rep_html(r, t, f, title);
 	} else if (cp_cli_tabs_print(f, fmt, t, CP_REP_NT,
 				     a->wide ? 0 : CP_REP_WIDTH)) {
 		ret = CP_REP_EWRITE;	/* reported when f is closed */
@@ -1350,6 +1378,7 @@ int cp_cli_report(int argc, char **argv)
 	struct cp_rep r = { 0 };
 	struct cp_rep_args a;
 	enum cp_cli_fmt fmt;
+	const char *tried;
 	FILE *f;
 	int ret;
 
@@ -1358,17 +1387,25 @@ int cp_cli_report(int argc, char **argv)
 		return ret;
 	if (cp_rep_fmt(a.format, &fmt)) {
 		cp_cli_err("report: unknown format '%s'; use text, markdown, "
-			   "json or csv", a.format);
+			   "json, csv or html", a.format);
 		return CP_CLI_USAGE;
 	}
 	if (cp_cli_open(a.dir, &r.db))
 		return CP_CLI_FAIL;
+	a.html = !strcmp(a.format, "html");
 	r.top = a.top;
 	r.all_links = fmt == CP_CLI_FMT_JSON || fmt == CP_CLI_FMT_CSV;
 	r.sites = cp_cli_sites_new();
 	ret = CP_CLI_FAIL;
 	if (!r.sites) {
 		cp_cli_err("out of memory");
+		goto out_free;
+	}
+	if (a.html && !cp_cli_html_lib(&tried)) {
+		/* said before an output file is made */
+		cp_cli_err("no Chart.js to draw the page (looked at %s); "
+			   "install Debian's libjs-chart.js or set "
+			   "COMMPROF_CHARTJS", tried);
 		goto out_free;
 	}
 	f = cp_cli_out_open(a.out);

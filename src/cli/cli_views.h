@@ -79,8 +79,15 @@ struct cp_cli_html_run {
 };
 int cp_cli_html_report(FILE *f, void *run);
 
+/* cp_cli_html_links - write to f the JSON members "params" (the file at
+ * path as cp_params_print_json writes it, or null) and "params_note" (the
+ * path, or why there is no file: path NULL, or it cannot be read).
+ * Cannot fail (write errors: ferror). */
+void cp_cli_html_links(FILE *f, const char *path);
+
 /* cp_cli_html_params - the data of "commprof params show --format html":
- * p as cp_params_print_json writes it.  arg: the struct cp_params. */
+ * the file as cp_params_print_json writes it, or why it cannot be read.
+ * arg: the path of the file (const char *).  Returns 0 or -1. */
 int cp_cli_html_params(FILE *f, void *arg);
 
 #endif

@@ -5,7 +5,7 @@ the standard library only), and check that it drew: no script error or
 console error, and every <canvas data-cp-chart> of the page marked
 "drawn" by Chart.js, with elements (bars, points, cells) and pixels
 that are not all blank, and a chart in each section of NEED (ids, comma
-separated).  Writes a
+separated), within $CP_HTML_MAX_SECONDS when set.  Writes a
 screenshot of the whole page to SHOT and, with SMALL, one of the top of
 the page at half scale (the README's).  Prints one line per chart and
 exits 1 on the first failure, with the reason."""
@@ -241,8 +241,13 @@ def main():
         page = Page(WebSocket(page_target(port)))
         t0 = time.time()
         charts = check(page, html, need.split(","))
+        took = time.time() - t0
         print("# %d charts drawn, page opened and drawn in %.2f s" %
-              (len(charts), time.time() - t0))
+              (len(charts), took))
+        limit = float(os.environ.get("CP_HTML_MAX_SECONDS", "0"))
+        if limit and took > limit:
+            fail("the page took %.2f s to open and draw, limit %g s" %
+                 (took, limit))
         height = page.eval("document.documentElement.scrollHeight")
         page.call("Emulation.setDeviceMetricsOverride", width=1280,
                   height=int(height), deviceScaleFactor=1, mobile=False)

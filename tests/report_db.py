@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""report_db.py SCHEMA DIR [--nopred]: write DIR/commprof.db, a merged
+"""report_db.py SCHEMA DIR [--nopred | --big RANKS ROWS]: write
+DIR/commprof.db, a merged
 database (db/schema.sql, merged part) with known predictions and errors,
 for tests/test_report.sh.  A directory that holds only commprof.db is read
 as it is (cp_db_open_dir).  --nopred: the same rows without predictions,
@@ -15,6 +16,12 @@ Rows (p2p and coll, the rows the report looks at):
         flagged as well (CP_F_RECV): a message is listed by its send
   rank 0 MPI_Send  x1   128 B  site 0x3000  contiguous, flagged as well
   rank 0 MPI_Wait  x1                       completion: not a p2p row
+
+--big RANKS ROWS: a run of that size instead, made by SQL in SQLite
+(tests/test_html_size.sh): every rank sends to the next and receives from
+the previous in turn, sizes 1 B to 32 KiB, a strided layout on one send
+in eight, every row matched and predicted by every model, the
+aggregates to match; an MPI_Bcast from rank 0 every 64th row.
 """
 import os
 import sqlite3
@@ -34,12 +41,77 @@ def merged_schema(path):
     return text.split("-- @merged\n")[1].split("-- @indexes\n")[0]
 
 
+BIG_ROWS = """
+WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n
+                        WHERE i < :rows - 1),
+r AS (SELECT i, i % :ranks AS rank, i / :ranks AS seq,
+             CASE WHEN i % 64 = 63 THEN 2
+                  WHEN (i / :ranks) % 2 = 0 THEN 1 ELSE 5 END AS op,
+             1 << ((i / :ranks) % 16) AS bytes FROM n)
+INSERT INTO calls (rank, seq, op, thread, peer, root, comm, layout, flags,
+                   bytes, count, site, t_start_ns, t_measured_ns,
+                   pred_lmo_ns, pred_log3p_ns, pred_hockney_ns,
+                   pred_loggp_ns, pred_plogp_ns, pred_lmw_ns, pred_flags,
+                   t_transfer_ns, mu_lmo, mu_log3p, mu_hockney, mu_loggp,
+                   mu_plogp)
+SELECT rank, seq, op, 0,
+       CASE op WHEN 1 THEN (rank + 1) % :ranks
+               WHEN 5 THEN (rank + :ranks - 1) % :ranks END,
+       CASE op WHEN 2 THEN 0 END, 0,
+       CASE WHEN op = 1 AND seq % 8 = 0 THEN 1 ELSE 0 END,
+       CASE op WHEN 5 THEN 1024 ELSE 0 END, bytes, bytes / 8,
+       4096 + 16 * op + (seq % 4), 1000 * seq + rank % 50,
+       500 + bytes / 2,
+       1000 + bytes * 0.5, 900 + bytes * 0.6, 1100 + bytes * 0.4,
+       1000 + bytes * 0.45, 950 + bytes * 0.55,
+       CASE WHEN op = 1 AND seq % 8 = 0 THEN 2000 + bytes END,
+       CASE WHEN op = 1 AND seq % 8 = 0 THEN 129 ELSE 1 END,
+       450 + bytes / 2,
+       (1000 + bytes * 0.5) / (450 + bytes / 2),
+       (900 + bytes * 0.6) / (450 + bytes / 2),
+       (1100 + bytes * 0.4) / (450 + bytes / 2),
+       (1000 + bytes * 0.45) / (450 + bytes / 2),
+       (950 + bytes * 0.55) / (450 + bytes / 2)
+FROM r
+"""
+
+
+def big(db, ranks, nrows):
+    """A run of ranks x nrows rows (see the file comment)."""
+    db.executemany("INSERT INTO meta VALUES (?, ?)", {
+        "schema_version": "2", "kind": "merged", "ranks": str(ranks),
+        "rank_files": "0", "matched": "1"}.items())
+    db.executemany("INSERT INTO rank_meta VALUES (?, ?, ?)", [
+        (r, k, v) for r in range(ranks) for k, v in (
+            ("rank", str(r)), ("size", str(ranks)),
+            ("app_time_ns", str((nrows // ranks) * 10000)),
+            ("params", "/nonexistent/big.params"),
+            ("pred_models", ",".join(MODELS)), ("pred_note", ""))])
+    db.executemany("INSERT INTO ops VALUES (?, ?, ?, ?)", OPS)
+    db.executemany("INSERT INTO layouts VALUES (?,?,?,?,?,?,?,?,?,?)", [
+        (r, i, 1 - i, 0, 8, 8 + 56 * i, 8, 64 if i else None, 1,
+         "vector(16,1,8) of MPI_DOUBLE" if i else None)
+        for r in range(ranks) for i in (0, 1)])
+    db.execute(BIG_ROWS, {"rows": nrows, "ranks": ranks})
+    db.execute("INSERT INTO aggs SELECT rank, site, op, peer, 0, layout,"
+               " count(*), sum(bytes), sum(t_measured_ns),"
+               " min(t_measured_ns), max(t_measured_ns), count(*)"
+               " FROM calls GROUP BY rank, site, op, peer, layout")
+    db.execute("CREATE INDEX calls_rank_seq ON calls (rank, seq)")
+
+
 def main():
     schema, out = sys.argv[1], sys.argv[2]
     nopred = "--nopred" in sys.argv
     os.makedirs(out, exist_ok=True)
     db = sqlite3.connect(os.path.join(out, "commprof.db"))
     db.executescript(merged_schema(schema))
+    if "--big" in sys.argv:
+        i = sys.argv.index("--big")
+        big(db, int(sys.argv[i + 1]), int(sys.argv[i + 2]))
+        db.commit()
+        db.close()
+        return
     meta = {"schema_version": "2", "kind": "merged", "ranks": "2",
             "rank_files": "0"}
     if not nopred:

@@ -140,21 +140,31 @@ int cp_db_each_rooted(struct cp_db *db,
 	" AND coalesce(c.pred_lmo_ns, c.pred_log3p_ns, c.pred_hockney_ns," \
 	" c.pred_loggp_ns, c.pred_plogp_ns) IS NOT NULL"
 
-int cp_db_count_compared(struct cp_db *db, uint64_t *n)
+/* The one integer that sql yields into *v (0 without a row).  Returns 0
+ * or -CP_DB_EIO. */
+static int cp_db_view_int(struct cp_db *db, const char *sql, int64_t *v)
 {
 	sqlite3_stmt *st;
 	int rc;
 
-	*n = 0;
-	if (sqlite3_prepare_v2(db->h, "SELECT count(*)" CP_DB_COMPARED, -1,
-			       &st, NULL))
-		return cp_db_fail(db, CP_DB_EIO, "cannot count rows");
+	*v = 0;
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL))
+		return cp_db_fail(db, CP_DB_EIO, "cannot read the run");
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
-		*n = (uint64_t)sqlite3_column_int64(st, 0);
+		*v = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW ? 0 : cp_db_fail(db, CP_DB_EIO,
-						 "cannot count rows");
+						 "cannot read the run");
+}
+
+int cp_db_count_compared(struct cp_db *db, uint64_t *n)
+{
+	int64_t v;
+	int ret = cp_db_view_int(db, "SELECT count(*)" CP_DB_COMPARED, &v);
+
+	*n = (uint64_t)v;
+	return ret;
 }
 
 /* Every step-th of the compared rows: rowid order is insertion order,
@@ -193,20 +203,8 @@ int cp_db_each_compared(struct cp_db *db, uint64_t step,
 
 int cp_db_get_span(struct cp_db *db, int64_t *end_ns)
 {
-	sqlite3_stmt *st;
-	int rc;
-
-	*end_ns = 0;
-	if (sqlite3_prepare_v2(db->h, "SELECT coalesce(max(t_start_ns +"
-			       " t_measured_ns), 0) FROM calls", -1, &st,
-			       NULL))
-		return cp_db_fail(db, CP_DB_EIO, "cannot read calls");
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*end_ns = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 0 : cp_db_fail(db, CP_DB_EIO,
-						 "cannot read calls");
+	return cp_db_view_int(db, "SELECT coalesce(max(t_start_ns +"
+			      " t_measured_ns), 0) FROM calls", end_ns);
 }
 
 /* SQLite takes the bare columns of a max() aggregate from the row that

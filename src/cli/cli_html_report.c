@@ -65,6 +65,26 @@ static void cp_hr_ops_free(struct cp_hr_ops *o)
 	o->n = 0;
 }
 
+/* A list of rows being written, with the names of their operations. */
+struct cp_hr_out {
+	FILE *f;
+	struct cp_hr_ops ops;
+	bool first;
+};
+
+/* Close the list of o (when its walk returned ret == 0) with the names
+ * of its operations, and free them.  Returns ret. */
+static int cp_hr_out_end(struct cp_hr_out *o, int ret)
+{
+	if (!ret) {
+		fputs("], ", o->f);
+		cp_hr_ops_put(o->f, &o->ops);
+		fputs("}", o->f);
+	}
+	cp_hr_ops_free(&o->ops);
+	return ret;
+}
+
 /* ---- communication matrix ---- */
 
 struct cp_hr_cell {
@@ -162,12 +182,6 @@ static int cp_hr_matrix(FILE *f, struct cp_db *db, int32_t ranks)
 
 /* ---- measured against predicted ---- */
 
-struct cp_hr_out {
-	FILE *f;
-	struct cp_hr_ops ops;
-	bool first;
-};
-
 static void cp_hr_num(FILE *f, double v)
 {
 	if (isfinite(v))
@@ -208,13 +222,7 @@ static int cp_hr_scatter(FILE *f, struct cp_db *db)
 	fprintf(f, "], \"rows\": %llu, \"step\": %llu, \"points\": [\n",
 		(unsigned long long)n, (unsigned long long)step);
 	ret = cp_db_each_compared(db, step, cp_hr_cmp, &o);
-	if (!ret) {
-		fputs("], ", f);
-		cp_hr_ops_put(f, &o.ops);
-		fputs("}", f);
-	}
-	cp_hr_ops_free(&o.ops);
-	return ret;
+	return cp_hr_out_end(&o, ret);
 }
 
 /* ---- timeline ---- */
@@ -249,13 +257,7 @@ static int cp_hr_timeline(FILE *f, struct cp_db *db, int32_t ranks)
 		"\"ranks\": %d, \"calls\": [\n", end / 1e9, bin / 1e9,
 		(int)step, (int)ranks);
 	ret = cp_db_each_tl(db, bin, step, cp_hr_tl, &o);
-	if (!ret) {
-		fputs("], ", f);
-		cp_hr_ops_put(f, &o.ops);
-		fputs("}", f);
-	}
-	cp_hr_ops_free(&o.ops);
-	return ret;
+	return cp_hr_out_end(&o, ret);
 }
 
 int cp_cli_html_report(FILE *f, void *arg)

@@ -121,12 +121,6 @@ int cp_db_each_call(struct cp_db *db,
 	return ret;
 }
 
-/* Time spent inside MPI: a nonblocking or persistent operation's row spans
- * post to completion, which overlaps the application and is already in
- * the completion call's own row. */
-#define CP_DB_MPI_TIME(a, o) "CASE WHEN " o ".kind IN ('nonblocking'," \
-	" 'persistent') THEN 0 ELSE " a ".time_ns END"
-
 static const char cp_db_sites_sql[] =
 	"SELECT a.rank, a.op, o.name, a.site, m.path, m.base_addr,"
 	" sum(a.count), sum(a.bytes), sum(" CP_DB_MPI_TIME("a", "o") "),"
@@ -194,7 +188,8 @@ int cp_db_get_totals(struct cp_db *db, struct cp_db_totals *t)
 
 	memset(t, 0, sizeof(*t));
 	rc = sqlite3_prepare_v2(db->h, "SELECT coalesce(sum(a.count), 0),"
-				" coalesce(sum(a.bytes), 0),"
+				" coalesce(sum(CASE WHEN " CP_DB_RECV_OP("o")
+				" THEN 0 ELSE a.bytes END), 0),"
 				" coalesce(sum(" CP_DB_MPI_TIME("a", "o") "), 0),"
 				" coalesce(sum(a.rows), 0) FROM aggs a"
 				" LEFT JOIN ops o ON o.id = a.op", -1, &st,

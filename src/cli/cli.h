@@ -174,9 +174,12 @@ void cp_cli_tab_free(struct cp_cli_tab *t);
  * cp_json_str (src/common/cp_json.h).  f: output; s: the text. */
 void cp_cli_csv_str(FILE *f, const char *s);
 
-/* Print tables t[0..n) to f in fmt; t[0] must be the kv header.  Returns
- * 0 or -1 when f reports a write error. */
+/* Print tables t[0..n) to f in fmt; t[0] must be the kv header.  width:
+ * in text, no line longer than this (0: no limit): long cells are cut
+ * with "...", notes and values wrapped, and columns that still do not fit
+ * folded onto a second line.  Returns 0 or -1 when f reports a write
+ * error. */
 int cp_cli_tabs_print(FILE *f, enum cp_cli_fmt fmt,
-		      const struct cp_cli_tab *t, size_t n);
+		      const struct cp_cli_tab *t, size_t n, size_t width);
 
 #endif

@@ -266,4 +266,30 @@ expect_eq "no chart.js message" "$(cat "$T/e3")" \
 	"commprof: no Chart.js to draw the page (looked at $T/none.js \
 (COMMPROF_CHARTJS)); install Debian's libjs-chart.js or set COMMPROF_CHARTJS"
 [ ! -e "$T/r.html" ] || fail "no chart.js: $T/r.html was made"
+
+# html: in the matrix, rank 1's Bcast from root 0 goes 0 -> 1 and its
+# Gathers to root 0 go 1 -> 0; the same when they are MPI_Ibcast and
+# MPI_Igather (the page's script is not run: any file stands for Chart.js)
+echo '/* not Chart.js */' >"$T/fake.js"
+R="$T/rooted"
+cp -R "$D" "$R"
+"$PYTHON3" -c 'import sqlite3, sys
+d = sqlite3.connect(sys.argv[1])
+d.execute("UPDATE ops SET name = \"MPI_I\" || lower(substr(name, 5, 1))"
+          " || substr(name, 6) WHERE class = \"coll\"")
+d.commit()' "$R/commprof.db" || fail "renaming the collectives"
+for d in "$D" "$R"; do
+	COMMPROF_CHARTJS="$T/fake.js" "$COMMPROF" report "$d" --format html \
+		-o "$d.html" || fail "report --format html of $d"
+	"$PYTHON3" - "$d.html" <<'PY' || fail "rooted matrix of $d"
+import json, re, sys
+h = open(sys.argv[1]).read()
+d = json.loads(re.search(r'<script type="application/json" id="cp-data">'
+                         r'(.*?)</script>', h, re.S).group(1))["data"]
+got = sorted(tuple(c[:4]) for c in d["matrix"]["coll"])
+want = [(0, 1, 2 * 4096, 2), (1, 0, 64 + 32, 2)]
+if got != want:
+    sys.exit("%s: coll cells %s, want %s" % (sys.argv[1], got, want))
+PY
+done
 note "report: statistics, marks, strided savings, worst calls, 4 formats"

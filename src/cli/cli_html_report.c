@@ -8,10 +8,13 @@
  * most CP_HR_BLOCKS x CP_HR_BLOCKS cells, the scatter CP_HR_POINTS rows,
  * the timeline CP_HR_TL_RANKS ranks x CP_HR_TL_BINS bins.
  */
+#include <ctype.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "db/cp_db_read.h"
 #include "src/cli/cli_views.h"
@@ -119,15 +122,30 @@ static int cp_hr_pair(void *arg, const struct cp_db_pair *p)
 	return 0;
 }
 
+/*
+ * True when rooted collective name sends to its root: MPI_Gather,
+ * MPI_Reduce, their v and nonblocking forms (MPI_Igatherv); false for
+ * Bcast and Scatter.  The ops table has a name, kind and class but no
+ * direction, so the name tells.
+ */
+static bool cp_hr_to_root(const char *name)
+{
+	if (!strncmp(name, "MPI_", 4))
+		name += 4;
+	if (name[0] == 'I' && islower((unsigned char)name[1]))
+		name++;
+	return !strncasecmp(name, "gather", 6) ||
+	       !strncasecmp(name, "reduce", 6);
+}
+
 /* A rooted collective as the linear schedule LMO models: the root sends
  * to every rank (Bcast, Scatter) or every rank to the root (Gather,
  * Reduce). */
 static int cp_hr_rooted(void *arg, const struct cp_db_pair *p)
 {
 	struct cp_hr_mat *m = arg;
-	const char *n = p->op_name ? p->op_name : "";
 
-	if (strstr(n, "Gather") || strstr(n, "Reduce"))
+	if (cp_hr_to_root(p->op_name ? p->op_name : ""))
 		cp_hr_mat_add(m, m->coll, p->src, p->dst, p);
 	else
 		cp_hr_mat_add(m, m->coll, p->dst, p->src, p);

@@ -143,22 +143,14 @@ int cp_db_each_rooted(struct cp_db *db,
 	" WHERE o.class IN ('p2p', 'coll') AND c.t_transfer_ns IS NOT NULL" \
 	" AND coalesce(NULL" CP_MODEL_MAP(CP_DB_COL_CPRED) ") IS NOT NULL"
 
-/* The one integer that sql yields into *v (0 without a row).  Returns 0
- * or -CP_DB_EIO. */
+/* The one integer that sql yields into *v (0 without a row), through
+ * the reader's cp_db_query_int.  Returns 0 or -CP_DB_EIO. */
 static int cp_db_view_int(struct cp_db *db, const char *sql, int64_t *v)
 {
-	sqlite3_stmt *st;
 	int rc;
 
-	*v = 0;
-	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL))
-		return cp_db_fail(db, CP_DB_EIO, "cannot read the run");
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 0 : cp_db_fail(db, CP_DB_EIO,
-						 "cannot read the run");
+	*v = cp_db_query_int(db->h, sql, 0, &rc);
+	return rc ? cp_db_fail(db, CP_DB_EIO, "cannot read the run") : 0;
 }
 
 int cp_db_count_compared(struct cp_db *db, uint64_t *n)

@@ -41,7 +41,9 @@ static bool cp_cli_html_is_file(const char *path)
 	return path && *path && !stat(path, &st) && S_ISREG(st.st_mode);
 }
 
-const char *cp_cli_html_lib(const char **tried)
+/* cp_cli_html_lib without the line: *tried lists what was looked at
+ * when it returns NULL (a static buffer). */
+static const char *cp_cli_html_find(const char **tried)
 {
 	static char buf[2048];
 	const char *env = getenv("COMMPROF_CHARTJS");
@@ -65,6 +67,17 @@ const char *cp_cli_html_lib(const char **tried)
 	}
 	*tried = buf;
 	return NULL;
+}
+
+const char *cp_cli_html_lib(void)
+{
+	const char *tried = "", *path = cp_cli_html_find(&tried);
+
+	if (!path)
+		cp_cli_err("no Chart.js to draw the page (looked at %s); "
+			   "install Debian's libjs-chart.js or set "
+			   "COMMPROF_CHARTJS", tried);
+	return path;
 }
 
 /* The whole file at path, NUL-terminated, into *out (malloc'ed) and its
@@ -189,18 +202,14 @@ static int cp_cli_html_data(FILE *f, const char *title, const char *kind,
 int cp_cli_html_page(FILE *f, const char *title, const char *kind,
 		     int (*write_data)(FILE *f, void *arg), void *arg)
 {
-	const char *path, *tried = "";
+	const char *path;
 	char *lib;
 	size_t n;
 	int e, ret;
 
-	path = cp_cli_html_lib(&tried);
-	if (!path) {
-		cp_cli_err("no Chart.js to draw the page (looked at %s); "
-			   "install Debian's libjs-chart.js or set "
-			   "COMMPROF_CHARTJS", tried);
+	path = cp_cli_html_lib();
+	if (!path)
 		return CP_CLI_FAIL;
-	}
 	e = cp_cli_html_slurp(path, &lib, &n);
 	if (e) {
 		cp_cli_err("cannot read %s: %s", path, cp_cli_strerror(e));

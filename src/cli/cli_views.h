@@ -51,10 +51,10 @@ int cp_cli_html_page(FILE *f, const char *title, const char *kind,
  * cp_cli_html_lib - the path of the charting library the page inlines:
  * $COMMPROF_CHARTJS when set, else the path configure found
  * (--with-chartjs), else the first of Debian's and npm's usual places
- * that exists.  Returns NULL when none exists; *tried then lists what was
- * looked at (a static buffer).
+ * that exists.  Returns NULL when none exists, after one line on stderr
+ * that says where it looked and how to get one.
  */
-const char *cp_cli_html_lib(const char **tried);
+const char *cp_cli_html_lib(void);
 
 /* Copy s to f with every '<' written as \u003c, so that JSON text never
  * closes the <script> element that holds it.  Returns 0 or -1 on a write

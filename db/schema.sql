@@ -26,12 +26,17 @@
 -- clock at MPI_Init, ns since the epoch), host, mpi_library, clock ('tsc'
 -- or 'monotonic'), clock_offset_ns, epoch_ns and init_ns (ns, job
 -- clock), max_rows and sample (COMMPROF_MAX_ROWS, COMMPROF_SAMPLE),
+-- sample_by ('identity': messages and collectives sampled by identity,
+-- src/common/cp_sample.h; absent in files of older libraries, which kept
+-- one row in N),
 -- app_time_ns (MPI_Init to MPI_Finalize, ns) and finished (1 after a
 -- clean MPI_Finalize, 0 after a commprof warning).  At every flush:
 -- rows_dropped (rows that found the ring full; their calls are still in
 -- aggs), rows_not_kept (rows left out by max_rows or sample),
--- rows_lost_disk (rows kept but not written: the disk was full), all
--- three in rows, not calls (a Sendrecv makes two), and threads (threads
+-- rows_lost_disk (rows kept but not written: the disk was full),
+-- rows_capped (of rows_not_kept, those the sampling kept but max_rows
+-- refused: the rows kept are a prefix of what the sampling kept), all
+-- four in rows, not calls (a Sendrecv makes two), and threads (threads
 -- of the rank that made MPI calls, each counted once: aggs time is
 -- summed over them, so its share is of app_time_ns x threads).  The
 -- reader uses rank, app_time_ns, threads, the rows_* counts, and host

@@ -29,6 +29,7 @@
 #include "db/cp_db_write.h"
 #include "pmpi/cp_calls_gen.h"
 #include "src/common/cp_row.h"
+#include "src/common/cp_sample.h"
 #include "src/lib/cp_compiler.h"
 #include "src/lib/cp_event.h"
 #include "src/lib/cp_flush.h"
@@ -68,6 +69,10 @@ static _Atomic int stopping, running;
 static struct cp_db_call batch[BATCH];
 static size_t nbatch;
 static int64_t seq, rows_kept, rows_seen;
+static int64_t rows_capped;		/* sampled in, refused by max_rows */
+static struct cp_seqtab *places;	/* COMMPROF_SAMPLE > 1: places of
+					 * messages per channel */
+static bool is_p2p[CP_CALL_COUNT], is_coll[CP_CALL_COUNT];
 static int64_t rows_stored;		/* committed to the rank file */
 static int64_t rows_lost_disk;		/* kept, but the disk was full */
 static bool disk_full;
@@ -266,6 +271,47 @@ static int write_batch(void)
 	return rc;
 }
 
+/* The identity of row c as src/common/cp_sample.h names it: a message
+ * that went from one rank to another, or a collective call.  False for
+ * any other row (probes, completions, MPI_PROC_NULL, never completed). */
+static bool identity(const struct cp_db_call *c, struct cp_seqkey *k)
+{
+	bool recv = c->flags & CP_F_RECV;
+
+	k->comm = c->comm_id;
+	k->tag = 0;
+	k->sender = k->receiver = CP_SAMPLE_COLL;
+	if (c->op < 0 || c->op >= CP_CALL_COUNT)
+		return false;
+	if (is_coll[c->op])
+		return true;
+	if (!is_p2p[c->op] || c->peer < 0 || c->tag == INT32_MIN ||
+	    (c->flags & (CP_F_PROCNULL | CP_F_NOTDONE | CP_F_CANCELLED)))
+		return false;
+	k->sender = recv ? c->peer : cp_rank;
+	k->receiver = recv ? cp_rank : c->peer;
+	k->tag = c->tag;
+	return true;
+}
+
+/* Whether COMMPROF_SAMPLE keeps row c: a message or a collective call by
+ * its identity, so that both ends of a message decide alike and the
+ * matching pairs what was kept; any other row one in every N.  The place
+ * of a message is counted in the order rows reach the flusher, which is
+ * post order for one thread and blocking calls (or requests completed in
+ * the order they were posted). */
+static bool sampled(const struct cp_db_call *c)
+{
+	struct cp_seqkey k;
+	uint64_t place;
+
+	if (cp_env.sample <= 1)
+		return true;
+	if (places && identity(c, &k) && !cp_seqtab_next(places, &k, &place))
+		return cp_sample_keep(cp_sample_hash(&k, place), cp_env.sample);
+	return rows_seen % (int64_t)cp_env.sample == 0;
+}
+
 /* Events a flush found in the fullest ring, as a share of its size. */
 static double fill_max;
 
@@ -286,9 +332,14 @@ static int drain(struct cp_ring *r)
 		if ((t & 255) == 255)
 			atomic_store_explicit(&r->tail, t + 1,
 					      memory_order_release);
-		/* count every row seen, the limit reached or not */
-		keep = rows_seen++ % (int64_t)cp_env.sample == 0 &&
-		       rows_kept < (int64_t)cp_env.max_rows;
+		/* count every row seen, the limit reached or not; the limit
+		 * keeps a prefix of what the sampling keeps */
+		keep = sampled(&c);
+		rows_seen++;
+		if (keep && rows_kept >= (int64_t)cp_env.max_rows) {
+			rows_capped++;
+			keep = 0;
+		}
 		if (!(c.flags & CP_F_HALF))	/* one call, one count */
 			agg_add(&c, keep);
 		if (!keep)
@@ -367,13 +418,14 @@ static int put_counts(void)
 {
 	static const char *const keys[] = {
 		"rows_dropped", "rows_not_kept", "rows_lost_disk", "threads",
+		"rows_capped",
 	};
 	int64_t v[] = {
 		(int64_t)cp_flush_dropped(), rows_seen - rows_kept,
-		rows_lost_disk, atomic_load(&nthreads),
+		rows_lost_disk, atomic_load(&nthreads), rows_capped,
 	};
 
-	return cp_db_put_counts(db, keys, v, 4);
+	return cp_db_put_counts(db, keys, v, 5);
 }
 
 /* The disk has just filled up: one line, recording stops (the flushes
@@ -460,7 +512,16 @@ static void *flusher(void *arg)
 
 int cp_flush_start(struct cp_db *d)
 {
+	static const char *const cls[] = CP_CALL_CLASSES;
+
 	db = d;
+	for (int i = 0; i < CP_CALL_COUNT; i++) {
+		is_p2p[i] = !strcmp(cls[i], "p2p");
+		is_coll[i] = !strcmp(cls[i], "coll");
+	}
+	/* without the table every row is sampled one in every N */
+	if (cp_env.sample > 1)
+		places = cp_seqtab_new();
 	efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (efd < 0)
 		return -errno;
@@ -503,4 +564,6 @@ void cp_flush_stop(void)
 	pthread_join(thr, NULL);
 	close(efd);
 	efd = -1;
+	cp_seqtab_free(places);
+	places = NULL;
 }

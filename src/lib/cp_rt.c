@@ -162,6 +162,7 @@ static void put_meta(void)
 				cp_epoch_ns);
 	put_meta_int("max_rows", (long long)cp_env.max_rows);
 	put_meta_int("sample", (long long)cp_env.sample);
+	cp_db_put_meta(db, "sample_by", "identity");
 	put_meta_int("finished", 0);
 	if (cp_env.params[0])
 		cp_db_put_meta(db, "params", cp_env.params);

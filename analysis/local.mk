@@ -2,10 +2,15 @@
 # libcpmodel: the evaluation of every model (analysis/cp_model.h), one
 # function per formula, libc and libm only: the preloaded library links
 # it and nothing else of analysis/.
-# libcpanalysis: estimation of the models from measurements, statistics
-# and the matching (GSL), linked by the CLI, the calibrator and the
-# tests; it carries libcpmodel, whose formulas its predictions use.
-noinst_LTLIBRARIES += libcpmodel.la libcpanalysis.la
+# libcpreduce: the matching of sends with receives and of collective
+# instances, and the histograms of mu (analysis/cp_match.h,
+# analysis/cp_hist.h): libc and libm only, so that the preloaded library
+# can match and reduce at MPI_Finalize with the code the CLI runs.
+# libcpanalysis: estimation of the models from measurements and
+# statistics (GSL), linked by the CLI, the calibrator and the tests; it
+# carries libcpmodel, whose formulas its predictions use, and
+# libcpreduce.
+noinst_LTLIBRARIES += libcpmodel.la libcpreduce.la libcpanalysis.la
 libcpmodel_la_SOURCES = \
 	analysis/cp_err.h analysis/cp_err.c \
 	analysis/cp_model.h \
@@ -14,12 +19,15 @@ libcpmodel_la_SOURCES = \
 	analysis/cp_log3p_eval.c \
 	analysis/cp_baseline_eval.c
 libcpmodel_la_LIBADD = -lm
+libcpreduce_la_SOURCES = \
+	analysis/cp_match.h analysis/cp_match.c \
+	analysis/cp_hist.h analysis/cp_hist.c
+libcpreduce_la_LIBADD = -lm
 libcpanalysis_la_SOURCES = \
 	analysis/cp_stats.h analysis/cp_stats.c \
 	analysis/cp_breaks.h analysis/cp_breaks.c \
 	analysis/cp_lmo.h analysis/cp_lmo_fit.c \
 	analysis/cp_log3p.h analysis/cp_log3p_fit.c \
-	analysis/cp_baseline.h analysis/cp_baseline_fit.c \
-	analysis/cp_match.h analysis/cp_match.c
+	analysis/cp_baseline.h analysis/cp_baseline_fit.c
 libcpanalysis_la_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
-libcpanalysis_la_LIBADD = libcpmodel.la $(GSL_LIBS) -lm
+libcpanalysis_la_LIBADD = libcpmodel.la libcpreduce.la $(GSL_LIBS) -lm

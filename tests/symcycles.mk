@@ -9,8 +9,9 @@ AM_TESTS_ENVIRONMENT += \
 	CP_SYM_LIB='$(libcommprof_la_OBJECTS) $(libcpmodel_la_OBJECTS) \
 	$(libcpcommon_la_OBJECTS)' \
 	CP_SYM_CLI='$(commprof_OBJECTS) $(libcpanalysis_la_OBJECTS) \
+	$(libcpreduce_la_OBJECTS) \
 	$(libcpmodel_la_OBJECTS) $(libcpcommon_la_OBJECTS)' \
 	CP_SYM_CAL='$(commprof_calibrate_OBJECTS) \
-	$(libcpanalysis_la_OBJECTS) $(libcpmodel_la_OBJECTS) \
-	$(libcpcommon_la_OBJECTS)'; \
+	$(libcpanalysis_la_OBJECTS) $(libcpreduce_la_OBJECTS) \
+	$(libcpmodel_la_OBJECTS) $(libcpcommon_la_OBJECTS)'; \
 	export CP_SYM_LIB CP_SYM_CLI CP_SYM_CAL;

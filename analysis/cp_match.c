@@ -83,25 +83,49 @@ static void cp_match_pair(const struct cp_match_msg *m, size_t s, size_t r,
 	st->p2p_matched += 2;
 }
 
+/* Leave every half of k[a..b) unmatched for why. */
+static void cp_match_leave(const struct cp_match_mkey *k, size_t a, size_t b,
+			   struct cp_match_out *out, int why)
+{
+	size_t i;
+
+	for (i = a; i < b; i++)
+		cp_match_unmatched(&out[k[i].idx], why);
+}
+
 /* Group k[a..b): sends first, then receives, each in post order. */
 static void cp_match_group(const struct cp_match_msg *m,
 			   const struct cp_match_mkey *k, size_t a, size_t b,
 			   struct cp_match_out *out,
 			   struct cp_match_stats *st)
 {
-	size_t nsend = 0, i;
+	size_t nsend = 0, nrecv, npair, i;
+	uint8_t cut = 0;
 
 	while (a + nsend < b && !k[a + nsend].recv)
 		nsend++;
-	if (2 * nsend != b - a) {
-		for (i = a; i < b; i++)
-			cp_match_unmatched(&out[k[i].idx], CP_MATCH_COUNTS);
+	nrecv = b - a - nsend;
+	for (i = a; i < b; i++)
+		cut |= m[k[i].idx].cut;
+	npair = nsend < nrecv ? nsend : nrecv;
+	if (cut & CP_MATCH_CUT_HOLE) {
+		cp_match_leave(k, a, b, out, CP_MATCH_HOLE);
+		st->p2p_hole += b - a;
+		return;
+	}
+	/* a row limit keeps a prefix: the side it cut has the fewer rows */
+	if (nsend != nrecv &&
+	    !(cut & (nsend < nrecv ? CP_MATCH_CUT_SEND : CP_MATCH_CUT_RECV))) {
+		cp_match_leave(k, a, b, out, CP_MATCH_COUNTS);
 		st->p2p_counts += b - a;
 		st->p2p_groups++;
 		return;
 	}
-	for (i = 0; i < nsend; i++)
+	for (i = 0; i < npair; i++)
 		cp_match_pair(m, k[a + i].idx, k[a + nsend + i].idx, out, st);
+	cp_match_leave(k, a + npair, a + nsend, out, CP_MATCH_CUT);
+	cp_match_leave(k, a + nsend + npair, b, out, CP_MATCH_CUT);
+	st->p2p_cut += nsend + nrecv - 2 * npair;
 }
 
 int cp_match_p2p(const struct cp_match_msg *m, size_t n,
@@ -179,6 +203,9 @@ static int cp_match_inst_check(const struct cp_match_coll *c,
 	const struct cp_match_coll *f = &c[k[a].idx];
 	size_t i;
 
+	for (i = a; i < b; i++)
+		if (c[k[i].idx].hole)
+			return CP_MATCH_HOLE;
 	for (i = a; i < b; i++) {
 		const struct cp_match_coll *r = &c[k[i].idx];
 
@@ -217,6 +244,8 @@ static void cp_match_inst(const struct cp_match_coll *c,
 		st->coll_insts++;
 	} else if (why == CP_MATCH_INCOMPLETE) {
 		st->coll_incomplete += b - a;
+	} else if (why == CP_MATCH_HOLE) {
+		st->coll_hole += b - a;
 	} else {
 		st->coll_mixed += b - a;
 	}
@@ -224,31 +253,81 @@ static void cp_match_inst(const struct cp_match_coll *c,
 		out[k[i].idx] = o;
 }
 
-int cp_match_colls(const struct cp_match_coll *c, size_t n,
-		   struct cp_match_out *out, struct cp_match_stats *st)
+/* Keys of c[0..n) with their instance (inst NULL: -1); NULL when out of
+ * memory. */
+static struct cp_match_ckey *cp_match_ckeys(const struct cp_match_coll *c,
+					    const int64_t *inst, size_t n)
 {
-	struct cp_match_ckey *k;
-	size_t i, a;
+	struct cp_match_ckey *k = malloc(n * sizeof(*k));
+	size_t i;
 
-	if (!st || (n && (!c || !out)))
-		return -CP_EINVAL;
-	st->coll_rows += n;
-	if (!n)
-		return 0;
-	k = malloc(n * sizeof(*k));
-	if (!k)
-		return -CP_ENOMEM;
-	for (i = 0; i < n; i++) {
+	for (i = 0; k && i < n; i++) {
 		k[i].comm = c[i].comm;
 		k[i].rank = c[i].rank;
 		k[i].post_ns = c[i].post_ns;
 		k[i].order = c[i].order;
+		k[i].inst = inst ? inst[i] : -1;
 		k[i].idx = i;
 	}
+	return k;
+}
+
+int cp_match_coll_number(const struct cp_match_coll *c, size_t n,
+			 int64_t *inst)
+{
+	struct cp_match_ckey *k;
+	size_t i;
+
+	if (n && (!c || !inst))
+		return -CP_EINVAL;
+	if (!n)
+		return 0;
+	k = cp_match_ckeys(c, NULL, n);
+	if (!k)
+		return -CP_ENOMEM;
 	qsort(k, n, sizeof(*k), cp_match_ckey_rank_cmp);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		k[i].inst = i && k[i].comm == k[i - 1].comm &&
 			    k[i].rank == k[i - 1].rank ? k[i - 1].inst + 1 : 0;
+		inst[k[i].idx] = k[i].inst;
+	}
+	free(k);
+	return 0;
+}
+
+int cp_match_colls(const struct cp_match_coll *c, size_t n,
+		   struct cp_match_out *out, struct cp_match_stats *st)
+{
+	int64_t *inst;
+	int ret;
+
+	if (!st || (n && (!c || !out)))
+		return -CP_EINVAL;
+	inst = malloc((n ? n : 1) * sizeof(*inst));
+	if (!inst)
+		return -CP_ENOMEM;
+	ret = cp_match_coll_number(c, n, inst);
+	if (!ret)
+		ret = cp_match_coll_insts(c, inst, n, out, st);
+	free(inst);
+	return ret;
+}
+
+int cp_match_coll_insts(const struct cp_match_coll *c, const int64_t *inst,
+			size_t n, struct cp_match_out *out,
+			struct cp_match_stats *st)
+{
+	struct cp_match_ckey *k;
+	size_t i, a;
+
+	if (!st || (n && (!c || !inst || !out)))
+		return -CP_EINVAL;
+	st->coll_rows += n;
+	if (!n)
+		return 0;
+	k = cp_match_ckeys(c, inst, n);
+	if (!k)
+		return -CP_ENOMEM;
 	qsort(k, n, sizeof(*k), cp_match_ckey_inst_cmp);
 	for (a = 0, i = 1; i <= n; i++) {
 		if (i < n && k[i].comm == k[a].comm &&

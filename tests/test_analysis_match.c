@@ -2,7 +2,8 @@
  * test_analysis_match.c - analysis/cp_match without MPI.  Synthetic
  * message halves and collective rows with hand-computed results: every
  * pair, t_transfer, t_wait, late side and instance is checked exactly,
- * as are the counts of what was left and why.
+ * as are the counts of what was left and why: also for ranks cut by a
+ * row limit (a prefix pairs) and ranks that lost rows (nothing pairs).
  */
 #include "config.h"
 
@@ -242,6 +243,81 @@ static void test_order_negative(void)
 	check_msgs("post order, negative", m, 4, w, &ws);
 }
 
+/* A row limit cut rank 1 after two receives from rank 0 (tag 3): the
+ * first two sends pair, the third is left (CUT).  Rank 0 was cut after
+ * two sends to rank 1 (tag 4): two pairs and a receive left.  Group
+ * (tag 5) has a send too few, but only its receiver was cut: the counts
+ * tell nothing, so nothing pairs. */
+static void test_cut(void)
+{
+	struct cp_match_msg m[] = {
+		H(0, 1, 3, 0, S, 100, 10),
+		H(0, 1, 3, 0, S, 200, 10),
+		H(0, 1, 3, 0, S, 300, 10),
+		H(1, 0, 3, 0, R, 90, 30),	/* ends 120 */
+		H(1, 0, 3, 0, R, 190, 40),	/* ends 230 */
+		H(0, 1, 4, 0, S, 500, 10),
+		H(0, 1, 4, 0, S, 600, 10),
+		H(1, 0, 4, 0, R, 500, 20),
+		H(1, 0, 4, 0, R, 600, 20),
+		H(1, 0, 4, 0, R, 700, 20),
+		H(1, 0, 5, 0, R, 800, 20),
+		H(1, 0, 5, 0, R, 900, 20),
+		H(0, 1, 5, 0, S, 800, 10),
+	};
+	const struct want w[] = {
+		{ 3, 20, 10, LS, 0 },
+		{ 4, 30, 10, LS, 0 },
+		U(CP_MATCH_CUT),
+		{ 0, 20, 10, LS, 0 },
+		{ 1, 30, 10, LS, 0 },
+		{ 7, 20, 0, NO, 0 },
+		{ 8, 20, 0, NO, 0 },
+		{ 5, 20, 0, NO, 0 },
+		{ 6, 20, 0, NO, 0 },
+		U(CP_MATCH_CUT),
+		U(CP_MATCH_COUNTS),
+		U(CP_MATCH_COUNTS),
+		U(CP_MATCH_COUNTS),
+	};
+	const struct cp_match_stats ws = { .p2p_matched = 8, .p2p_counts = 3,
+					   .p2p_groups = 1 };
+	size_t i;
+
+	for (i = 0; i < 13; i++)
+		m[i].cut = m[i].tag == 4 ? CP_MATCH_CUT_SEND :
+			   CP_MATCH_CUT_RECV;
+	check_msgs("row limit", m, 13, w, &ws);
+}
+
+/* Rank 2 lost rows in the middle: its groups stay whole, equal counts
+ * or not; the group of ranks 0 and 1 pairs. */
+static void test_hole(void)
+{
+	struct cp_match_msg m[] = {
+		H(0, 2, 1, 0, S, 100, 10),
+		H(2, 0, 1, 0, R, 100, 30),
+		H(0, 1, 1, 0, S, 200, 10),
+		H(1, 0, 1, 0, R, 200, 30),
+	};
+	const struct want w[] = {
+		U(CP_MATCH_HOLE),
+		U(CP_MATCH_HOLE),
+		{ 3, 30, 0, NO, 0 },
+		{ 2, 30, 0, NO, 0 },
+	};
+	const struct cp_match_stats ws = { .p2p_matched = 2 };
+	struct cp_match_out out[4];
+	struct cp_match_stats st;
+
+	m[0].cut = m[1].cut = CP_MATCH_CUT_HOLE;
+	check_msgs("lost rows", m, 4, w, &ws);
+	memset(&st, 0, sizeof(st));
+	cp_match_p2p(m, 4, out, &st);
+	ta_check(st.p2p_hole == 2 && st.p2p_cut == 0, "lost rows: %zu "
+		 "halves left for the hole (2)", st.p2p_hole);
+}
+
 /* collective row: rank, comm, size, op, post, duration */
 #define C(rk, cm, sz, o, post, dur) \
 	{ .rank = (rk), .comm = (cm), .comm_size = (sz), .op = (o), \
@@ -336,6 +412,53 @@ static void test_coll_shift(void)
 		 out[0].why, out[1].why, out[2].why);
 }
 
+/* Ranks number their own rows (cp_match_coll_number, one rank per call)
+ * and the instances are grouped elsewhere (cp_match_coll_insts, rows
+ * given in any order): the same as cp_match_colls.  A rank that lost
+ * rows spoils every instance of its communicator. */
+static void test_coll_split(void)
+{
+	struct cp_match_coll c[] = {
+		C(0, 0, 2, BCAST, 100, 10),
+		C(0, 0, 2, ALLRED, 200, 10),
+		C(1, 0, 2, BCAST, 105, 10),
+		C(1, 0, 2, ALLRED, 203, 10),
+		C(0, 3, 2, ALLRED, 300, 10),
+		C(2, 3, 2, ALLRED, 301, 10),
+	};
+	struct cp_match_coll g[6];
+	struct cp_match_out whole[6], part[6];
+	struct cp_match_stats s1, s2;
+	int64_t inst[6], ginst[6];
+	size_t i, ok = 0;
+	int ret = 0;
+
+	memset(&s1, 0, sizeof(s1));
+	memset(&s2, 0, sizeof(s2));
+	cp_match_colls(c, 6, whole, &s1);
+	ret |= cp_match_coll_number(c, 2, inst);	/* rank 0, comm 0 */
+	ret |= cp_match_coll_number(c + 2, 2, inst + 2);
+	ret |= cp_match_coll_number(c + 4, 1, inst + 4);
+	ret |= cp_match_coll_number(c + 5, 1, inst + 5);
+	for (i = 0; i < 6; i++) {	/* reversed */
+		g[i] = c[5 - i];
+		ginst[i] = inst[5 - i];
+	}
+	ret |= cp_match_coll_insts(g, ginst, 6, part, &s2);
+	for (i = 0; i < 6; i++)
+		ok += !memcmp(&whole[5 - i], &part[i], sizeof(part[i]));
+	ta_check(!ret && ok == 6 && s1.coll_matched == 6 &&
+		 s2.coll_matched == 6 && s2.coll_insts == 3,
+		 "numbered apart, grouped elsewhere: %zu of 6 rows alike", ok);
+	c[2].hole = c[3].hole = true;	/* every row of rank 1 */
+	memset(&s1, 0, sizeof(s1));
+	cp_match_colls(c, 6, whole, &s1);
+	ta_check(whole[0].why == CP_MATCH_HOLE && whole[3].why == CP_MATCH_HOLE &&
+		 whole[4].why == CP_MATCH_OK && s1.coll_hole == 4 &&
+		 s1.coll_matched == 2, "a rank that lost rows: its comm's 4 "
+		 "rows left (%zu), the other comm matched", s1.coll_hole);
+}
+
 static void test_edges(void)
 {
 	struct cp_match_stats st;
@@ -360,6 +483,9 @@ int main(void)
 	test_order_negative();
 	test_colls();
 	test_coll_shift();
+	test_cut();
+	test_hole();
+	test_coll_split();
 	test_edges();
 	return ta_done("test_analysis_match");
 }

@@ -106,6 +106,7 @@ static int cp_cli_match_row(void *arg, const struct cp_db_mrow *r)
 		 * instances cannot be counted against it */
 		c->broken = r->flags & (CP_F_NOTDONE | CP_F_CANCELLED |
 					CP_F_INTER);
+		c->hole = false;
 		c->post_ns = r->t_start_ns;
 		c->end_ns = r->t_start_ns + r->t_measured_ns;
 		c->order = r->seq;
@@ -127,6 +128,7 @@ static int cp_cli_match_row(void *arg, const struct cp_db_mrow *r)
 	h->post_ns = r->t_start_ns;
 	h->end_ns = r->t_start_ns + r->t_measured_ns;
 	h->order = r->seq;
+	h->cut = 0;
 	cp_cli_mset_ref(&m->p2p, r);
 	return 0;
 }

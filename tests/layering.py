@@ -33,9 +33,12 @@ from mkvars import Vars  # noqa: E402
 # Every folder may include its own files and config.h.
 MODULES = {
     "pmpi": ({"src/lib/cp_record.h+"}, {"mpi"}),
-    "src/lib": ({"src/common", "db@lib", "analysis@lib",
+    "src/lib": ({"src/common", "db@lib", "analysis@lib", "src/reduce",
                  "pmpi/cp_calls_gen.h"}, {"mpi"}),
-    "src/cli": ({"src/common", "db", "analysis"}, {"libdw"}),
+    "src/cli": ({"src/common", "db", "analysis", "src/reduce"}, {"libdw"}),
+    # the reduction of a run: libc, and MPI in its transport alone
+    # (cp_red_mpi.c), which the CLI neither includes nor links
+    "src/reduce": ({"src/common", "analysis@lib"}, {"mpi"}),
     "src/calib": ({"src/common", "db", "analysis"}, {"mpi"}),
     "src/common": (set(), set()),
     "db": ({"src/common"}, {"sqlite"}),

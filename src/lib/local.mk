@@ -1,7 +1,9 @@
 # src/lib/local.mk - libcommprof.so, the library preloaded into MPI
 # applications (see Makefile.am).  Exported: only the MPI entry points and
 # their Fortran names (CP_API); everything else is hidden.  Of analysis/
-# it links the evaluation of the models only (libcpmodel.la): no GSL.
+# it links the evaluation of the models (libcpmodel.la) and, through the
+# reduction of src/reduce (libcpred.la), the matching and histograms
+# (libcpreduce.la): no GSL.
 
 lib_LTLIBRARIES += libcommprof.la
 libcommprof_la_SOURCES = \
@@ -32,6 +34,7 @@ nodist_libcommprof_la_SOURCES = \
 	db/cp_schema_gen.h
 libcommprof_la_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS) $(SQLITE_CFLAGS) \
 	-pthread
-libcommprof_la_LIBADD = libcpcommon.la libcpmodel.la $(MPI_LIBS) \
+libcommprof_la_LIBADD = libcpcommon.la libcpmodel.la libcpred.la \
+	libcpreduce.la $(MPI_LIBS) \
 	$(SQLITE_LIBS) -ldl -lpthread -lm
 libcommprof_la_LDFLAGS = -avoid-version -shared

@@ -1,0 +1,247 @@
+/*
+ * cp_red.h - the reduction of a run: from the message and collective
+ * rows of every rank to what the report prints of them (which model is
+ * accurate where, what each model covered, the worst predictions, the
+ * strided sends worth packing), in memory bounded by one rank's rows and
+ * one home's share, never by the whole run.  One code for the three
+ * places that run it: the profiling library at MPI_Finalize (every rank
+ * its own rows), "commprof" on one machine (threads and partitions),
+ * and "mpirun -np K commprof report" (K ranks, each a share of the rank
+ * files); only the transport of the records differs.
+ *
+ * 1. Scan (cp_red_scan_row), per rank file, one rank at a time per
+ *    struct cp_red: every row of class p2p or coll.  Rows that are not
+ *    transfers (MPI_PROC_NULL, never completed, cancelled, no resolved
+ *    peer) are counted at once; strided sends flagged by log3P are
+ *    grouped; the others become records (struct cp_red_rec), each with
+ *    its home: a message half goes to home receiver % nhome, so that
+ *    both halves of every message meet; a collective row goes to the
+ *    home of its (communicator, instance), numbered here per rank as
+ *    analysis/cp_match.h numbers them.
+ * 2. Match (cp_red_match), per home, once it has every record sent to
+ *    it: pairs and groups them by the rules of analysis/cp_match.h, with
+ *    what is known of each rank (cp_red_rank_state), computes mu per
+ *    model, and adds every result to the summary.
+ * 3. Summaries of workers, partitions or ranks merge
+ *    (cp_red_sum_merge), travel packed (cp_red_sum_pack) and are stored
+ *    by the caller (db/).
+ *
+ * Not thread-safe per object: one struct cp_red and one summary per
+ * thread.  Actions return 0 or -CP_E* (analysis/cp_err.h).  Plain libc;
+ * the MPI transport is src/reduce/cp_red_mpi.h.
+ */
+#ifndef CP_RED_H
+#define CP_RED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/cp_hist.h"
+#include "analysis/cp_match.h"
+#include "src/common/cp_row.h"
+
+/* Worst-predicted rows kept per model. */
+#define CP_RED_WORST	100
+
+/* Groups of the accuracy summary (struct cp_red_acc.grp). */
+enum {
+	CP_RED_G_ALL,		/* every compared row; key 0 */
+	CP_RED_G_OP,		/* per MPI function; key: call id */
+	CP_RED_G_CLS,		/* per size class; key: cp_row_size_class */
+	CP_RED_G_LINK,		/* per pair of world ranks a < b of a
+				 * point-to-point message; key a << 32 | b */
+	CP_RED_NG
+};
+
+/* What is known of a rank's rows (cp_red_rank_state), bits. */
+#define CP_RED_S_CUT	1	/* a row limit cut them: a prefix */
+#define CP_RED_S_HOLE	2	/* rows lost in the middle */
+
+/*
+ * cp_red_rank_state - a rank's CP_RED_S_* from its meta counts
+ * (db/schema.sql): dropped rows (a full buffer) make a hole; rows left
+ * out by a row limit (capped) a prefix; rows left out by sampling a
+ * hole unless the rank sampled by identity (src/common/cp_sample.h).  A
+ * file of a library that did not count capped rows (capped < 0) counts
+ * every row not kept as capped when it did not sample (sample <= 1), as
+ * sampled otherwise.  Cannot fail.
+ */
+uint8_t cp_red_rank_state(int64_t dropped, int64_t not_kept, int64_t capped,
+			  int64_t sample, bool by_identity);
+
+/* A row of class p2p or coll, as a rank file holds it. */
+struct cp_red_row {
+	int64_t seq;		/* per-rank recording order */
+	int64_t t_start_ns;	/* post, job clock */
+	int64_t t_measured_ns;	/* post to completion */
+	uint64_t bytes;
+	uint64_t site;		/* return address in its rank */
+	int32_t rank;		/* world rank that made the call */
+	int32_t op;		/* call id */
+	int32_t peer, root;	/* world ranks or CP_PEER_* */
+	int32_t tag;		/* INT32_MIN none */
+	int32_t comm_size;	/* -1 unknown */
+	int32_t layout;		/* layout index of its rank, -1 none */
+	uint32_t comm;		/* job-wide communicator id */
+	uint32_t flags;		/* CP_F_* */
+	uint32_t pred_flags;	/* CP_PF_* */
+	bool coll;		/* class coll; else p2p */
+	double pred_ns[CP_NMODELS];	/* NAN none */
+	double pred_lmw_ns;	/* NAN none */
+};
+
+/* A message half or collective row on its way to its home. */
+struct cp_red_rec {
+	int64_t seq;
+	int64_t post_ns, end_ns;
+	int64_t inst;		/* collective: instance on comm; else -1 */
+	uint64_t bytes, site;
+	int32_t rank, op, peer, root, tag, comm_size;
+	uint32_t comm, flags, pred_flags;
+	float pred_ns[CP_NMODELS];	/* as the library computed them */
+	uint8_t coll;		/* 1 collective, 0 message half */
+};
+
+/* Rows of one (pred_flags, models that predicted, models compared). */
+struct cp_red_cov {
+	uint32_t pred_flags;	/* CP_PF_* of the rows */
+	uint32_t pred_mask;	/* bit k: model k predicted */
+	uint32_t mu_mask;	/* bit k: model k has a mu */
+	uint64_t rows;
+};
+
+/* mu of model, in group grp (CP_RED_G_*) at key. */
+struct cp_red_acc {
+	int32_t model;		/* CP_MODEL_* */
+	int32_t grp;
+	int64_t key;
+	struct cp_hist h;	/* CP_HIST_COARSE for links, else FINE */
+};
+
+/* One of the worst-predicted rows of a model. */
+struct cp_red_worst {
+	double mu;
+	double pred_ns;
+	int64_t t_transfer_ns;
+	int64_t seq;
+	uint64_t bytes, site;
+	int32_t rank, op;
+	int32_t peer, root;	/* as struct cp_red_row */
+};
+
+/* Sends of one (rank, site, op, bytes, layout) whose log3P l_mw is its
+ * largest term (CP_PF_L3_LMW_LARGEST), receives left out: each message
+ * once. */
+struct cp_red_sg {
+	int32_t rank, op, layout;
+	uint64_t site, bytes;
+	uint64_t calls;		/* rows */
+	double log3p_ns;	/* pred_log3p_ns summed over log3p_n rows */
+	uint64_t log3p_n;
+	double lmw_ns;		/* pred_lmw_ns summed over lmw_n rows */
+	uint64_t lmw_n;
+	int64_t measured_ns;	/* t_measured_ns summed */
+};
+
+/* What a reduction found.  Zero it (cp_red_sum_init) before use. */
+struct cp_red_sum {
+	struct cp_match_stats st;	/* rows given, matched, left, why */
+	uint64_t p2p_skipped;	/* message rows that are not transfers */
+	uint64_t calls_compared;	/* calls with some mu (a Sendrecv's
+					 * receive half is not a call) */
+	struct cp_red_cov *cov;
+	size_t ncov, capcov;
+	struct cp_red_acc *acc;	/* hash table of mask + 1 slots; free
+				 * slots have model -1 */
+	size_t nacc, maskacc;
+	struct cp_red_worst worst[CP_NMODELS][CP_RED_WORST];
+	size_t nworst[CP_NMODELS];	/* largest mu first, ties by (rank,
+					 * seq) */
+	struct cp_red_sg *sg;	/* hash table, free slots have calls 0 */
+	size_t nsg, masksg;
+};
+
+/* cp_red_sum_init - an empty summary.  Cannot fail. */
+void cp_red_sum_init(struct cp_red_sum *s);
+/* cp_red_sum_free - free what s holds; s is then empty.  Cannot fail. */
+void cp_red_sum_free(struct cp_red_sum *s);
+/* cp_red_sum_merge - add `from` to `into`.  -CP_ENOMEM may leave part
+ * of it added. */
+int cp_red_sum_merge(struct cp_red_sum *into, const struct cp_red_sum *from);
+
+/*
+ * cp_red_sum_pack - s as bytes (native byte order) into buf when len is
+ * big enough; returns the bytes it takes, whatever len is.  Cannot fail.
+ * cp_red_sum_unpack - merge the packed summary of len bytes at buf into
+ * s: 0, -CP_EINVAL (not a packed summary) or -CP_ENOMEM.
+ */
+size_t cp_red_sum_pack(const struct cp_red_sum *s, void *buf, size_t len);
+int cp_red_sum_unpack(struct cp_red_sum *s, const void *buf, size_t len);
+
+/*
+ * cp_red_add_result - add one compared row to s: its coverage, its mu of
+ * each model into the groups, its place among the worst.  The reduction
+ * calls it for every record it matched; a caller with rows matched
+ * before (a merged database) calls it itself.  r: the row; t_transfer_ns:
+ * its compared time, -1 none; mu: per model, NAN none.  Returns 0 or
+ * -CP_ENOMEM.
+ */
+int cp_red_add_result(struct cp_red_sum *s, const struct cp_red_rec *r,
+		      int64_t t_transfer_ns, const double *mu);
+
+/* cp_red_add_strided - add row r to the strided groups of s when it is
+ * one (see struct cp_red_sg).  Returns 0 or -CP_ENOMEM. */
+int cp_red_add_strided(struct cp_red_sum *s, const struct cp_red_row *r);
+
+/* A worker of step 1. */
+struct cp_red {
+	struct cp_red_sum *sum;	/* where counts of the scan go */
+	uint32_t nhome;		/* homes (>= 1) */
+	/* hand record r to home h; returns 0 or a negative code, which
+	 * stops the scan and is returned */
+	int (*emit)(void *arg, uint32_t h, const struct cp_red_rec *r);
+	void *arg;
+	/* the collective numbering of the rank being scanned */
+	int32_t rank;		/* -1 before the first row */
+	uint32_t comm;
+	int64_t inst, post_ns, seq;
+};
+
+/* cp_red_init - a worker that counts into sum and hands records to emit
+ * (arg its first argument), nhome >= 1.  Cannot fail. */
+void cp_red_init(struct cp_red *x, struct cp_red_sum *sum, uint32_t nhome,
+		 int (*emit)(void *arg, uint32_t h,
+			     const struct cp_red_rec *r),
+		 void *arg);
+
+/*
+ * cp_red_scan_row - step 1 for one row.  The rows of a rank come
+ * together (one rank after another); among them the collective rows in
+ * (comm, t_start_ns, seq) order, the message halves in any order.
+ * Returns 0, -CP_EINVAL (collective rows out of that order), -CP_ENOMEM,
+ * or emit's error.
+ */
+int cp_red_scan_row(struct cp_red *x, const struct cp_red_row *r);
+
+/*
+ * cp_red_match - step 2 on every record of one home, r[0..n): pair and
+ * group them, the halves of each message by the state[] of their two
+ * ranks (CP_RED_S_*, indexed by world rank; ranks at or past nstate
+ * count as 0), and add each result to s.  each (may be
+ * NULL) gets every record with its result, its mate (NULL none) and mu
+ * per model (NAN none), for callers that store per-row results; a
+ * nonzero return stops the match and is returned.  Returns 0,
+ * -CP_ENOMEM, or each's value.
+ */
+int cp_red_match(struct cp_red_sum *s, const struct cp_red_rec *r, size_t n,
+		 const uint8_t *state, int32_t nstate,
+		 int (*each)(void *arg, const struct cp_red_rec *r,
+			     const struct cp_red_rec *mate,
+			     const struct cp_match_out *o, const double *mu),
+		 void *arg);
+
+/* cp_red_home - the home of record r among nhome (>= 1).  Cannot fail. */
+uint32_t cp_red_home(const struct cp_red_rec *r, uint32_t nhome);
+
+#endif

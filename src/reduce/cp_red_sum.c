@@ -1,0 +1,562 @@
+/*
+ * cp_red_sum.c - the summary of a reduction (src/reduce/cp_red.h): rows
+ * per coverage class, mu histograms per model and group, the worst rows
+ * per model, the strided send groups; adding a result, merging, packing.
+ *
+ * The groups live in open-addressing tables.  A compared row touches up
+ * to four groups of each model, and rows come to a home grouped by
+ * channel, so each (model, group) remembers the slot it used last and
+ * tries it first.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/cp_err.h"
+#include "src/reduce/cp_red.h"
+
+void cp_red_sum_init(struct cp_red_sum *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void cp_red_sum_free(struct cp_red_sum *s)
+{
+	size_t i;
+
+	for (i = 0; s->acc && i <= s->maskacc; i++)
+		if (s->acc[i].model >= 0)
+			cp_hist_free(&s->acc[i].h);
+	free(s->acc);
+	free(s->cov);
+	free(s->sg);
+	cp_red_sum_init(s);
+}
+
+/* ---- coverage ---- */
+
+static int cp_red_cov_add(struct cp_red_sum *s, const struct cp_red_cov *c)
+{
+	struct cp_red_cov *v;
+	size_t i;
+
+	for (i = 0; i < s->ncov; i++) {
+		v = &s->cov[i];
+		if (v->pred_flags == c->pred_flags &&
+		    v->pred_mask == c->pred_mask && v->mu_mask == c->mu_mask) {
+			v->rows += c->rows;
+			/* the classes are few; keep the busy ones in front */
+			if (i) {
+				struct cp_red_cov t = s->cov[i - 1];
+
+				s->cov[i - 1] = *v;
+				*v = t;
+			}
+			return 0;
+		}
+	}
+	if (s->ncov == s->capcov) {
+		size_t cap = s->capcov ? 2 * s->capcov : 16;
+
+		v = realloc(s->cov, cap * sizeof(*v));
+		if (!v)
+			return -CP_ENOMEM;
+		s->cov = v;
+		s->capcov = cap;
+	}
+	s->cov[s->ncov++] = *c;
+	return 0;
+}
+
+/* ---- accuracy groups ---- */
+
+static uint64_t cp_red_mix(uint64_t x)
+{
+	x ^= x >> 31;
+	x *= UINT64_C(0x9e3779b97f4a7c15);
+	return x ^ (x >> 29);
+}
+
+static size_t cp_red_acc_home(const struct cp_red_sum *s, int32_t model,
+			      int32_t grp, int64_t key)
+{
+	return cp_red_mix((uint64_t)key * 31 + (uint64_t)(model * 8 + grp)) &
+	       s->maskacc;
+}
+
+/* Slot of (model, grp, key): where it is, or the free slot for it. */
+static struct cp_red_acc *cp_red_acc_slot(struct cp_red_sum *s,
+					  int32_t model, int32_t grp,
+					  int64_t key)
+{
+	size_t i = cp_red_acc_home(s, model, grp, key);
+	struct cp_red_acc *a;
+
+	for (;; i = (i + 1) & s->maskacc) {
+		a = &s->acc[i];
+		if (a->model < 0 || (a->model == model && a->grp == grp &&
+				     a->key == key))
+			return a;
+	}
+}
+
+static int cp_red_acc_grow(struct cp_red_sum *s)
+{
+	struct cp_red_sum n = { .maskacc = s->maskacc ? 2 * s->maskacc + 1 :
+					   63 };
+	size_t i;
+
+	n.acc = malloc((n.maskacc + 1) * sizeof(*n.acc));
+	if (!n.acc)
+		return -CP_ENOMEM;
+	for (i = 0; i <= n.maskacc; i++)
+		n.acc[i].model = -1;
+	for (i = 0; s->acc && i <= s->maskacc; i++)
+		if (s->acc[i].model >= 0)
+			*cp_red_acc_slot(&n, s->acc[i].model, s->acc[i].grp,
+					 s->acc[i].key) = s->acc[i];
+	free(s->acc);
+	s->acc = n.acc;
+	s->maskacc = n.maskacc;
+	return 0;
+}
+
+/* The histogram of (model, grp, key), made empty when new; NULL when out
+ * of memory. */
+static struct cp_hist *cp_red_acc_get(struct cp_red_sum *s, int32_t model,
+				      int32_t grp, int64_t key)
+{
+	struct cp_red_acc *a = s->acc ? cp_red_acc_slot(s, model, grp, key) :
+				NULL;
+
+	if (a && a->model >= 0)
+		return &a->h;
+	if (!s->acc || 2 * (s->nacc + 1) > s->maskacc + 1) {
+		if (cp_red_acc_grow(s))
+			return NULL;
+		a = cp_red_acc_slot(s, model, grp, key);
+	}
+	a->model = model;
+	a->grp = grp;
+	a->key = key;
+	cp_hist_init(&a->h, grp == CP_RED_G_LINK ? CP_HIST_COARSE :
+		     CP_HIST_FINE);
+	s->nacc++;
+	return &a->h;
+}
+
+/* ---- worst rows ---- */
+
+/* True when a is worse predicted than b: larger mu, then the earlier
+ * row (rank, seq) first, as the report lists them. */
+static bool cp_red_worse(const struct cp_red_worst *a,
+			 const struct cp_red_worst *b)
+{
+	if (a->mu != b->mu)
+		return a->mu > b->mu;
+	if (a->rank != b->rank)
+		return a->rank < b->rank;
+	return a->seq < b->seq;
+}
+
+static void cp_red_worst_add(struct cp_red_sum *s, int k,
+			     const struct cp_red_worst *w)
+{
+	struct cp_red_worst *v = s->worst[k];
+	size_t i;
+
+	if (s->nworst[k] == CP_RED_WORST &&
+	    !cp_red_worse(w, &v[CP_RED_WORST - 1]))
+		return;
+	i = s->nworst[k] < CP_RED_WORST ? s->nworst[k]++ : CP_RED_WORST - 1;
+	while (i > 0 && cp_red_worse(w, &v[i - 1])) {
+		v[i] = v[i - 1];
+		i--;
+	}
+	v[i] = *w;
+}
+
+/* ---- adding a result ---- */
+
+/* Link of a point-to-point row: world ranks a < b as a << 32 | b, or -1. */
+static int64_t cp_red_link(const struct cp_red_rec *r)
+{
+	int32_t a = r->rank, b = r->peer;
+
+	if (r->coll || r->root >= 0 || b < 0 || a == b)
+		return -1;
+	if (a > b) {
+		a = b;
+		b = r->rank;
+	}
+	return (int64_t)a << 32 | b;
+}
+
+static int cp_red_acc_add(struct cp_red_sum *s, int k,
+			  const struct cp_red_rec *r, double mu)
+{
+	int64_t key[CP_RED_NG] = { 0, r->op, cp_row_size_class(r->bytes),
+				   cp_red_link(r) };
+	struct cp_hist *h;
+	int g;
+
+	for (g = 0; g < CP_RED_NG; g++) {
+		if (key[g] < 0)
+			continue;
+		h = cp_red_acc_get(s, k, g, key[g]);
+		if (!h || cp_hist_add(h, mu) == -CP_ENOMEM)
+			return -CP_ENOMEM;
+	}
+	return 0;
+}
+
+int cp_red_add_result(struct cp_red_sum *s, const struct cp_red_rec *r,
+		      int64_t t_transfer_ns, const double *mu)
+{
+	struct cp_red_cov c;
+	struct cp_red_worst w;
+	int k, ret;
+
+	memset(&c, 0, sizeof(c));	/* packed as it is: no stray bytes */
+	c.pred_flags = r->pred_flags;
+	c.rows = 1;
+	for (k = 0; k < CP_NMODELS; k++) {
+		if (!isnan(r->pred_ns[k]))
+			c.pred_mask |= 1u << k;
+		if (isfinite(mu[k]) && mu[k] >= 1)
+			c.mu_mask |= 1u << k;
+	}
+	ret = cp_red_cov_add(s, &c);
+	if (ret || !c.mu_mask)
+		return ret;
+	if (!(r->flags & CP_F_HALF))
+		s->calls_compared++;
+	memset(&w, 0, sizeof(w));
+	w.t_transfer_ns = t_transfer_ns;
+	w.seq = r->seq;
+	w.bytes = r->bytes;
+	w.site = r->site;
+	w.rank = r->rank;
+	w.op = r->op;
+	w.peer = r->peer;
+	w.root = r->root;
+	for (k = 0; k < CP_NMODELS; k++) {
+		if (!(c.mu_mask & 1u << k))
+			continue;
+		if (cp_red_acc_add(s, k, r, mu[k]))
+			return -CP_ENOMEM;
+		w.mu = mu[k];
+		w.pred_ns = r->pred_ns[k];
+		cp_red_worst_add(s, k, &w);
+	}
+	return 0;
+}
+
+/* ---- strided groups ---- */
+
+static bool cp_red_sg_same(const struct cp_red_sg *a,
+			   const struct cp_red_sg *b)
+{
+	return a->rank == b->rank && a->site == b->site && a->op == b->op &&
+	       a->bytes == b->bytes && a->layout == b->layout;
+}
+
+static struct cp_red_sg *cp_red_sg_slot(struct cp_red_sg *v, size_t mask,
+					const struct cp_red_sg *k)
+{
+	size_t i = cp_red_mix(k->site ^ cp_red_mix(k->bytes ^
+			      ((uint64_t)(uint32_t)k->rank << 32 |
+			       (uint32_t)(k->op * 65599 + k->layout)))) &
+		   mask;
+
+	while (v[i].calls && !cp_red_sg_same(&v[i], k))
+		i = (i + 1) & mask;
+	return &v[i];
+}
+
+static int cp_red_sg_grow(struct cp_red_sum *s)
+{
+	size_t mask = s->masksg ? 2 * s->masksg + 1 : 15, i;
+	struct cp_red_sg *v = calloc(mask + 1, sizeof(*v));
+
+	if (!v)
+		return -CP_ENOMEM;
+	for (i = 0; s->sg && i <= s->masksg; i++)
+		if (s->sg[i].calls)
+			*cp_red_sg_slot(v, mask, &s->sg[i]) = s->sg[i];
+	free(s->sg);
+	s->sg = v;
+	s->masksg = mask;
+	return 0;
+}
+
+/* Add group g (calls > 0) to s's group of the same key. */
+static int cp_red_sg_put(struct cp_red_sum *s, const struct cp_red_sg *g)
+{
+	struct cp_red_sg *v;
+
+	if ((!s->sg || 2 * (s->nsg + 1) > s->masksg + 1) && cp_red_sg_grow(s))
+		return -CP_ENOMEM;
+	v = cp_red_sg_slot(s->sg, s->masksg, g);
+	if (!v->calls) {
+		*v = *g;
+		s->nsg++;
+		return 0;
+	}
+	v->calls += g->calls;
+	v->log3p_ns += g->log3p_ns;
+	v->log3p_n += g->log3p_n;
+	v->lmw_ns += g->lmw_ns;
+	v->lmw_n += g->lmw_n;
+	v->measured_ns += g->measured_ns;
+	return 0;
+}
+
+int cp_red_add_strided(struct cp_red_sum *s, const struct cp_red_row *r)
+{
+	struct cp_red_sg g;
+	double t = r->pred_ns[CP_MODEL_LOG3P];
+
+	if (!(r->pred_flags & CP_PF_L3_LMW_LARGEST) ||
+	    (r->flags & CP_F_RECV) || r->layout < 0)
+		return 0;
+	memset(&g, 0, sizeof(g));
+	g.rank = r->rank;
+	g.op = r->op;
+	g.layout = r->layout;
+	g.site = r->site;
+	g.bytes = r->bytes;
+	g.calls = 1;
+	g.log3p_ns = isnan(t) ? 0 : t;
+	g.log3p_n = !isnan(t);
+	g.lmw_ns = isnan(r->pred_lmw_ns) ? 0 : r->pred_lmw_ns;
+	g.lmw_n = !isnan(r->pred_lmw_ns);
+	g.measured_ns = r->t_measured_ns;
+	return cp_red_sg_put(s, &g);
+}
+
+/* ---- merging ---- */
+
+static void cp_red_st_add(struct cp_match_stats *a,
+			  const struct cp_match_stats *b)
+{
+	size_t *x = (size_t *)a;
+	const size_t *y = (const size_t *)b;
+	size_t i;
+
+	/* every field is a size_t count */
+	for (i = 0; i < sizeof(*a) / sizeof(size_t); i++)
+		x[i] += y[i];
+}
+
+int cp_red_sum_merge(struct cp_red_sum *into, const struct cp_red_sum *from)
+{
+	struct cp_hist *h;
+	size_t i;
+	int k;
+
+	cp_red_st_add(&into->st, &from->st);
+	into->p2p_skipped += from->p2p_skipped;
+	into->calls_compared += from->calls_compared;
+	for (i = 0; i < from->ncov; i++)
+		if (cp_red_cov_add(into, &from->cov[i]))
+			return -CP_ENOMEM;
+	for (i = 0; from->acc && i <= from->maskacc; i++) {
+		const struct cp_red_acc *a = &from->acc[i];
+
+		if (a->model < 0)
+			continue;
+		h = cp_red_acc_get(into, a->model, a->grp, a->key);
+		if (!h || cp_hist_merge(h, &a->h))
+			return -CP_ENOMEM;
+	}
+	for (k = 0; k < CP_NMODELS; k++)
+		for (i = 0; i < from->nworst[k]; i++)
+			cp_red_worst_add(into, k, &from->worst[k][i]);
+	for (i = 0; from->sg && i <= from->masksg; i++)
+		if (from->sg[i].calls && cp_red_sg_put(into, &from->sg[i]))
+			return -CP_ENOMEM;
+	return 0;
+}
+
+/* ---- packing ---- */
+
+#define CP_RED_MAGIC	0x31524350u	/* "PCR1" */
+
+/* The packed form, in native byte order for the ranks of one job:
+ * magic, st, p2p_skipped, calls_compared, then ncov and the coverage
+ * entries, nacc and per group model, grp, key, the packed histogram's
+ * length and bytes, per model nworst and its rows, nsg and the groups. */
+struct cp_red_out {
+	unsigned char *p;	/* next byte; NULL: only count */
+	size_t at, len;
+};
+
+static void cp_red_put(struct cp_red_out *o, const void *v, size_t n)
+{
+	if (o->p && o->at + n <= o->len)
+		memcpy(o->p + o->at, v, n);
+	o->at += n;
+}
+
+static void cp_red_put_u64(struct cp_red_out *o, uint64_t v)
+{
+	cp_red_put(o, &v, sizeof(v));
+}
+
+static void cp_red_put_hist(struct cp_red_out *o, const struct cp_hist *h)
+{
+	size_t n = cp_hist_pack(h, NULL, 0);
+
+	cp_red_put_u64(o, n);
+	if (o->p && o->at + n <= o->len)
+		cp_hist_pack(h, o->p + o->at, n);
+	o->at += n;
+}
+
+/* Write s to o (or only count its bytes). */
+static void cp_red_sum_put(const struct cp_red_sum *s, struct cp_red_out *o)
+{
+	uint32_t magic = CP_RED_MAGIC;
+	size_t i;
+	int k;
+
+	cp_red_put(o, &magic, sizeof(magic));
+	cp_red_put(o, &s->st, sizeof(s->st));
+	cp_red_put_u64(o, s->p2p_skipped);
+	cp_red_put_u64(o, s->calls_compared);
+	cp_red_put_u64(o, s->ncov);
+	cp_red_put(o, s->cov, s->ncov * sizeof(*s->cov));
+	cp_red_put_u64(o, s->nacc);
+	for (i = 0; s->acc && i <= s->maskacc; i++) {
+		const struct cp_red_acc *a = &s->acc[i];
+
+		if (a->model < 0)
+			continue;
+		cp_red_put(o, &a->model, sizeof(a->model));
+		cp_red_put(o, &a->grp, sizeof(a->grp));
+		cp_red_put(o, &a->key, sizeof(a->key));
+		cp_red_put_hist(o, &a->h);
+	}
+	for (k = 0; k < CP_NMODELS; k++) {
+		cp_red_put_u64(o, s->nworst[k]);
+		cp_red_put(o, s->worst[k], s->nworst[k] * sizeof(**s->worst));
+	}
+	cp_red_put_u64(o, s->nsg);
+	for (i = 0; s->sg && i <= s->masksg; i++)
+		if (s->sg[i].calls)
+			cp_red_put(o, &s->sg[i], sizeof(s->sg[i]));
+}
+
+size_t cp_red_sum_pack(const struct cp_red_sum *s, void *buf, size_t len)
+{
+	struct cp_red_out o = { .len = len };
+
+	cp_red_sum_put(s, &o);		/* all or nothing */
+	if (o.at <= len && buf) {
+		o.p = buf;
+		o.at = 0;
+		cp_red_sum_put(s, &o);
+	}
+	return o.at;
+}
+
+struct cp_red_in {
+	const unsigned char *p;
+	size_t at, len;
+	bool bad;		/* read past the end */
+};
+
+static void cp_red_get(struct cp_red_in *in, void *v, size_t n)
+{
+	if (in->bad || in->len - in->at < n) {
+		in->bad = true;
+		memset(v, 0, n);
+		return;
+	}
+	memcpy(v, in->p + in->at, n);
+	in->at += n;
+}
+
+static uint64_t cp_red_get_u64(struct cp_red_in *in)
+{
+	uint64_t v;
+
+	cp_red_get(in, &v, sizeof(v));
+	return v;
+}
+
+/* Merge the next packed group of in into s. */
+static int cp_red_get_acc(struct cp_red_in *in, struct cp_red_sum *s)
+{
+	struct cp_red_acc a;
+	struct cp_hist *h;
+	uint64_t n;
+
+	cp_red_get(in, &a.model, sizeof(a.model));
+	cp_red_get(in, &a.grp, sizeof(a.grp));
+	cp_red_get(in, &a.key, sizeof(a.key));
+	n = cp_red_get_u64(in);
+	if (in->bad || n > in->len - in->at || a.model < 0 ||
+	    a.model >= CP_NMODELS || a.grp < 0 || a.grp >= CP_RED_NG)
+		return -CP_EINVAL;
+	h = cp_red_acc_get(s, a.model, a.grp, a.key);
+	if (!h)
+		return -CP_ENOMEM;
+	in->at += n;
+	return cp_hist_unpack(h, in->p + in->at - n, n);
+}
+
+int cp_red_sum_unpack(struct cp_red_sum *s, const void *buf, size_t len)
+{
+	struct cp_red_in in = { .p = buf, .len = len };
+	struct cp_red_sum t;
+	uint64_t n, i;
+	uint32_t magic;
+	int k, ret = 0;
+
+	/* into a summary of its own first: s changes only when all of it
+	 * reads */
+	cp_red_sum_init(&t);
+	cp_red_get(&in, &magic, sizeof(magic));
+	cp_red_get(&in, &t.st, sizeof(t.st));
+	t.p2p_skipped = cp_red_get_u64(&in);
+	t.calls_compared = cp_red_get_u64(&in);
+	n = cp_red_get_u64(&in);
+	if (in.bad || magic != CP_RED_MAGIC ||
+	    n > (len - in.at) / sizeof(struct cp_red_cov))
+		return -CP_EINVAL;
+	for (i = 0; !ret && i < n; i++) {
+		struct cp_red_cov c;
+
+		cp_red_get(&in, &c, sizeof(c));
+		ret = cp_red_cov_add(&t, &c);
+	}
+	n = cp_red_get_u64(&in);
+	for (i = 0; !ret && !in.bad && i < n; i++)
+		ret = cp_red_get_acc(&in, &t);
+	for (k = 0; !ret && k < CP_NMODELS; k++) {
+		n = cp_red_get_u64(&in);
+		if (n > CP_RED_WORST)
+			ret = -CP_EINVAL;
+		for (i = 0; !ret && i < n; i++) {
+			struct cp_red_worst w;
+
+			cp_red_get(&in, &w, sizeof(w));
+			cp_red_worst_add(&t, k, &w);
+		}
+	}
+	n = cp_red_get_u64(&in);
+	for (i = 0; !ret && !in.bad && i < n; i++) {
+		struct cp_red_sg g;
+
+		cp_red_get(&in, &g, sizeof(g));
+		ret = g.calls ? cp_red_sg_put(&t, &g) : -CP_EINVAL;
+	}
+	if (!ret && (in.bad || in.at != len))
+		ret = -CP_EINVAL;
+	if (!ret)
+		ret = cp_red_sum_merge(s, &t);
+	cp_red_sum_free(&t);
+	return ret;
+}

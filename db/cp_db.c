@@ -88,6 +88,20 @@ void cp_db_bind_real(sqlite3_stmt *st, int i, double v)
 		sqlite3_bind_double(st, i, v);
 }
 
+int64_t cp_db_col(sqlite3_stmt *st, int i, int64_t dflt)
+{
+	if (sqlite3_column_type(st, i) == SQLITE_NULL)
+		return dflt;
+	return sqlite3_column_int64(st, i);
+}
+
+double cp_db_real(sqlite3_stmt *st, int i)
+{
+	if (sqlite3_column_type(st, i) == SQLITE_NULL)
+		return NAN;
+	return sqlite3_column_double(st, i);
+}
+
 struct cp_db *cp_db_alloc(void)
 {
 	return calloc(1, sizeof(struct cp_db));
@@ -128,10 +142,13 @@ void cp_db_close(struct cp_db *db)
 		return;
 	for (i = 0; i < CP_ST_MAX; i++)
 		sqlite3_finalize(db->st[i]);
+	for (i = 0; i < CP_SUM_ST_MAX; i++)
+		sqlite3_finalize(db->sum[i]);
 	cp_db_unreserve(db);		/* room for the checkpoint below */
 	if (db->h && db->writer)
 		sqlite3_exec(db->h, "PRAGMA journal_mode=DELETE", NULL, NULL,
 			     NULL);
 	sqlite3_close_v2(db->h);
+	free(db->dir);
 	free(db);
 }

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "src/common/cp_row.h"
+#include "src/common/cp_sum.h"
 
 #define CP_DB_SCHEMA_VERSION 2
 
@@ -67,5 +68,35 @@ int cp_db_put_meta(struct cp_db *db, const char *key, const char *value);
 void cp_db_close(struct cp_db *db);
 /* Last error text of db (or of the last failed open when db is NULL). */
 const char *cp_db_errmsg(struct cp_db *db);
+
+/*
+ * The reduction of a run (src/reduce/cp_red.h) as records
+ * (src/common/cp_sum.h) in the red_* tables of db/schema.sql: in
+ * commprof.db (the CLI), or alone in commprof-reduced.db, which rank 0
+ * of a job that reduced itself at MPI_Finalize writes (the library).
+ */
+#define CP_DB_REDUCED	"commprof-reduced.db"
+
+/*
+ * cp_db_sum_put - store record r in db's red_* tables (in the caller's
+ * transaction, if any).  db: a struct cp_db of a merge or of a reduced
+ * file, as void so that it serves as the callback of cp_red_sum_each.
+ * Returns 0 or -CP_DB_EIO.
+ */
+int cp_db_sum_put(void *db, const struct cp_sum_rec *r);
+
+/*
+ * cp_db_sum_create - begin the reduced file `path` of a job: written
+ * under a temporary name beside it (path, "." pid ".tmp"), in one
+ * transaction, with meta schema_version and kind 'reduced'; the caller
+ * adds meta and records, then cp_db_sum_publish.  Returns 0 and *out, or
+ * -CP_DB_EIO (cp_db_errmsg(NULL) tells why; nothing left behind).
+ *
+ * cp_db_sum_publish - commit db, close it and rename it to `path` (the
+ * path given to cp_db_sum_create), or remove it when keep is false or
+ * anything fails.  db is freed either way.  Returns 0 or -CP_DB_EIO.
+ */
+int cp_db_sum_create(const char *path, struct cp_db **out);
+int cp_db_sum_publish(struct cp_db *db, const char *path, bool keep);
 
 #endif

@@ -14,6 +14,7 @@
 #include <sqlite3.h>
 
 #include "db/cp_db.h"
+#include "src/common/cp_sum.h"
 
 enum {
 	CP_ST_META,
@@ -29,18 +30,33 @@ enum {
 	CP_ST_MAX
 };
 
+/* Statements of cp_db_sum_put (db/cp_db_sum.c), prepared on first use. */
+enum {
+	CP_SUM_ST_COUNT,
+	CP_SUM_ST_COV,
+	CP_SUM_ST_ACC,
+	CP_SUM_ST_WORST,
+	CP_SUM_ST_SG,
+	CP_SUM_ST_MAX
+};
+
 struct cp_db {
 	sqlite3 *h;
 	bool writer;			/* rank file: see cp_db_close */
 	sqlite3_stmt *st[CP_ST_MAX];	/* writer statements, or NULL */
+	sqlite3_stmt *sum[CP_SUM_ST_MAX];	/* reduction records, or NULL */
+	char *dir;			/* reader: the output directory of
+					 * the rank files, or NULL */
 	char err[256];
 	char reserve[4200];		/* writer: path of the reserve file,
 					 * "" once given back */
 };
 
 /* Sections of the embedded schema (db/schema.sql): a rank file is the
- * part before CP_DB_MARK_MERGED; a merge adds the rest. */
+ * part before CP_DB_MARK_MERGED; a merge adds the rest; the reduction
+ * of a job alone is the part from CP_DB_MARK_REDUCED to the indexes. */
 #define CP_DB_MARK_MERGED "-- @merged\n"
+#define CP_DB_MARK_REDUCED "-- @reduced\n"
 #define CP_DB_MARK_INDEXES "-- @indexes\n"
 #define CP_DB_STR2(x)	#x
 #define CP_DB_STR(x)	CP_DB_STR2(x)
@@ -57,6 +73,25 @@ struct cp_db {
 #define CP_DB_COL_CMU(id, name)		", c.mu_" #name
 #define CP_DB_COL_SETMU(id, name)	", mu_" #name " = ?"
 #define CP_DB_COL_ARG(id, name)		", ?"
+#define CP_DB_COL_MUDEF(id, name)	", mu_" #name " REAL"
+#define CP_DB_COL_MU(id, name)		", mu_" #name
+#define CP_DB_COL_XMU(id, name)		", x.mu_" #name
+
+/* Matches wait in a temporary table, keyed as the rows they name, until
+ * cp_db_need_rows copies the rows in with them: one write of each row,
+ * no UPDATE (cp_db_put_xfers). */
+#define CP_DB_XFER_TABLE_SQL						\
+	"CREATE TEMP TABLE IF NOT EXISTS xfer (rank INTEGER NOT NULL,"	\
+	" seq INTEGER NOT NULL, t_transfer_ns INTEGER, t_wait_ns INTEGER,"\
+	" late INTEGER, mate_rank INTEGER, mate_seq INTEGER,"		\
+	" coll_inst INTEGER" CP_MODEL_MAP(CP_DB_COL_MUDEF)		\
+	", PRIMARY KEY (rank, seq)) WITHOUT ROWID"
+
+/* The match columns of calls, and of temp.xfer as x. */
+#define CP_DB_XFER_COLS "t_transfer_ns, t_wait_ns, late, mate_rank,"	\
+	" mate_seq, coll_inst" CP_MODEL_MAP(CP_DB_COL_MU)
+#define CP_DB_XFER_XCOLS "x.t_transfer_ns, x.t_wait_ns, x.late,"	\
+	" x.mate_rank, x.mate_seq, x.coll_inst" CP_MODEL_MAP(CP_DB_COL_XMU)
 
 /* The module of a rank that holds an address: the one with the greatest
  * start at or below it, if the address is below its end. */
@@ -108,15 +143,31 @@ void cp_db_bind_real(sqlite3_stmt *st, int i, double v);
 /* Step a bound statement once and reset it; 0 or the SQLite code. */
 int cp_db_step(sqlite3_stmt *st);
 
+/* Reader (cp_db_merge.c): attach the file at path, read-only, as
+ * schema `name`.  Returns an SQLite code. */
+int cp_db_attach_as(sqlite3 *h, const char *path, const char *name);
+
 /* Reader (cp_db_read.c): first column of the first row of sql as an
  * integer; dflt when there is no row; sets *rc to the SQLite result. */
 int64_t cp_db_query_int(sqlite3 *h, const char *sql, int64_t dflt,
 			int *rc);
 
-/* Column i of st as an integer, or dflt when it is NULL. */
+/* Column i of st as an integer, or dflt when it is NULL (cp_db.c). */
 int64_t cp_db_col(sqlite3_stmt *st, int i, int64_t dflt);
 
-/* Column i of st as a double, or NAN when it is NULL. */
+/* Column i of st as a double, or NAN when it is NULL (cp_db.c). */
 double cp_db_real(sqlite3_stmt *st, int i);
+
+/*
+ * cp_db_scan_h - fn for every row of class p2p or coll of the calls of
+ * connection h (db/cp_db_sum.c): the message halves, then the collective
+ * rows in (rank, comm, t_start_ns, seq) order, as src/reduce/cp_red.h
+ * reads them.  rank >= 0: h is a rank file of that rank; -1: a merge,
+ * whose rank column tells.  fn returns 0 to go on or a negative value.
+ * Returns 0, fn's value, or a (positive) SQLite code (SQLITE_CORRUPT:
+ * the rows before the damage were given).
+ */
+int cp_db_scan_h(sqlite3 *h, int32_t rank,
+		 int (*fn)(void *arg, const struct cp_sum_row *r), void *arg);
 
 #endif

@@ -2,7 +2,10 @@
  * cp_db_merge.c - the reader's way in (db/cp_db_read.h): cp_db_open_dir
  * merges the rank files of an output directory into commprof.db, a rank
  * file that SQLite can only partly read contributing what it can, and
- * removes the reserves of ranks that died.  The CLI links it; the
+ * removes the reserves of ranks that died.  The merge takes every table
+ * but calls at once (small: meta, ops, layouts, modules, aggregates) and
+ * lets the caller reduce the run beside it; cp_db_need_rows copies the
+ * call rows in when a command needs them.  The CLI links it; the
  * profiling library does not.
  */
 #include <ctype.h>
@@ -42,6 +45,8 @@ struct cp_db_copy {
 	const char *cols;
 };
 
+/* The tables a merge takes at once (the first) and the call rows, which
+ * cp_db_need_rows copies in when a command needs them (the last). */
 static const struct cp_db_copy cp_db_copies[] = {
 	{ "meta", "rank_meta", "INSERT OR REPLACE", true, "key, value" },
 	{ "ops", "ops", "INSERT OR IGNORE", false, "id, name, kind, class" },
@@ -53,6 +58,7 @@ static const struct cp_db_copy cp_db_copies[] = {
 	{ "aggs", "aggs", "INSERT", true,
 	  "site, op, peer, size_class, layout, count, bytes, time_ns, "
 	  "min_ns, max_ns, rows" },
+#define CP_DB_NSMALL	5	/* the tables above */
 	{ "calls", "calls", "INSERT", true,
 	  "seq, op, thread, peer, root, tag, comm_size, comm, layout, "
 	  "flags, bytes, count, site, t_start_ns, t_measured_ns, "
@@ -330,15 +336,15 @@ static int cp_db_copy_table(sqlite3 *h, const char *path,
 	return rc ? 1 : 0;
 }
 
-/* Every table of the rank file; 1 if any failed or was only partly
- * read. */
+/* Every table of the rank file but calls; 1 if any failed or was only
+ * partly read. */
 static int cp_db_copy_all(sqlite3 *h, const char *path, int rank, bool safe,
 			  char *msg, size_t len)
 {
 	size_t i;
 	int bad = 0;
 
-	for (i = 0; i < sizeof(cp_db_copies) / sizeof(cp_db_copies[0]); i++) {
+	for (i = 0; i < CP_DB_NSMALL; i++) {
 		bad |= cp_db_copy_table(h, path, &cp_db_copies[i], rank, safe,
 					msg, len);
 		if (bad && !safe)
@@ -381,15 +387,16 @@ static int cp_db_rank_meta(sqlite3 *h, int *rank, char *msg, size_t len)
 	return 0;
 }
 
-static int cp_db_attach(sqlite3 *h, const char *path)
+int cp_db_attach_as(sqlite3 *h, const char *path, const char *name)
 {
-	char *uri = cp_db_uri_ro(path);
+	char *uri = cp_db_uri_ro(path), sql[64];
 	sqlite3_stmt *st;
 	int rc;
 
 	if (!uri)
 		return SQLITE_NOMEM;
-	rc = sqlite3_prepare_v2(h, "ATTACH ?1 AS r", -1, &st, NULL);
+	snprintf(sql, sizeof(sql), "ATTACH ?1 AS %s", name);
+	rc = sqlite3_prepare_v2(h, sql, -1, &st, NULL);
 	if (!rc) {
 		sqlite3_bind_text(st, 1, uri, -1, SQLITE_STATIC);
 		rc = sqlite3_step(st);
@@ -401,18 +408,22 @@ static int cp_db_attach(sqlite3 *h, const char *path)
 }
 
 /* Keep a warning about rank file `path` in the merged meta table, so that
- * every later use of the merge repeats it (cp_db_replay_warnings). */
+ * every later use of the merge repeats it (cp_db_replay_warnings); one
+ * per file, the first.  Returns an SQLite code; *added (may be NULL):
+ * whether this one was kept. */
 static int cp_db_warnf(sqlite3 *h, const char *path, const char *what,
-		       const char *then)
+		       const char *then, bool *added)
 {
 	sqlite3_stmt *st;
 	int rc;
 
 	rc = sqlite3_prepare_v2(h, "INSERT INTO main.meta (key, value) "
-				"VALUES ('warning.' || (SELECT count(*) FROM "
+				"SELECT 'warning.' || (SELECT count(*) FROM "
 				"main.meta WHERE key LIKE 'warning.%'), "
-				"printf('%s: %s; %s', ?1, ?2, ?3))", -1, &st,
-				NULL);
+				"printf('%s: %s; %s', ?1, ?2, ?3) WHERE NOT "
+				"EXISTS (SELECT 1 FROM main.meta WHERE key LIKE "
+				"'warning.%' AND substr(value, 1, length(?1) + "
+				"2) = ?1 || ': ')", -1, &st, NULL);
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
@@ -420,7 +431,19 @@ static int cp_db_warnf(sqlite3 *h, const char *path, const char *what,
 	sqlite3_bind_text(st, 3, then, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
+	if (added)
+		*added = rc == SQLITE_DONE && sqlite3_changes(h) > 0;
 	return rc == SQLITE_DONE ? 0 : rc;
+}
+
+int cp_db_warn(struct cp_db *db, const char *path, const char *what)
+{
+	bool added = false;
+
+	if (cp_db_warnf(db->h, path, what, "using the rows that could be "
+			"read", &added))
+		return cp_db_fail(db, CP_DB_EIO, "cannot keep a warning");
+	return added;
 }
 
 static void cp_db_replay_warnings(sqlite3 *h,
@@ -438,33 +461,79 @@ static void cp_db_replay_warnings(sqlite3 *h,
 	sqlite3_finalize(st);
 }
 
+/* The ranks merged so far: a set of world ranks, open addressing. */
+struct cp_db_seen {
+	int64_t *v;		/* rank + 1; 0 free */
+	size_t mask;
+};
+
+/* Add rank to s; false when it was there already.  s has room for
+ * every rank file (cp_db_build_fill sizes it). */
+static bool cp_db_seen_add(struct cp_db_seen *s, int rank)
+{
+	size_t i = ((uint64_t)rank * UINT64_C(0x9e3779b97f4a7c15) >> 20) &
+		   s->mask;
+
+	for (; s->v[i]; i = (i + 1) & s->mask)
+		if (s->v[i] == (int64_t)rank + 1)
+			return false;
+	s->v[i] = (int64_t)rank + 1;
+	return true;
+}
+
+/* After a rank file's tables: its row count and its name, so that the
+ * reduction and cp_db_need_rows find it.  A count that cannot be read
+ * (a damaged file) is left out. */
+static int cp_db_merge_note(sqlite3 *h, const char *path, int rank,
+			    bool bad)
+{
+	const char *name = strrchr(path, '/');
+	sqlite3_stmt *st;
+	int rc;
+
+	/* a rank file only ever appends rows: the last rowid counts them
+	 * without reading them (a damaged file counts what it kept) */
+	cp_db_exec_fmt(h, "INSERT OR REPLACE INTO main.rank_meta (rank, key, "
+		       "value) SELECT %d, 'rows_in_file', %s FROM r.calls",
+		       rank, bad ? "count(*)" : "max(rowid)");
+	rc = sqlite3_prepare_v2(h, "INSERT OR REPLACE INTO main.rank_files "
+				"(rank, name) VALUES (?, ?)", -1, &st, NULL);
+	if (rc)
+		return rc;
+	sqlite3_bind_int(st, 1, rank);
+	sqlite3_bind_text(st, 2, name ? name + 1 : path, -1, SQLITE_STATIC);
+	rc = cp_db_step(st);
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /*
  * Merge rank file `path` into the open merged database h.  rank is the
- * rank its name tells; seen[] (n entries) the ranks merged so far.
- * Returns 1 when rows were merged, 0 when the file was skipped (with a
- * warning kept by cp_db_warnf),
- * or a negative code when the merged database itself failed.
+ * rank its name tells; seen the ranks merged so far.  Returns 1 when rows
+ * were merged, 0 when the file was skipped (with a warning kept by
+ * cp_db_warnf), or a negative code when the merged database itself
+ * failed.
  */
 static int cp_db_merge_one(sqlite3 *h, const char *path, int rank,
-			   const int *seen, int n, int *merged_rank)
+			   struct cp_db_seen *seen)
 {
 	char msg[512] = "";
-	int i, st, bad;
+	int st, bad;
 
-	if (cp_db_attach(h, path)) {
+	if (cp_db_attach_as(h, path, "r")) {
 		snprintf(msg, sizeof(msg), "%s", sqlite3_errmsg(h));
-		return cp_db_warnf(h, path, msg, "skipped") ? -CP_DB_EIO : 0;
+		return cp_db_warnf(h, path, msg, "skipped", NULL) ?
+		       -CP_DB_EIO : 0;
 	}
 	st = cp_db_rank_meta(h, &rank, msg, sizeof(msg));
-	for (i = 0; st >= 0 && i < n; i++) {
-		if (seen[i] == rank) {
-			snprintf(msg, sizeof(msg), "rank %d seen before", rank);
-			st = -1;
-		}
+	if (st >= 0 && !cp_db_seen_add(seen, rank)) {
+		snprintf(msg, sizeof(msg), "rank %d seen before", rank);
+		st = -1;
 	}
 	if (st < 0) {
 		sqlite3_exec(h, "DETACH r", NULL, NULL, NULL);
-		return cp_db_warnf(h, path, msg, "skipped") ? -CP_DB_EIO : 0;
+		return cp_db_warnf(h, path, msg, "skipped", NULL) ?
+		       -CP_DB_EIO : 0;
 	}
 	if (sqlite3_exec(h, "BEGIN", NULL, NULL, NULL))
 		return -CP_DB_EIO;
@@ -484,17 +553,17 @@ static int cp_db_merge_one(sqlite3 *h, const char *path, int rank,
 			return -CP_DB_EIO;
 		bad = 1;
 	}
-	if (sqlite3_exec(h, "DETACH r", NULL, NULL, NULL))
+	if (cp_db_merge_note(h, path, rank, bad) ||
+	    sqlite3_exec(h, "DETACH r", NULL, NULL, NULL))
 		return -CP_DB_EIO;
 	if (bad) {
 		char what[600];
 
 		snprintf(what, sizeof(what), "damaged (%s)", msg);
 		if (cp_db_warnf(h, path, what,
-				"using the rows that could be read"))
+				"using the rows that could be read", NULL))
 			return -CP_DB_EIO;
 	}
-	*merged_rank = rank;
 	return 1;
 }
 
@@ -536,50 +605,62 @@ static int cp_db_build_open(const char *dir, char *tmp, sqlite3 **h)
 	return 0;
 }
 
-/* Every rank file into h; then indexes and the merge's meta rows. */
+/* Every rank file's small tables into h; then indexes and the merge's
+ * meta rows.  The call rows wait for cp_db_need_rows. */
 static int cp_db_build_fill(sqlite3 *h, const char *dir,
 			    const struct cp_db_scan *sc)
 {
+	struct cp_db_seen seen = { 0 };
 	int i, n = 0, ret = 0;
 	char path[4096];
 
+	for (seen.mask = 15; seen.mask < 2 * (size_t)sc->n; )
+		seen.mask = 2 * seen.mask + 1;
+	seen.v = calloc(seen.mask + 1, sizeof(*seen.v));
+	if (!seen.v)
+		return cp_db_open_fail(CP_DB_ENOMEM, "out of memory");
 	if (cp_db_exec_schema(h, CP_DB_MARK_MERGED, CP_DB_MARK_INDEXES))
 		goto out_eio;
-	/* sc->ranks[0..n) becomes the ranks merged so far: n <= i, so it
-	 * only overwrites name ranks already used. */
 	for (i = 0; i < sc->n; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, sc->names[i]);
-		ret = cp_db_merge_one(h, path, sc->ranks[i], sc->ranks, n,
-				      &sc->ranks[n]);
+		ret = cp_db_merge_one(h, path, sc->ranks[i], &seen);
 		if (ret < 0)
 			goto out_eio;
 		n += ret;
 	}
+	free(seen.v);
 	if (!n)
 		return cp_db_open_fail(CP_DB_ENOENT,
 				       "no readable rank files in %s", dir);
 	if (cp_db_exec_schema(h, CP_DB_MARK_INDEXES, NULL) ||
 	    cp_db_exec_fmt(h, "INSERT INTO meta (key, value) VALUES "
 			   "('schema_version', '%d'), ('kind', 'merged'), "
-			   "('ranks', '%d'), ('rank_files', '%d')",
+			   "('ranks', '%d'), ('rank_files', '%d'), "
+			   "('rows_merged', '0')",
 			   CP_DB_SCHEMA_VERSION, n, sc->n))
-		goto out_eio;
+		return cp_db_open_fail(CP_DB_EIO, "cannot merge %s: %s", dir,
+				       sqlite3_errmsg(h));
 	return 0;
 out_eio:
+	free(seen.v);
 	return cp_db_open_fail(CP_DB_EIO, "cannot merge %s: %s", dir,
 			       sqlite3_errmsg(h));
 }
 
-/* Let the caller complete a new merge (matching) before it is published.
- * Its failures are its own to report: the merge stands without them. */
-static void cp_db_build_hook(sqlite3 *h,
+/* Let the caller complete a new merge (the reduction) before it is
+ * published.  Its failures are its own to report: the merge stands
+ * without them. */
+static void cp_db_build_hook(sqlite3 *h, const char *dir,
 			     void (*merged)(void *arg, struct cp_db *db),
 			     void *arg)
 {
-	struct cp_db db = { .h = h };
+	struct cp_db db = { .h = h, .dir = (char *)dir };
+	int i;
 
 	if (merged)
 		merged(arg, &db);
+	for (i = 0; i < CP_SUM_ST_MAX; i++)
+		sqlite3_finalize(db.sum[i]);
 }
 
 static int cp_db_build(const char *dir, const char *final,
@@ -598,7 +679,7 @@ static int cp_db_build(const char *dir, const char *final,
 		return ret;
 	ret = cp_db_build_fill(h, dir, sc);
 	if (!ret)
-		cp_db_build_hook(h, merged, arg);
+		cp_db_build_hook(h, dir, merged, arg);
 	if (ret || !tmp[0]) {
 		if (ret)
 			sqlite3_close_v2(h);
@@ -727,6 +808,181 @@ int cp_db_open_dir(const char *dir,
 		return cp_db_open_fail(CP_DB_ENOMEM, "out of memory");
 	}
 	db->h = h;
+	db->dir = strdup(dir);
+	if (!db->dir) {
+		cp_db_close(db);
+		return cp_db_open_fail(CP_DB_ENOMEM, "out of memory");
+	}
 	*out = db;
+	return 0;
+}
+
+/* ---- the call rows, when a command needs them ---- */
+
+/* db's connection, read-only since it was published, made writable. */
+static int cp_db_writable(struct cp_db *db)
+{
+	char path[4200];
+	sqlite3 *h;
+
+	if (sqlite3_db_readonly(db->h, "main") != 1)
+		return 0;
+	snprintf(path, sizeof(path), "%s", sqlite3_db_filename(db->h,
+							       "main"));
+	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE, NULL) ||
+	    sqlite3_exec(h, "PRAGMA synchronous=OFF; PRAGMA "
+			 "writable_schema=ON", NULL, NULL, NULL)) {
+		cp_db_open_fail(CP_DB_EIO, "cannot add the call rows to %s: "
+				"%s", path, sqlite3_errmsg(h));
+		sqlite3_close_v2(h);
+		return -CP_DB_EIO;
+	}
+	sqlite3_close_v2(db->h);
+	db->h = h;
+	return 0;
+}
+
+/* The calls of attached rank file r with their matches (temp.xfer) in
+ * one statement.  Returns an SQLite code. */
+static int cp_db_rows_fast(sqlite3 *h, int rank)
+{
+	const char *cols = cp_db_copies[CP_DB_NSMALL].cols, *p;
+	char ccols[1024] = "c.", sql[3072];
+	size_t at = 2;
+
+	/* "seq, op, ..." as "c.seq, c.op, ...": xfer has a seq too */
+	for (p = cols; *p && at + 4 < sizeof(ccols); p++) {
+		ccols[at++] = *p;
+		if (*p == ' ') {
+			ccols[at++] = 'c';
+			ccols[at++] = '.';
+		}
+	}
+	ccols[at] = '\0';
+	snprintf(sql, sizeof(sql), "INSERT INTO main.calls (rank, %s, "
+		 CP_DB_XFER_COLS ") SELECT %d, %s, " CP_DB_XFER_XCOLS
+		 " FROM r.calls c LEFT JOIN temp.xfer x ON x.rank = %d AND "
+		 "x.seq = c.seq", cols, rank, ccols, rank);
+	return sqlite3_exec(h, sql, NULL, NULL, NULL);
+}
+
+/* The matches of rank's rows copied one by one (a damaged file). */
+static int cp_db_rows_xfer(sqlite3 *h, int rank)
+{
+	return cp_db_exec_fmt(h, "UPDATE main.calls AS c SET (" CP_DB_XFER_COLS
+			      ") = (SELECT " CP_DB_XFER_XCOLS " FROM "
+			      "temp.xfer x WHERE x.rank = c.rank AND x.seq = "
+			      "c.seq) WHERE c.rank = %d", rank);
+}
+
+/* The calls of rank file `path` into db, all of them or (a damaged file)
+ * what can be read, with one warning kept and given to warn.  Returns 0
+ * or -CP_DB_EIO. */
+static int cp_db_rows_one(struct cp_db *db, const char *path, int rank,
+			  void (*warn)(void *arg, const char *msg), void *arg)
+{
+	const struct cp_db_copy *c = &cp_db_copies[CP_DB_NSMALL];
+	char msg[512] = "", what[600], line[5000];
+	bool added = false;
+	int bad;
+
+	if (cp_db_attach_as(db->h, path, "r"))
+		return 0;	/* a file gone since the merge: kept out */
+	if (sqlite3_exec(db->h, "BEGIN", NULL, NULL, NULL))
+		return -CP_DB_EIO;
+	bad = cp_db_rows_fast(db->h, rank);
+	if (bad)
+		snprintf(msg, sizeof(msg), "%s", sqlite3_errmsg(db->h));
+	if (bad || sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL)) {
+		/* as cp_db_merge_one: start over, row by row */
+		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+		msg[0] = '\0';
+		if (sqlite3_exec(db->h, "BEGIN", NULL, NULL, NULL))
+			return -CP_DB_EIO;
+		cp_db_copy_table(db->h, path, c, rank, true, msg, sizeof(msg));
+		if (cp_db_rows_xfer(db->h, rank) ||
+		    sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL))
+			return -CP_DB_EIO;
+		bad = 1;
+	}
+	if (sqlite3_exec(db->h, "DETACH r", NULL, NULL, NULL))
+		return -CP_DB_EIO;
+	snprintf(what, sizeof(what), "damaged (%s)", msg);
+	if (bad && cp_db_warnf(db->h, path, what, "using the rows that could "
+			       "be read", &added))
+		return -CP_DB_EIO;
+	if (added && warn) {
+		snprintf(line, sizeof(line), "%s: %s; using the rows that "
+			 "could be read", path, what);
+		warn(arg, line);
+	}
+	return 0;
+}
+
+/* The rank files of db's merge: names[] and ranks[] of sc, as
+ * cp_db_scan_dir makes them.  Returns 0 or -CP_DB_EIO. */
+static int cp_db_merged_files(struct cp_db *db, struct cp_db_scan *sc)
+{
+	sqlite3_stmt *st;
+	int rc = SQLITE_ERROR, cap = 16;
+
+	memset(sc, 0, sizeof(*sc));
+	if (sqlite3_prepare_v2(db->h, "SELECT rank, name FROM rank_files "
+			       "ORDER BY rank", -1, &st, NULL))
+		return cp_db_fail(db, CP_DB_EIO, "cannot read rank files");
+	sc->names = malloc(cap * sizeof(*sc->names));
+	sc->ranks = malloc(cap * sizeof(*sc->ranks));
+	while (sc->names && sc->ranks &&
+	       (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int *r = sc->n == cap ? realloc(sc->ranks, 2 * cap *
+						 sizeof(*r)) : sc->ranks;
+
+		if (!r)
+			break;
+		sc->ranks = r;
+		sc->ranks[sc->n] = sqlite3_column_int(st, 0);
+		cap = cp_db_scan_add(sc, (const char *)sqlite3_column_text(st,
+									    1),
+				     cap);
+		if (cap < 0)
+			break;
+	}
+	sqlite3_finalize(st);
+	if (sc->names && sc->ranks && cap > 0 && rc == SQLITE_DONE)
+		return 0;
+	cp_db_scan_free(sc);
+	return cp_db_fail(db, CP_DB_EIO, "cannot read rank files");
+}
+
+int cp_db_need_rows(struct cp_db *db,
+		    void (*warn)(void *arg, const char *msg),
+		    void (*merged)(void *arg, struct cp_db *db), void *arg)
+{
+	struct cp_db_scan sc;
+	char v[16], path[4200];
+	int i, ret = 0;
+
+	if (cp_db_get_meta(db, "rows_merged", v, sizeof(v)) || strcmp(v, "0"))
+		return 0;	/* its rows are in (or it never lost them) */
+	if (!db->dir || cp_db_writable(db))
+		return -CP_DB_EIO;
+	/* the rows of an attempt that died on the way */
+	if (sqlite3_exec(db->h, "DELETE FROM calls", NULL, NULL, NULL) ||
+	    sqlite3_exec(db->h, CP_DB_XFER_TABLE_SQL, NULL, NULL, NULL))
+		return cp_db_fail(db, CP_DB_EIO, "cannot add the call rows");
+	if (merged)
+		merged(arg, db);	/* the matches, into temp.xfer */
+	if (cp_db_merged_files(db, &sc))
+		return -CP_DB_EIO;
+	for (i = 0; !ret && i < sc.n; i++) {
+		snprintf(path, sizeof(path), "%s/%s", db->dir, sc.names[i]);
+		ret = cp_db_rows_one(db, path, sc.ranks[i], warn, arg);
+	}
+	cp_db_scan_free(&sc);
+	if (!ret)
+		ret = cp_db_put_meta(db, "rows_merged", "1");
+	sqlite3_exec(db->h, "DROP TABLE temp.xfer", NULL, NULL, NULL);
+	if (ret)
+		return cp_db_fail(db, CP_DB_EIO, "cannot add the call rows");
 	return 0;
 }

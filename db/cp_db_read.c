@@ -47,20 +47,6 @@ static const char cp_db_calls_sql[] =
 	CP_DB_MODULE_JOIN("c")
 	" ORDER BY c.rank, c.seq";
 
-int64_t cp_db_col(sqlite3_stmt *st, int i, int64_t dflt)
-{
-	if (sqlite3_column_type(st, i) == SQLITE_NULL)
-		return dflt;
-	return sqlite3_column_int64(st, i);
-}
-
-double cp_db_real(sqlite3_stmt *st, int i)
-{
-	if (sqlite3_column_type(st, i) == SQLITE_NULL)
-		return NAN;
-	return sqlite3_column_double(st, i);
-}
-
 static void cp_db_read_row(sqlite3_stmt *st, struct cp_db_row *r)
 {
 	struct cp_db_call *c = &r->call;
@@ -205,8 +191,16 @@ int cp_db_get_totals(struct cp_db *db, struct cp_db_totals *t)
 	sqlite3_finalize(st);
 	t->ranks = (int32_t)cp_db_query_int(db->h, "SELECT value FROM meta "
 					    "WHERE key = 'ranks'", 0, &r2);
-	t->rows_stored = (uint64_t)cp_db_query_int(db->h, "SELECT count(*) "
-						   "FROM calls", 0, &r3);
+	/* a merge whose call rows wait in the rank files counted them */
+	t->rows_stored = (uint64_t)cp_db_query_int(db->h, "SELECT CASE WHEN "
+		"(SELECT value FROM meta WHERE key = 'rows_merged') = '0' "
+		"THEN (SELECT coalesce(sum(CAST(value AS INTEGER)), 0) FROM "
+		"rank_meta WHERE key = 'rows_in_file') ELSE (SELECT count(*) "
+		"FROM calls) END", 0, &r3);
+	if (!r3)
+		t->calls_xfer = (uint64_t)cp_db_query_int(db->h, "SELECT "
+			"coalesce(sum(a.count), 0) FROM aggs a JOIN ops o ON "
+			"o.id = a.op WHERE o.class IN ('p2p', 'coll')", 0, &r3);
 	t->rows_dropped = (uint64_t)cp_db_query_int(db->h,
 		"SELECT coalesce(sum(CAST(value AS INTEGER)), 0) FROM "
 		"rank_meta WHERE key = 'rows_dropped'", 0, &r4);
@@ -273,37 +267,36 @@ int cp_db_each_match_row(struct cp_db *db,
 }
 
 static const char cp_db_xfer_sql[] =
-	"UPDATE calls SET t_transfer_ns = ?, t_wait_ns = ?, late = ?,"
-	" mate_rank = ?, mate_seq = ?, coll_inst = ?"
-	CP_MODEL_MAP(CP_DB_COL_SETMU)
-	" WHERE rank = ? AND seq = ?";
+	"INSERT OR REPLACE INTO temp.xfer VALUES (?, ?, ?, ?, ?, ?, ?, ?"
+	CP_MODEL_MAP(CP_DB_COL_ARG) ")";
 
 int cp_db_put_xfers(struct cp_db *db, const struct cp_db_xfer *x, size_t n)
 {
-	sqlite3_stmt *st;
+	sqlite3_stmt *st = NULL;
 	size_t k;
 	int i, rc;
 
-	if (sqlite3_exec(db->h, "BEGIN", NULL, NULL, NULL))
+	if (sqlite3_exec(db->h, CP_DB_XFER_TABLE_SQL, NULL, NULL, NULL) ||
+	    sqlite3_exec(db->h, "SAVEPOINT xf", NULL, NULL, NULL))
 		return cp_db_fail(db, CP_DB_EIO, "cannot write matches");
 	rc = sqlite3_prepare_v2(db->h, cp_db_xfer_sql, -1, &st, NULL);
 	for (k = 0; !rc && k < n; k++) {
-		sqlite3_bind_int64(st, 1, x[k].t_transfer_ns);
-		sqlite3_bind_int64(st, 2, x[k].t_wait_ns);
-		cp_db_bind_opt(st, 3, x[k].late, 0);
-		cp_db_bind_opt(st, 4, x[k].mate_rank, -1);
-		cp_db_bind_opt(st, 5, x[k].mate_seq, -1);
-		cp_db_bind_opt(st, 6, x[k].coll_inst, -1);
+		sqlite3_bind_int(st, 1, x[k].rank);
+		sqlite3_bind_int64(st, 2, x[k].seq);
+		sqlite3_bind_int64(st, 3, x[k].t_transfer_ns);
+		sqlite3_bind_int64(st, 4, x[k].t_wait_ns);
+		cp_db_bind_opt(st, 5, x[k].late, 0);
+		cp_db_bind_opt(st, 6, x[k].mate_rank, -1);
+		cp_db_bind_opt(st, 7, x[k].mate_seq, -1);
+		cp_db_bind_opt(st, 8, x[k].coll_inst, -1);
 		for (i = 0; i < CP_NMODELS; i++)
-			cp_db_bind_real(st, 7 + i, x[k].mu[i]);
-		sqlite3_bind_int(st, 7 + CP_NMODELS, x[k].rank);
-		sqlite3_bind_int64(st, 8 + CP_NMODELS, x[k].seq);
+			cp_db_bind_real(st, 9 + i, x[k].mu[i]);
 		rc = cp_db_step(st);
 	}
 	sqlite3_finalize(st);
-	if (!rc && !sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL))
+	if (!rc && !sqlite3_exec(db->h, "RELEASE xf", NULL, NULL, NULL))
 		return 0;
-	sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+	sqlite3_exec(db->h, "ROLLBACK TO xf; RELEASE xf", NULL, NULL, NULL);
 	return cp_db_fail(db, CP_DB_EIO, "cannot write matches");
 }
 

@@ -7,6 +7,7 @@
 #ifndef CP_DB_READ_H
 #define CP_DB_READ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -38,6 +39,110 @@ int cp_db_open_dir(const char *dir,
 		   void (*warn)(void *arg, const char *msg),
 		   void (*merged)(void *arg, struct cp_db *db), void *arg,
 		   struct cp_db **out);
+
+/*
+ * cp_db_need_rows - make sure the merge holds every call row: a merge
+ * made by cp_db_open_dir takes the small tables of each rank file at
+ * once and leaves the call rows there until a command needs them
+ * (export, the HTML report).  Copies them in (the merged file is made
+ * writable for that), a damaged rank file contributing what can be read
+ * with one call of warn (may be NULL, as cp_db_open_dir's), then hands
+ * db to merged (may be NULL) to complete the rows (cp_db_put_xfers).
+ * Does nothing for a merge that has its rows.  Returns 0 or -CP_DB_EIO
+ * (cp_db_errmsg(db) or, when the file cannot be written,
+ * cp_db_errmsg(NULL) tells why).
+ */
+int cp_db_need_rows(struct cp_db *db,
+		    void (*warn)(void *arg, const char *msg),
+		    void (*merged)(void *arg, struct cp_db *db), void *arg);
+
+/*
+ * The reduction of the run (db/cp_db_scan.c; src/reduce/cp_red.h does
+ * it, src/common/cp_sum.h says what it reads and leaves).
+ */
+
+/* A rank file of the merge and what its meta tells of its rows. */
+struct cp_db_rank_file {
+	int32_t rank;		/* world rank */
+	const char *path;	/* the output directory's file */
+	int64_t dropped;	/* meta rows_dropped, 0 absent */
+	int64_t not_kept;	/* meta rows_not_kept, 0 absent */
+	int64_t capped;		/* meta rows_capped, -1 absent */
+	int64_t sample;		/* meta sample, 1 absent */
+	bool by_identity;	/* meta sample_by is 'identity' */
+	int64_t rows;		/* call rows in the file */
+};
+
+/* cp_db_each_rank_file - fn for every rank file of the merge, in rank
+ * order (none for a merge opened without its rank files); as
+ * cp_db_each_call. */
+int cp_db_each_rank_file(struct cp_db *db,
+			 int (*fn)(void *arg, const struct cp_db_rank_file *f),
+			 void *arg);
+
+/*
+ * cp_db_scan_file - fn for every message and collective row of rank file
+ * `path` of world rank `rank` (on a connection of its own: threads may
+ * scan files at once): the message halves, then the collective rows in
+ * (comm, t_start_ns, seq) order.  fn returns 0 or a negative value that
+ * stops the scan.  Returns 0, fn's value, or -CP_DB_EIO
+ * (cp_db_errmsg(NULL) in the calling thread tells why; a damaged file
+ * gave the rows before the damage).
+ */
+int cp_db_scan_file(const char *path, int32_t rank,
+		    int (*fn)(void *arg, const struct cp_sum_row *r),
+		    void *arg);
+
+/* cp_db_warn - keep "<path>: <what>; using the rows that could be read"
+ * among the merge's warnings, unless one about path is there.  Returns
+ * 1 when kept, 0 when one was there, or -CP_DB_EIO. */
+int cp_db_warn(struct cp_db *db, const char *path, const char *what);
+
+/* cp_db_has_sum - true when the merge holds the reduction of its run
+ * (meta reduced).  Cannot fail (false on error). */
+bool cp_db_has_sum(struct cp_db *db);
+
+/* cp_db_each_sum - fn for every record of the merge's reduction
+ * (src/common/cp_sum.h); the bytes of a histogram live until fn
+ * returns.  As cp_db_each_call. */
+int cp_db_each_sum(struct cp_db *db,
+		   int (*fn)(void *arg, const struct cp_sum_rec *r),
+		   void *arg);
+
+/*
+ * cp_db_sum_import - take the reduction of reduced file `path`
+ * (CP_DB_REDUCED, written by the job at MPI_Finalize) into the merge,
+ * when it is of this run: the same job clock origin (meta epoch_ns) as
+ * the rank files and as many ranks.  *used tells whether it was.
+ * Returns 0 (a missing or other run's file: *used false) or -CP_DB_EIO.
+ */
+int cp_db_sum_import(struct cp_db *db, const char *path, bool *used);
+
+/* cp_db_each_op - fn(arg, id, name) for every row of ops, in id order;
+ * as cp_db_each_call. */
+int cp_db_each_op(struct cp_db *db,
+		  int (*fn)(void *arg, int32_t id, const char *name),
+		  void *arg);
+
+/* cp_db_site_module - the module of rank that holds address site: its
+ * path into path (len bytes) and its load bias into *base.  Returns 0,
+ * -CP_DB_ENOENT (no module holds it) or -CP_DB_EIO. */
+int cp_db_site_module(struct cp_db *db, int32_t rank, uint64_t site,
+		      char *path, size_t len, uint64_t *base);
+
+/* A layout of a rank, as the report shows it. */
+struct cp_db_layout_info {
+	int32_t contiguous;	/* 1, 0 */
+	int64_t block_bytes;	/* -1 unknown */
+	int64_t stride_bytes;	/* -1 n/a */
+	int64_t nblocks;
+	char descr[256];	/* "" none */
+};
+
+/* cp_db_layout_info - layout idx of rank into *l.  Returns 0,
+ * -CP_DB_ENOENT or -CP_DB_EIO. */
+int cp_db_layout_info(struct cp_db *db, int32_t rank, int32_t idx,
+		      struct cp_db_layout_info *l);
 
 /* One call row of the merged database, joined with its op name, layout
  * and module.  Strings live until the callback returns. */
@@ -115,6 +220,9 @@ struct cp_db_totals {
 	 * whole it is a share of, and the share is at most 100%; -1 as
 	 * app_time_ns */
 	int64_t thread_time_ns;
+	/* calls of class p2p or coll in the aggregates: what the models
+	 * are compared on */
+	uint64_t calls_xfer;
 };
 
 /* cp_db_get_totals - fill *t.  Returns 0 or -CP_DB_EIO. */
@@ -160,48 +268,18 @@ struct cp_db_prow {
 	uint32_t pred_flags;	/* CP_PF_* */
 	int64_t t_transfer_ns;	/* compared time, -1 none */
 	double mu[CP_NMODELS];	/* NAN none */
+	int32_t layout;		/* layout index of its rank, -1 none */
+	uint32_t flags;		/* CP_F_* */
+	int64_t t_measured_ns;
+	bool coll;		/* class coll; else p2p */
 };
 
 /* cp_db_each_pred_row - fn for every row of class 'p2p' or 'coll', in
- * (rank, seq) order; as cp_db_each_call. */
+ * (rank, seq) order; as cp_db_each_call.  A merge that holds its
+ * reduction (cp_db_has_sum) may not hold its rows (cp_db_need_rows). */
 int cp_db_each_pred_row(struct cp_db *db,
 			int (*fn)(void *arg, const struct cp_db_prow *r),
 			void *arg);
-
-/* Rows of one (rank, site, op, bytes, layout) that carry a pred_flags
- * bit, summed.  Strings live until the callback returns. */
-struct cp_db_flagged {
-	int32_t rank;
-	uint64_t site;		/* return address in that rank */
-	const char *mod_path;	/* module that holds site, or NULL */
-	uint64_t mod_base;
-	int32_t op;
-	const char *op_name;	/* NULL if unknown */
-	uint64_t bytes;		/* per call */
-	int64_t block_bytes;	/* of the layout, -1 unknown */
-	int64_t stride_bytes;	/* -1 n/a */
-	int64_t nblocks;
-	const char *descr;	/* layout description, or NULL */
-	uint64_t calls;		/* rows */
-	double pred_log3p_ns;	/* pred_log3p_ns summed over rows that have
-				 * one */
-	uint64_t n_log3p;	/* those rows */
-	double pred_lmw_ns;	/* pred_lmw_ns summed likewise */
-	uint64_t n_lmw;
-	int64_t t_measured_ns;	/* t_measured_ns summed over the rows */
-};
-
-/* cp_db_each_flagged_strided - fn for every group of rows whose
- * pred_flags has a bit of mask, whose flags have no bit of skip and whose
- * layout is not contiguous (rows without a layout are left out), in
- * (rank, site, op, bytes) order; as cp_db_each_call.  mask: CP_PF_* bits;
- * skip: CP_F_* bits (both of src/common/cp_row.h), e.g. CP_F_RECV to list
- * each message by its send. */
-int cp_db_each_flagged_strided(struct cp_db *db, uint32_t mask,
-			       uint32_t skip,
-			       int (*fn)(void *arg,
-					 const struct cp_db_flagged *f),
-			       void *arg);
 
 /* A message half or collective row, as the matching needs it. */
 struct cp_db_mrow {
@@ -238,8 +316,10 @@ struct cp_db_xfer {
 	double mu[CP_NMODELS];	/* NAN: no prediction */
 };
 
-/* Store matches into the rows they name, in one transaction.  Returns 0
- * or -CP_DB_EIO (nothing stored). */
+/* Keep matches for the rows they name, which cp_db_need_rows copies in
+ * with them (the merged hook it calls gives them), in one transaction;
+ * a later match of the same row replaces it.  Returns 0 or -CP_DB_EIO
+ * (nothing kept). */
 int cp_db_put_xfers(struct cp_db *db, const struct cp_db_xfer *x, size_t n);
 
 /*

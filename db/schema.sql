@@ -1,10 +1,13 @@
 -- schema.sql - the commprof database schema, version 2 (CP_DB_SCHEMA_VERSION
 -- in db/cp_db.h).  Embedded into db/cp_db.c at build time; the lines
--- "-- @merged" and "-- @indexes" split it into three parts:
+-- "-- @merged", "-- @reduced" and "-- @indexes" split it into four parts:
 --   1. rank-NNNNN.db, written by the library inside each rank;
 --   2. commprof.db, the merge of all rank files made by the CLI: the same
 --      tables with a leading rank column (world rank of the writer);
---   3. indexes of commprof.db, created once the rows are in.
+--   3. the reduction of the run (src/reduce/cp_red.h): part of
+--      commprof.db, and alone in commprof-reduced.db, which rank 0 writes
+--      at MPI_Finalize when the job reduced itself;
+--   4. indexes of commprof.db, created once the rows are in.
 -- Units: times are integer nanoseconds (suffix _ns), sizes integer bytes
 -- (suffix _bytes), addresses integers (virtual addresses of the rank).
 -- A sentinel of db/cp_db.h ("none") is stored as SQL NULL.
@@ -135,23 +138,32 @@ CREATE TABLE modules (
 -- @merged
 -- commprof.db: facts about the merge: schema_version, kind ('merged'),
 -- ranks (rank files merged), rank_files (rank-*.db files found),
--- matched (1 once the matching of src/cli/cli_match.c ran), match_p2p_rows
--- and match_coll_rows (rows that got a t_transfer_ns), match_p2p_left
--- and match_coll_left (rows of those classes left unmatched),
--- match_note (why rows were left, one line, or absent) and
--- warning.0, warning.1, ...: one line per rank file that was damaged or
--- skipped, repeated on stderr each time the merge is used.
+-- source_dir (the directory of the rank files), rows_merged (0 while
+-- calls is empty: the small tables and the reduction are made at once,
+-- the call rows are copied in when a command needs them, e.g. export;
+-- absent in files that have their rows), matched (1 once the matching
+-- ran), match_p2p_rows and match_coll_rows (rows that got a
+-- t_transfer_ns), match_p2p_left and match_coll_left (rows of those
+-- classes left unmatched), match_note (why rows were left, one line, or
+-- absent) and warning.0, warning.1, ...: one line per rank file that was
+-- damaged or skipped, repeated on stderr each time the merge is used.
 CREATE TABLE meta (
 	key	TEXT PRIMARY KEY NOT NULL,
 	value	TEXT
 );
 
--- The meta rows of every rank file.
+-- The meta rows of every rank file, and rows_in_file: its call rows.
 CREATE TABLE rank_meta (
 	rank	INTEGER NOT NULL,	-- world rank of the file
 	key	TEXT NOT NULL,
 	value	TEXT,
 	PRIMARY KEY (rank, key)
+);
+
+-- The rank files merged, by world rank.
+CREATE TABLE rank_files (
+	rank	INTEGER PRIMARY KEY,	-- world rank of the file
+	name	TEXT NOT NULL		-- its name in source_dir
 );
 
 -- Union of the ops tables (ids are the same in every rank).
@@ -240,6 +252,78 @@ CREATE TABLE modules (
 	base_addr INTEGER NOT NULL,
 	path	TEXT NOT NULL,
 	build_id TEXT
+);
+
+-- @reduced
+-- The reduction of the run: what the report prints of its message and
+-- collective rows, without them.  Alone in commprof-reduced.db, meta
+-- holds schema_version, kind ('reduced'), ranks (that took part),
+-- epoch_ns (the job clock's origin, as in every rank file of the job)
+-- and reduce_ms (what the reduction took); in commprof.db, reduced is
+-- 'job' (made inside the job and copied) or 'offline' (made by the CLI).
+CREATE TABLE IF NOT EXISTS meta (
+	key	TEXT PRIMARY KEY NOT NULL,
+	value	TEXT
+);
+
+-- Counts of the matching (src/reduce/cp_red_sum.c names them):
+-- p2p_rows, p2p_matched, p2p_counts, p2p_groups, p2p_negative, p2p_cut,
+-- p2p_hole, coll_rows, coll_matched, coll_incomplete, coll_mixed,
+-- coll_hole, coll_insts, p2p_skipped, calls_compared.
+CREATE TABLE red_count (
+	key	TEXT PRIMARY KEY NOT NULL,
+	value	INTEGER NOT NULL
+);
+
+-- Message and collective rows per (pred_flags, models that predicted,
+-- models compared): bit k of a mask is model k of CP_MODEL_MAP.
+CREATE TABLE red_cov (
+	pred_flags INTEGER NOT NULL,	-- CP_PF_* of the rows
+	pred_mask INTEGER NOT NULL,
+	mu_mask	INTEGER NOT NULL,
+	rows	INTEGER NOT NULL
+);
+
+-- mu of a model over one group of compared rows, as a histogram
+-- (analysis/cp_hist.h: count, sum, least and greatest value per bin).
+CREATE TABLE red_acc (
+	model	TEXT NOT NULL,		-- name in CP_MODEL_MAP
+	grp	INTEGER NOT NULL,	-- 0 all, 1 op, 2 size class, 3 link
+	key	INTEGER NOT NULL,	-- 0; ops.id; size class; a << 32 | b
+	n	INTEGER NOT NULL,	-- rows compared
+	sum	REAL NOT NULL,		-- their mu summed
+	bins	BLOB NOT NULL		-- the packed histogram
+);
+
+-- The rows each model predicted worst (largest mu), at most 100 each.
+CREATE TABLE red_worst (
+	model	TEXT NOT NULL,
+	rank	INTEGER NOT NULL,
+	seq	INTEGER NOT NULL,
+	op	INTEGER NOT NULL,
+	bytes	INTEGER NOT NULL,
+	peer	INTEGER,		-- as calls.peer
+	root	INTEGER,		-- as calls.root
+	site	INTEGER NOT NULL,
+	t_transfer_ns INTEGER NOT NULL,
+	pred_ns	REAL NOT NULL,
+	mu	REAL NOT NULL
+);
+
+-- Sends whose log3P l_mw term is the largest (CP_PF_L3_LMW_LARGEST),
+-- receives left out, per (rank, site, op, bytes, layout).
+CREATE TABLE red_strided (
+	rank	INTEGER NOT NULL,
+	site	INTEGER NOT NULL,
+	op	INTEGER NOT NULL,
+	bytes	INTEGER NOT NULL,
+	layout	INTEGER NOT NULL,	-- layouts.idx of the rank
+	calls	INTEGER NOT NULL,
+	pred_log3p_ns REAL NOT NULL,	-- summed over n_log3p rows
+	n_log3p	INTEGER NOT NULL,
+	pred_lmw_ns REAL NOT NULL,	-- summed over n_lmw rows
+	n_lmw	INTEGER NOT NULL,
+	t_measured_ns INTEGER NOT NULL	-- summed
 );
 
 -- @indexes

@@ -7,7 +7,7 @@ check_PROGRAMS += tests/test_db
 tests_test_db_SOURCES = tests/test_db.c $(CP_DB_WRITER)
 nodist_tests_test_db_SOURCES = db/cp_schema_gen.h
 tests_test_db_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS) -g
-tests_test_db_LDADD = $(SQLITE_LIBS)
+tests_test_db_LDADD = libcpcommon.la $(SQLITE_LIBS) -lm
 db/tests_test_db-cp_db.$(OBJEXT): db/cp_schema_gen.h
 
 DB_TESTS = tests/test_db.sh

@@ -11,9 +11,10 @@ AM_TESTS_ENVIRONMENT += \
 	$(libcpcommon_la_SOURCES) $(libcpmodel_la_SOURCES)' \
 	CP_FUZZ_CLI_SOURCES='$(commprof_SOURCES) $(libcpcommon_la_SOURCES) \
 	$(libcpanalysis_la_SOURCES) $(libcpreduce_la_SOURCES) \
-	$(libcpmodel_la_SOURCES)' \
+	$(libcpred_la_SOURCES) $(libcpmodel_la_SOURCES)' \
 	CP_FUZZ_CFLAGS='$(SQLITE_CFLAGS) $(LIBDW_CFLAGS) \
 	$(GSL_CFLAGS)' \
-	CP_FUZZ_LIBS='$(SQLITE_LIBS) $(LIBDW_LIBS) $(GSL_LIBS) -ldl -lm'; \
+	CP_FUZZ_LIBS='$(SQLITE_LIBS) $(LIBDW_LIBS) $(GSL_LIBS) -ldl -lm \
+	-lpthread'; \
 	export CP_FUZZ_PARAMS_SOURCES CP_FUZZ_CLI_SOURCES CP_FUZZ_CFLAGS \
 	CP_FUZZ_LIBS;

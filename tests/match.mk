@@ -18,7 +18,7 @@ check_PROGRAMS += tests/test_match_db
 tests_test_match_db_SOURCES = tests/test_match_db.c $(CP_DB_WRITER)
 nodist_tests_test_match_db_SOURCES = db/cp_schema_gen.h
 tests_test_match_db_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS)
-tests_test_match_db_LDADD = $(SQLITE_LIBS) -lm
+tests_test_match_db_LDADD = libcpcommon.la $(SQLITE_LIBS) -lm
 db/tests_test_match_db-cp_db.$(OBJEXT): db/cp_schema_gen.h
 TESTS += tests/test_match_db.sh
 dist_check_SCRIPTS += tests/test_match_db.sh

@@ -4,7 +4,8 @@
  * sends, two communicators of collectives, strided sends flagged by
  * log3P, four models predicting):
  *  - one home, and three homes whose summaries are merged, and the same
- *    three packed and unpacked, give the same summary;
+ *    three packed and unpacked, give the same summary, as does the
+ *    summary written as records (src/common/cp_sum.h) and read back;
  *  - the matched rows, t_transfer and mu are those analysis/cp_match
  *    gives on all rows at once, and every prediction is compared;
  *  - a rank cut by a row limit pairs its prefix, a rank that lost rows
@@ -30,15 +31,15 @@
 /* The rows of every rank, in rank order; per rank the message rows
  * first, then the collective rows in (comm, post) order. */
 struct job {
-	struct cp_red_row *r;
+	struct cp_sum_row *r;
 	size_t n, cap;
 };
 
-static struct cp_red_row *add(struct job *j, int rank, int op, int peer,
+static struct cp_sum_row *add(struct job *j, int rank, int op, int peer,
 			      int tag, int64_t post, int64_t dur,
 			      uint64_t bytes)
 {
-	struct cp_red_row *r;
+	struct cp_sum_row *r;
 	int k;
 
 	if (j->n == j->cap) {
@@ -74,7 +75,7 @@ static void ring_rows(struct job *j, int me)
 {
 	int right = (me + 1) % RANKS, left = (me + RANKS - 1) % RANKS, s;
 	int64_t t;
-	struct cp_red_row *r;
+	struct cp_sum_row *r;
 
 	for (s = 0; s < STEPS; s++) {
 		t = 10000 * s + 100 * me;
@@ -96,7 +97,7 @@ static void ring_rows(struct job *j, int me)
 
 static void coll_rows(struct job *j, int me)
 {
-	struct cp_red_row *r;
+	struct cp_sum_row *r;
 	int s;
 
 	for (s = 0; s < STEPS / 2; s++) {	/* world: comm 0 */
@@ -245,9 +246,14 @@ static bool same_sum(const struct cp_red_sum *a, const struct cp_red_sum *b)
 	return true;
 }
 
+static int add_rec(void *arg, const struct cp_sum_rec *r)
+{
+	return cp_red_sum_add_rec(arg, r);
+}
+
 static void check_homes(const struct job *j)
 {
-	struct cp_red_sum one, three, packed;
+	struct cp_red_sum one, three, packed, recs;
 	uint8_t state[RANKS] = { 0 };
 	int r1, r3, rp;
 
@@ -260,6 +266,11 @@ static void check_homes(const struct job *j)
 		 "of one home");
 	ta_check(same_sum(&one, &packed), "three homes packed and unpacked: "
 		 "the same");
+	cp_red_sum_init(&recs);
+	ta_check(!cp_red_sum_each(&one, add_rec, &recs) &&
+		 same_sum(&one, &recs), "written as records and read back: "
+		 "the same");
+	cp_red_sum_free(&recs);
 	cp_red_sum_free(&one);
 	cp_red_sum_free(&three);
 	cp_red_sum_free(&packed);
@@ -275,7 +286,7 @@ static void direct(const struct job *j, struct cp_match_stats *st)
 
 	memset(st, 0, sizeof(*st));
 	for (i = 0; i < j->n; i++) {
-		const struct cp_red_row *r = &j->r[i];
+		const struct cp_sum_row *r = &j->r[i];
 
 		if (r->coll) {
 			c[nc].rank = r->rank;
@@ -401,7 +412,7 @@ static void check_order(const struct job *j)
 	struct cp_red_sum s;
 	struct homes hs;
 	struct cp_red x;
-	struct cp_red_row a = j->r[j->n - 1], b = a;
+	struct cp_sum_row a = j->r[j->n - 1], b = a;
 	int ret;
 
 	memset(&hs, 0, sizeof(hs));

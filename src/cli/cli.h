@@ -41,12 +41,23 @@ FILE *cp_cli_out_open(const char *path);
 int cp_cli_out_close(FILE *f, const char *path, bool wrote_ok, bool quiet);
 
 /*
- * cp_cli_match - the merged hook of cp_db_open_dir (db/cp_db.h): match
- * sends with receives and collective calls into instances in the merge
- * just built, storing t_transfer, t_wait, the late side and mu per row
- * and the match_* keys of its meta table (db/schema.sql).  A failure
- * prints one line; the merge stands without matches.  arg: unused; db:
- * the merge, valid during the call.
+ * cp_cli_reduce - the merged hook of cp_db_open_dir (db/cp_db_read.h):
+ * the reduction of the run (src/reduce/cp_red.h) into the merge just
+ * built: its red_* tables and the match_* keys of its meta table
+ * (db/schema.sql), from the job's own reduction (commprof-reduced.db)
+ * when it is there and of this run, else from the rank files, on every
+ * processor.  A failure prints one line; the merge stands without a
+ * reduction.  arg: the output directory; db: the merge, valid during the
+ * call.
+ */
+void cp_cli_reduce(void *arg, struct cp_db *db);
+
+/*
+ * cp_cli_match - the merged hook of cp_db_need_rows: match every send
+ * with its receive and collective calls into instances (the reduction of
+ * cp_cli_reduce, rows kept), handing t_transfer, t_wait, the late side
+ * and mu of every matched row to the merge (cp_db_put_xfers).  A failure
+ * prints one line; the rows go in without matches.  arg: unused.
  */
 void cp_cli_match(void *arg, struct cp_db *db);
 
@@ -54,6 +65,11 @@ void cp_cli_match(void *arg, struct cp_db *db);
  * rank file and one line on failure.  Returns 0 and *db, or
  * CP_CLI_FAIL. */
 int cp_cli_open(const char *dir, struct cp_db **db);
+
+/* The call rows of db's run in db (cp_db_need_rows), for a command that
+ * shows rows: export, the HTML report.  Prints one line on failure.
+ * Returns 0 or CP_CLI_FAIL. */
+int cp_cli_rows(struct cp_db *db);
 
 /* Callsite texts, resolved once per (module, offset in module). */
 struct cp_cli_sites;

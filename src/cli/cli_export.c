@@ -364,6 +364,10 @@ int cp_cli_export(int argc, char **argv)
 	if (cp_cli_open(a.dir, &db))
 		return CP_CLI_FAIL;
 	ret = CP_CLI_FAIL;
+	if (cp_cli_rows(db)) {
+		cp_db_close(db);
+		return CP_CLI_FAIL;
+	}
 	x = calloc(1, sizeof(*x));
 	if (!x || !(x->sites = cp_cli_sites_new())) {
 		cp_cli_err("out of memory");

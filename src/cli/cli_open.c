@@ -1,7 +1,8 @@
 /*
  * cli_open.c - how every subcommand opens a run's output directory
- * (src/cli/cli.h): merged when needed, and the merge matched
- * (cli_match.c).
+ * (src/cli/cli.h): merged when needed, the merge reduced
+ * (cli_reduce.c), and its call rows copied in for the commands that show
+ * rows.
  */
 #include "db/cp_db_read.h"
 #include "src/cli/cli.h"
@@ -14,8 +15,17 @@ static void cp_cli_warn(void *arg, const char *msg)
 
 int cp_cli_open(const char *dir, struct cp_db **db)
 {
-	if (!cp_db_open_dir(dir, cp_cli_warn, cp_cli_match, NULL, db))
+	if (!cp_db_open_dir(dir, cp_cli_warn, cp_cli_reduce, (void *)dir, db))
 		return 0;
 	cp_cli_err("%s", cp_db_errmsg(NULL));
+	return CP_CLI_FAIL;
+}
+
+int cp_cli_rows(struct cp_db *db)
+{
+	if (!cp_db_need_rows(db, cp_cli_warn, cp_cli_match, NULL))
+		return 0;
+	cp_cli_err("%s", cp_db_errmsg(db)[0] ? cp_db_errmsg(db) :
+		   cp_db_errmsg(NULL));
 	return CP_CLI_FAIL;
 }

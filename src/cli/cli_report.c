@@ -26,12 +26,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/cp_hist.h"
 #include "analysis/cp_model.h"
-#include "analysis/cp_stats.h"
 #include "db/cp_db_read.h"
 #include "src/cli/cli.h"
 #include "src/cli/cli_views.h"
 #include "src/common/cp_row.h"
+#include "src/reduce/cp_red.h"
 
 #define CP_REP_NCLS	65	/* size classes: 0 and 1..64 */
 
@@ -64,16 +65,6 @@ static const char *const cp_rep_reason[CP_REP_NR] = {
 	"predicted, not compared: row not matched (no t_transfer)",
 };
 
-/* One compared row of a model. */
-struct cp_rep_mu {
-	double mu;
-	int32_t op;		/* ops.id */
-	int32_t cls;		/* size class */
-	int64_t link;		/* message between world ranks a < b:
-				 * a << 32 | b; -1 not a message */
-};
-
-
 /* One of the worst-predicted rows of a model. */
 struct cp_rep_worst {
 	int32_t rank;
@@ -95,17 +86,16 @@ struct cp_rep_stat {
 
 /* mu statistics of one link (pair of world ranks) for one model. */
 struct cp_rep_lstat {
-	int64_t link;		/* as cp_rep_mu */
+	int64_t link;		/* world ranks a < b: a << 32 | b */
 	struct cp_rep_stat st;
 };
 
 struct cp_rep_model {
 	uint64_t predicted;		/* rows with a prediction */
 	uint64_t why[CP_REP_NR];	/* rows per reason */
-	struct cp_rep_mu *v;		/* compared rows */
-	size_t n, cap;
+	uint64_t n;			/* compared rows */
 	struct cp_rep_worst *worst;	/* largest mu first */
-	size_t nworst, capworst;
+	size_t nworst;
 	struct cp_rep_stat all;
 	struct cp_rep_stat cls[CP_REP_NCLS];
 	struct cp_rep_stat *op;		/* [nops] */
@@ -133,6 +123,7 @@ struct cp_rep {
 	char **ops;			/* [nops] op names by id, or NULL */
 	size_t nops;
 	struct cp_rep_model m[CP_NMODELS];
+	struct cp_red_sum sum;		/* the reduction of the run */
 	bool all_links;			/* json, csv: every link group */
 	bool oom;
 };
@@ -220,215 +211,212 @@ static int cp_rep_caveat(int k, uint32_t f)
 	return -1;
 }
 
-/* Keep p among the r->top rows of largest mu of model k; ties keep the
- * earlier row first.  Returns 0 or -1 out of memory. */
-static int cp_rep_worst_add(struct cp_rep *r, struct cp_rep_model *m,
-			    const struct cp_db_prow *p, int k)
-{
-	struct cp_rep_worst *w;
-	size_t i;
+/* ---- the reduction of the run ---- */
 
-	if (m->nworst == r->top && !(p->mu[k] > m->worst[r->top - 1].mu))
-		return 0;
-	if (m->nworst < r->top && m->nworst == m->capworst) {
-		m->capworst = m->capworst ? 2 * m->capworst : 16;
-		w = realloc(m->worst, m->capworst * sizeof(*w));
-		if (!w)
-			return -1;
-		m->worst = w;
-	}
-	i = m->nworst < r->top ? m->nworst++ : r->top - 1;
-	while (i > 0 && m->worst[i - 1].mu < p->mu[k]) {
-		m->worst[i] = m->worst[i - 1];
-		i--;
-	}
-	w = &m->worst[i];
-	w->rank = p->rank;
-	w->op = p->op;
-	w->bytes = p->bytes;
-	w->peer = p->peer;
-	w->root = p->root;
-	w->t_transfer_ns = p->t_transfer_ns;
-	w->pred_ns = p->pred_ns[k];
-	w->mu = p->mu[k];
-	return cp_cli_site_get(r->sites, p->mod_path, p->mod_base, p->site,
-			       &w->site, &w->func);
+static int cp_rep_op_cb(void *arg, int32_t id, const char *name)
+{
+	return cp_rep_op_name(arg, id, name) ? 1 : 0;
 }
 
-/* Link of a row: a point-to-point message between two world ranks. */
-static int64_t cp_rep_link(const struct cp_db_prow *p)
-{
-	int32_t a = p->rank, b = p->peer;
-
-	if (p->root >= 0 || b < 0 || a == b)
-		return -1;
-	if (a > b) {
-		a = b;
-		b = p->rank;
-	}
-	return (int64_t)a << 32 | b;
-}
-
-static int cp_rep_mu_add(struct cp_rep_model *m, double mu, int32_t op,
-			 int32_t cls, int64_t link)
-{
-	struct cp_rep_mu *v;
-
-	if (m->n == m->cap) {
-		m->cap = m->cap ? 2 * m->cap : 256;
-		v = realloc(m->v, m->cap * sizeof(*v));
-		if (!v)
-			return -1;
-		m->v = v;
-	}
-	m->v[m->n].mu = mu;
-	m->v[m->n].op = op;
-	m->v[m->n].link = link;
-	m->v[m->n++].cls = cls;
-	return 0;
-}
-
-/* One model's view of one row.  Returns 0 or -1 out of memory. */
-static int cp_rep_row_model(struct cp_rep *r, const struct cp_db_prow *p,
-			    int k)
-{
-	struct cp_rep_model *m = &r->m[k];
-	int c;
-
-	if (isnan(p->pred_ns[k])) {
-		m->why[cp_rep_why(r, k, p->pred_flags)]++;
-		return 0;
-	}
-	m->predicted++;
-	c = cp_rep_caveat(k, p->pred_flags);
-	if (c >= 0)
-		m->why[c]++;
-	if (!isfinite(p->mu[k])) {
-		m->why[CP_REP_R_UNMATCHED]++;
-		return 0;
-	}
-	if (cp_rep_mu_add(m, p->mu[k], p->op, cp_row_size_class(p->bytes),
-			  cp_rep_link(p)))
-		return -1;
-	return r->top ? cp_rep_worst_add(r, m, p, k) : 0;
-}
-
-static int cp_rep_row(void *arg, const struct cp_db_prow *p)
+static int cp_rep_add_rec(void *arg, const struct cp_sum_rec *rec)
 {
 	struct cp_rep *r = arg;
-	bool any = false;
+
+	return cp_red_sum_add_rec(&r->sum, rec) ? 1 : 0;
+}
+
+/* A row of a merge that holds its rows and their mu but not its
+ * reduction (one of an older commprof, or written by hand): into the
+ * summary as the reduction adds its results. */
+static int cp_rep_derive(void *arg, const struct cp_db_prow *p)
+{
+	struct cp_rep *r = arg;
+	struct cp_sum_row row;
+	struct cp_red_rec rec;
 	int k;
 
 	if (p->op < 0)
 		return 0;
-	r->rows++;
 	if (cp_rep_op_name(r, p->op, p->op_name))
 		return 1;
+	memset(&row, 0, sizeof(row));
+	memset(&rec, 0, sizeof(rec));
+	row.rank = rec.rank = p->rank;
+	row.seq = rec.seq = p->seq;
+	row.op = rec.op = p->op;
+	row.peer = rec.peer = p->peer;
+	row.root = rec.root = p->root;
+	row.bytes = rec.bytes = p->bytes;
+	row.site = rec.site = p->site;
+	row.flags = rec.flags = p->flags;
+	row.pred_flags = rec.pred_flags = p->pred_flags;
+	row.coll = p->coll;
+	rec.coll = p->coll;
+	row.layout = p->layout;
+	row.t_measured_ns = p->t_measured_ns;
+	row.pred_lmw_ns = p->pred_lmw_ns;
 	for (k = 0; k < CP_NMODELS; k++) {
-		any |= !isnan(p->pred_ns[k]);
-		if (cp_rep_row_model(r, p, k))
-			return 1;
+		row.pred_ns[k] = p->pred_ns[k];
+		rec.pred_ns[k] = (float)p->pred_ns[k];
 	}
-	r->rows_pred += any;
-	return 0;
+	return cp_red_add_strided(&r->sum, &row) ||
+	       cp_red_add_result(&r->sum, &rec, p->t_transfer_ns, p->mu);
 }
 
-/* ---- statistics ---- */
-
-/* Statistics of mu over v[0..n) into *s, with x as scratch.  Returns 0
- * or a negative CP_E* code. */
-static int cp_rep_stat(const struct cp_rep_mu *v, size_t n, double *x,
-		       struct cp_rep_stat *s)
+/* Rows, predictions, reasons per model from the coverage classes. */
+static void cp_rep_cover(struct cp_rep *r)
 {
+	const struct cp_sum_cov *c;
+	struct cp_rep_model *m;
 	size_t i;
-	int ret;
+	int k, cav;
 
-	for (i = 0; i < n; i++)
-		x[i] = v[i].mu;
-	s->n = n;
-	ret = cp_stats_mean(x, n, &s->mean);
-	if (!ret)
-		ret = cp_stats_median(x, n, &s->med);
-	if (!ret)
-		ret = cp_stats_percentile(x, n, 0.9, &s->p90);
-	return ret;
-}
-
-static int cp_rep_by_op(const void *pa, const void *pb)
-{
-	const struct cp_rep_mu *a = pa, *b = pb;
-
-	return (a->op > b->op) - (a->op < b->op);
+	for (i = 0; i < r->sum.ncov; i++) {
+		c = &r->sum.cov[i];
+		r->rows += c->rows;
+		r->rows_pred += c->pred_mask ? c->rows : 0;
+		for (k = 0; k < CP_NMODELS; k++) {
+			m = &r->m[k];
+			if (!(c->pred_mask & 1u << k)) {
+				m->why[cp_rep_why(r, k, c->pred_flags)] +=
+					c->rows;
+				continue;
+			}
+			m->predicted += c->rows;
+			cav = cp_rep_caveat(k, c->pred_flags);
+			if (cav >= 0)
+				m->why[cav] += c->rows;
+			if (c->mu_mask & 1u << k)
+				m->n += c->rows;
+			else
+				m->why[CP_REP_R_UNMATCHED] += c->rows;
+		}
+	}
 }
 
 static int cp_rep_by_link(const void *pa, const void *pb)
 {
-	const struct cp_rep_mu *a = pa, *b = pb;
+	const struct cp_rep_lstat *a = pa, *b = pb;
 
 	return (a->link > b->link) - (a->link < b->link);
 }
 
-static int cp_rep_by_cls(const void *pa, const void *pb)
+/* Statistics of one histogram of the reduction into the group it
+ * summarizes.  Returns 0 or -1 (out of memory, or a bad histogram). */
+static int cp_rep_acc_one(struct cp_rep *r, const struct cp_red_acc *a)
 {
-	const struct cp_rep_mu *a = pa, *b = pb;
+	static const double p[] = { 0.5, 0.9 };
+	struct cp_rep_model *m = &r->m[a->model];
+	struct cp_rep_stat st = { .n = a->h.n };
+	struct cp_rep_lstat *l;
+	double q[2];
 
-	return (a->cls > b->cls) - (a->cls < b->cls);
+	if (!a->h.n || cp_hist_quantiles(&a->h, p, 2, q))
+		return -1;
+	st.mean = a->h.sum / (double)a->h.n;
+	st.med = q[0];
+	st.p90 = q[1];
+	if (a->grp == CP_RED_G_ALL)
+		m->all = st;
+	else if (a->grp == CP_RED_G_OP && a->key >= 0 &&
+		 (size_t)a->key < r->nops)
+		m->op[a->key] = st;
+	else if (a->grp == CP_RED_G_CLS && a->key >= 0 &&
+		 a->key < CP_REP_NCLS)
+		m->cls[a->key] = st;
+	if (a->grp != CP_RED_G_LINK)
+		return 0;
+	if (m->nlk == m->caplk) {
+		m->caplk = m->caplk ? 2 * m->caplk : 16;
+		l = realloc(m->lk, m->caplk * sizeof(*l));
+		if (!l)
+			return -1;
+		m->lk = l;
+	}
+	m->lk[m->nlk].link = a->key;
+	m->lk[m->nlk++].st = st;
+	return 0;
 }
 
-/* Statistics of model m: overall, per op, per size class.  Returns 0 or
- * -1 (out of memory or a failed statistic). */
-static int cp_rep_model_stats(struct cp_rep *r, struct cp_rep_model *m)
+/* mu statistics of every model and group, from the histograms. */
+static int cp_rep_accs(struct cp_rep *r)
 {
-	size_t i, j;
-	double *x;
-	int ret = -1;
+	const struct cp_red_acc *a;
+	size_t i;
+	int k;
 
-	m->op = calloc(r->nops ? r->nops : 1, sizeof(*m->op));
-	x = malloc((m->n ? m->n : 1) * sizeof(*x));
-	if (!m->op || !x)
-		goto out_free;
-	if (!m->n)		/* m->v may be NULL: qsort must not see it */
-		goto out_ok;
-	if (cp_rep_stat(m->v, m->n, x, &m->all))
-		goto out_free;
-	qsort(m->v, m->n, sizeof(*m->v), cp_rep_by_op);
-	for (i = 0; i < m->n; i = j) {
-		for (j = i; j < m->n && m->v[j].op == m->v[i].op; j++)
-			;
-		if (cp_rep_stat(m->v + i, j - i, x, &m->op[m->v[i].op]))
-			goto out_free;
+	for (i = 0; r->sum.acc && i <= r->sum.maskacc; i++) {
+		a = &r->sum.acc[i];
+		if (a->model >= 0 && a->grp == CP_RED_G_OP &&
+		    cp_rep_op_name(r, (int32_t)a->key, NULL))
+			return -1;
 	}
-	qsort(m->v, m->n, sizeof(*m->v), cp_rep_by_cls);
-	for (i = 0; i < m->n; i = j) {
-		for (j = i; j < m->n && m->v[j].cls == m->v[i].cls; j++)
-			;
-		if (cp_rep_stat(m->v + i, j - i, x, &m->cls[m->v[i].cls]))
-			goto out_free;
+	for (k = 0; k < CP_NMODELS; k++) {
+		r->m[k].op = calloc(r->nops ? r->nops : 1,
+				    sizeof(*r->m[k].op));
+		if (!r->m[k].op)
+			return -1;
 	}
-	qsort(m->v, m->n, sizeof(*m->v), cp_rep_by_link);
-	for (i = 0; i < m->n; i = j) {
-		for (j = i; j < m->n && m->v[j].link == m->v[i].link; j++)
-			;
-		if (m->v[i].link < 0)
-			continue;
-		if (m->nlk == m->caplk) {
-			struct cp_rep_lstat *l;
+	for (i = 0; r->sum.acc && i <= r->sum.maskacc; i++)
+		if (r->sum.acc[i].model >= 0 &&
+		    cp_rep_acc_one(r, &r->sum.acc[i]))
+			return -1;
+	for (k = 0; k < CP_NMODELS; k++)
+		if (r->m[k].nlk)
+			qsort(r->m[k].lk, r->m[k].nlk, sizeof(*r->m[k].lk),
+			      cp_rep_by_link);
+	return 0;
+}
 
-			m->caplk = m->caplk ? 2 * m->caplk : 16;
-			l = realloc(m->lk, m->caplk * sizeof(*l));
-			if (!l)
-				goto out_free;
-			m->lk = l;
+/* The site text of address site in rank (through the site cache). */
+static int cp_rep_site(struct cp_rep *r, int32_t rank, uint64_t site,
+		       const char **text, const char **func)
+{
+	char path[4096];
+	uint64_t base = 0;
+	int ret = cp_db_site_module(r->db, rank, site, path, sizeof(path),
+				    &base);
+
+	if (ret && ret != -CP_DB_ENOENT)
+		return ret;
+	return cp_cli_site_get(r->sites, ret ? NULL : path, base, site, text,
+			       func) ? 1 : 0;
+}
+
+/* The --top worst rows of each model, their callsites resolved. */
+static int cp_rep_worsts(struct cp_rep *r)
+{
+	const struct cp_sum_worst *v;
+	struct cp_rep_worst *w;
+	size_t i;
+	int k, ret;
+
+	for (k = 0; k < CP_NMODELS; k++) {
+		r->m[k].nworst = r->sum.nworst[k] < r->top ?
+				 r->sum.nworst[k] : r->top;
+		r->m[k].worst = calloc(r->m[k].nworst + 1, sizeof(*w));
+		if (!r->m[k].worst)
+			return 1;
+		for (i = 0; i < r->m[k].nworst; i++) {
+			v = &r->sum.worst[k][i];
+			w = &r->m[k].worst[i];
+			w->rank = v->rank;
+			w->op = v->op;
+			w->bytes = v->bytes;
+			w->peer = v->peer;
+			w->root = v->root;
+			w->t_transfer_ns = v->t_transfer_ns;
+			w->pred_ns = v->pred_ns;
+			w->mu = v->mu;
+			ret = cp_rep_site(r, v->rank, v->site, &w->site,
+					  &w->func);
+			if (ret)
+				return ret;
+			if (cp_rep_op_name(r, v->op, NULL))
+				return 1;
 		}
-		m->lk[m->nlk].link = m->v[i].link;
-		if (cp_rep_stat(m->v + i, j - i, x, &m->lk[m->nlk++].st))
-			goto out_free;
 	}
-out_ok:
-	ret = 0;
-out_free:
-	free(x);
-	return ret;
+	return 0;
 }
 
 /* ---- labels ---- */
@@ -613,6 +601,19 @@ static void cp_rep_head_match(struct cp_cli_tab *t, struct cp_rep *r)
 	}
 	if (!cp_db_get_meta(r->db, "match_note", buf, sizeof(buf)))
 		cp_rep_kv_str(t, "match_note", "matching note", buf, buf);
+	if (!cp_db_get_meta(r->db, "reduced", buf, sizeof(buf)))
+		cp_rep_kv_str(t, "reduced", "reduced", !strcmp(buf, "job") ?
+			      "inside the job, at MPI_Finalize" :
+			      "after the run, by commprof", buf);
+	cp_rep_kv_int(t, "calls_xfer", "message and collective calls",
+		      (int64_t)r->tot.calls_xfer);
+	cp_rep_kv_int(t, "calls_compared", "calls compared (a mu of some "
+		      "model)", (int64_t)r->sum.calls_compared);
+	cp_rep_kv(t, "compared_pct", "share of the calls the accuracy "
+		  "covers");
+	cp_cli_put_num(t, 1, r->tot.calls_xfer ?
+		       cp_cli_pct((int64_t)r->sum.calls_compared,
+				  (int64_t)r->tot.calls_xfer) : NAN, "%.2f %%");
 }
 
 /* ---- 1. model accuracy ---- */
@@ -897,6 +898,28 @@ static void cp_rep_worst(struct cp_cli_tab *t, const struct cp_rep *r)
 
 /* ---- 3. middleware-dominated strided sends ---- */
 
+/* Rows of one (rank, site, op, bytes, layout) flagged by log3P, summed.
+ * Strings live until the group is added (cp_rep_sg_add). */
+struct cp_rep_flagged {
+	int32_t rank;
+	uint64_t site;		/* return address in that rank */
+	const char *mod_path;	/* module that holds site, or NULL */
+	uint64_t mod_base;
+	int32_t op;
+	const char *op_name;	/* NULL if unknown */
+	uint64_t bytes;		/* per call */
+	int64_t block_bytes;	/* of the layout, -1 unknown */
+	int64_t stride_bytes;	/* -1 n/a */
+	int64_t nblocks;
+	const char *descr;	/* layout description, or NULL */
+	uint64_t calls;		/* rows */
+	double pred_log3p_ns;	/* pred_log3p_ns summed over n_log3p rows */
+	uint64_t n_log3p;
+	double pred_lmw_ns;	/* pred_lmw_ns summed over n_lmw rows */
+	uint64_t n_lmw;
+	int64_t t_measured_ns;	/* t_measured_ns summed over the rows */
+};
+
 /* Flagged rows of one (callsite, op, bytes, layout), ranks merged. */
 struct cp_rep_sg {
 	const char *site, *func;	/* site cache */
@@ -918,7 +941,7 @@ struct cp_rep_sgs {
 	size_t n, cap;
 };
 
-static int cp_rep_sg_add(void *arg, const struct cp_db_flagged *f)
+static int cp_rep_sg_add(void *arg, const struct cp_rep_flagged *f)
 {
 	struct cp_rep_sgs *s = arg;
 	struct cp_rep_sg *g;
@@ -1088,6 +1111,56 @@ static void cp_rep_sg_rows(struct cp_cli_tab *t, const struct cp_rep_sg *g)
 	cp_rep_sg_fix(t, g, "blocked packing", sv.blocked_s, NAN, NAN);
 }
 
+/* The reduction's groups of strided sends (each message once, by its
+ * send: the receive row has the same bytes, layout and prediction) whose
+ * layout is not contiguous, into s.  Returns 0, -CP_DB_EIO or 1 out of
+ * memory. */
+static int cp_rep_sg_each(struct cp_rep *r, struct cp_rep_sgs *s)
+{
+	const struct cp_sum_sg *g;
+	struct cp_db_layout_info l;
+	struct cp_rep_flagged f;
+	char path[4096];
+	size_t i;
+	int ret = 0, mod;
+
+	for (i = 0; !ret && r->sum.sg && i <= r->sum.masksg; i++) {
+		g = &r->sum.sg[i];
+		if (!g->calls)
+			continue;
+		ret = cp_db_layout_info(r->db, g->rank, g->layout, &l);
+		if (ret == -CP_DB_ENOENT || (!ret && l.contiguous)) {
+			ret = 0;
+			continue;
+		}
+		memset(&f, 0, sizeof(f));
+		mod = ret ? ret : cp_db_site_module(r->db, g->rank, g->site,
+						    path, sizeof(path),
+						    &f.mod_base);
+		if (mod && mod != -CP_DB_ENOENT)
+			return mod;
+		f.rank = g->rank;
+		f.site = g->site;
+		f.mod_path = mod ? NULL : path;
+		f.op = g->op;
+		f.op_name = g->op >= 0 && (size_t)g->op < r->nops ?
+			    r->ops[g->op] : NULL;
+		f.bytes = g->bytes;
+		f.block_bytes = l.block_bytes;
+		f.stride_bytes = l.stride_bytes;
+		f.nblocks = l.nblocks;
+		f.descr = l.descr[0] ? l.descr : NULL;
+		f.calls = g->calls;
+		f.pred_log3p_ns = g->log3p_ns;
+		f.n_log3p = g->log3p_n;
+		f.pred_lmw_ns = g->lmw_ns;
+		f.n_lmw = g->lmw_n;
+		f.t_measured_ns = g->measured_ns;
+		ret = cp_rep_sg_add(s, &f);
+	}
+	return ret;
+}
+
 /* Returns 0, -CP_DB_EIO or 1 out of memory. */
 static int cp_rep_strided(struct cp_cli_tab *t, struct cp_rep *r)
 {
@@ -1100,10 +1173,7 @@ static int cp_rep_strided(struct cp_cli_tab *t, struct cp_rep *r)
 		cp_cli_tab_note(t, "no predictions (see the header)");
 		return 0;
 	}
-	/* a message once, by its send: the receive row has the same
-	 * bytes, layout and prediction */
-	ret = cp_db_each_flagged_strided(r->db, CP_PF_L3_LMW_LARGEST,
-					 CP_F_RECV, cp_rep_sg_add, &s);
+	ret = cp_rep_sg_each(r, &s);
 	if (!ret) {
 		s.n = cp_rep_sg_merge(s.v, s.n);
 		for (i = 0; i < s.n; i++)
@@ -1219,11 +1289,18 @@ static int cp_rep_collect(struct cp_rep *r)
 		/* "log3p" holds no other model's name, nor the reverse */
 		r->model_on[k] = s != NULL;
 	}
-	ret = cp_db_each_pred_row(r->db, cp_rep_row, r);
-	for (k = 0; !ret && k < CP_NMODELS; k++)
-		if (cp_rep_model_stats(r, &r->m[k]))
-			ret = 1;
-	return ret;
+	ret = cp_db_each_op(r->db, cp_rep_op_cb, r);
+	/* the reduction of the run, or (a merge without one) its rows */
+	if (!ret)
+		ret = cp_db_has_sum(r->db) ?
+		      cp_db_each_sum(r->db, cp_rep_add_rec, r) :
+		      cp_db_each_pred_row(r->db, cp_rep_derive, r);
+	if (ret)
+		return ret;
+	cp_rep_cover(r);
+	if (cp_rep_accs(r))
+		return 1;
+	return cp_rep_worsts(r);
 }
 
 static void cp_rep_free(struct cp_rep *r)
@@ -1231,8 +1308,8 @@ static void cp_rep_free(struct cp_rep *r)
 	size_t i;
 	int k;
 
+	cp_red_sum_free(&r->sum);
 	for (k = 0; k < CP_NMODELS; k++) {
-		free(r->m[k].v);
 		free(r->m[k].worst);
 		free(r->m[k].op);
 		free(r->m[k].lk);
@@ -1387,6 +1464,8 @@ int cp_cli_report(int argc, char **argv)
 	}
 	if (a.html && !cp_cli_html_lib())
 		goto out_free;		/* said before an output file is made */
+	if (a.html && cp_cli_rows(r.db))	/* the views show rows */
+		goto out_free;
 	f = cp_cli_out_open(a.out);
 	if (!f)
 		goto out_free;

@@ -2,7 +2,8 @@
 # Makefile.am).  The tool needs no MPI library: it reads the rank files
 # through the reader of db/ (db/local.mk) and resolves callsites through
 # src/cli/cp_site.c (libdw); report adds the statistics of libcpanalysis.la;
-# it matches sends with receives through libcpanalysis.la (src/cli/cli_match.c).
+# it reduces the run (matching included) through src/reduce (libcpred.la,
+# src/cli/cli_reduce.c).
 # Its objects get their own names (per-target CFLAGS), so db/cp_db.c can
 # also be built into the profiling library.  What a row's flags mean
 # comes from src/common/cp_row.h: no mpi.h.
@@ -22,7 +23,7 @@ commprof_SOURCES = \
 	src/cli/cli_views.h \
 	src/cli/cli_report.c \
 	src/cli/cli_rtab.c \
-	src/cli/cli_match.c \
+	src/cli/cli_reduce.c \
 	src/cli/cli_site.c \
 	src/cli/cli_summary.c \
 	src/cli/cp_site.c \
@@ -33,8 +34,9 @@ commprof_SOURCES = \
 nodist_commprof_SOURCES = db/cp_schema_gen.h src/cli/cli_html_gen.h
 commprof_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS) $(LIBDW_CFLAGS) \
 	$(GSL_CFLAGS)
-commprof_LDADD = libcpanalysis.la libcpcommon.la $(SQLITE_LIBS) $(LIBDW_LIBS) \
-	$(GSL_LIBS) -ldl -lm
+commprof_LDADD = libcpred.la libcpanalysis.la libcpcommon.la $(SQLITE_LIBS) \
+	$(LIBDW_LIBS) $(GSL_LIBS) -ldl -lm -lpthread
+commprof_CFLAGS += -pthread
 
 dist_man_MANS += man/commprof.1 man/commprof-env.7
 

@@ -58,13 +58,13 @@ uint32_t cp_red_home(const struct cp_red_rec *r, uint32_t nhome)
 /* A message half with a sender and a receiver and a completion: what the
  * matching pairs (MPI_PROC_NULL, never completed or cancelled requests
  * and unresolved sources take no part). */
-static bool cp_red_is_transfer(const struct cp_red_row *r)
+static bool cp_red_is_transfer(const struct cp_sum_row *r)
 {
 	return !(r->flags & (CP_F_PROCNULL | CP_F_NOTDONE | CP_F_CANCELLED)) &&
 	       r->peer >= 0 && r->tag != INT32_MIN;
 }
 
-static void cp_red_rec_of(struct cp_red_rec *d, const struct cp_red_row *r)
+static void cp_red_rec_of(struct cp_red_rec *d, const struct cp_sum_row *r)
 {
 	int k;
 
@@ -91,7 +91,7 @@ static void cp_red_rec_of(struct cp_red_rec *d, const struct cp_red_row *r)
 
 /* Number collective row r of the rank being scanned: rows come in (comm,
  * post, seq) order, the k-th of a comm is instance k. */
-static int cp_red_number(struct cp_red *x, const struct cp_red_row *r,
+static int cp_red_number(struct cp_red *x, const struct cp_sum_row *r,
 			 struct cp_red_rec *d)
 {
 	if (x->inst >= 0 && r->comm == x->comm) {
@@ -111,7 +111,7 @@ static int cp_red_number(struct cp_red *x, const struct cp_red_row *r,
 	return 0;
 }
 
-int cp_red_scan_row(struct cp_red *x, const struct cp_red_row *r)
+int cp_red_scan_row(struct cp_red *x, const struct cp_sum_row *r)
 {
 	static const double none[CP_NMODELS] = {
 #define CP_RED_NAN(id, name) NAN,

@@ -40,6 +40,7 @@
 #include "analysis/cp_hist.h"
 #include "analysis/cp_match.h"
 #include "src/common/cp_row.h"
+#include "src/common/cp_sum.h"
 
 /* Worst-predicted rows kept per model. */
 #define CP_RED_WORST	100
@@ -70,27 +71,6 @@ enum {
 uint8_t cp_red_rank_state(int64_t dropped, int64_t not_kept, int64_t capped,
 			  int64_t sample, bool by_identity);
 
-/* A row of class p2p or coll, as a rank file holds it. */
-struct cp_red_row {
-	int64_t seq;		/* per-rank recording order */
-	int64_t t_start_ns;	/* post, job clock */
-	int64_t t_measured_ns;	/* post to completion */
-	uint64_t bytes;
-	uint64_t site;		/* return address in its rank */
-	int32_t rank;		/* world rank that made the call */
-	int32_t op;		/* call id */
-	int32_t peer, root;	/* world ranks or CP_PEER_* */
-	int32_t tag;		/* INT32_MIN none */
-	int32_t comm_size;	/* -1 unknown */
-	int32_t layout;		/* layout index of its rank, -1 none */
-	uint32_t comm;		/* job-wide communicator id */
-	uint32_t flags;		/* CP_F_* */
-	uint32_t pred_flags;	/* CP_PF_* */
-	bool coll;		/* class coll; else p2p */
-	double pred_ns[CP_NMODELS];	/* NAN none */
-	double pred_lmw_ns;	/* NAN none */
-};
-
 /* A message half or collective row on its way to its home. */
 struct cp_red_rec {
 	int64_t seq;
@@ -103,14 +83,6 @@ struct cp_red_rec {
 	uint8_t coll;		/* 1 collective, 0 message half */
 };
 
-/* Rows of one (pred_flags, models that predicted, models compared). */
-struct cp_red_cov {
-	uint32_t pred_flags;	/* CP_PF_* of the rows */
-	uint32_t pred_mask;	/* bit k: model k predicted */
-	uint32_t mu_mask;	/* bit k: model k has a mu */
-	uint64_t rows;
-};
-
 /* mu of model, in group grp (CP_RED_G_*) at key. */
 struct cp_red_acc {
 	int32_t model;		/* CP_MODEL_* */
@@ -119,48 +91,41 @@ struct cp_red_acc {
 	struct cp_hist h;	/* CP_HIST_COARSE for links, else FINE */
 };
 
-/* One of the worst-predicted rows of a model. */
-struct cp_red_worst {
-	double mu;
-	double pred_ns;
-	int64_t t_transfer_ns;
-	int64_t seq;
-	uint64_t bytes, site;
-	int32_t rank, op;
-	int32_t peer, root;	/* as struct cp_red_row */
-};
-
-/* Sends of one (rank, site, op, bytes, layout) whose log3P l_mw is its
- * largest term (CP_PF_L3_LMW_LARGEST), receives left out: each message
- * once. */
-struct cp_red_sg {
-	int32_t rank, op, layout;
-	uint64_t site, bytes;
-	uint64_t calls;		/* rows */
-	double log3p_ns;	/* pred_log3p_ns summed over log3p_n rows */
-	uint64_t log3p_n;
-	double lmw_ns;		/* pred_lmw_ns summed over lmw_n rows */
-	uint64_t lmw_n;
-	int64_t measured_ns;	/* t_measured_ns summed */
-};
-
 /* What a reduction found.  Zero it (cp_red_sum_init) before use. */
 struct cp_red_sum {
 	struct cp_match_stats st;	/* rows given, matched, left, why */
 	uint64_t p2p_skipped;	/* message rows that are not transfers */
 	uint64_t calls_compared;	/* calls with some mu (a Sendrecv's
 					 * receive half is not a call) */
-	struct cp_red_cov *cov;
+	struct cp_sum_cov *cov;
 	size_t ncov, capcov;
 	struct cp_red_acc *acc;	/* hash table of mask + 1 slots; free
 				 * slots have model -1 */
 	size_t nacc, maskacc;
-	struct cp_red_worst worst[CP_NMODELS][CP_RED_WORST];
+	struct cp_sum_worst worst[CP_NMODELS][CP_RED_WORST];
 	size_t nworst[CP_NMODELS];	/* largest mu first, ties by (rank,
 					 * seq) */
-	struct cp_red_sg *sg;	/* hash table, free slots have calls 0 */
+	struct cp_sum_sg *sg;	/* hash table, free slots have calls 0 */
 	size_t nsg, masksg;
 };
+
+/*
+ * cp_red_sum_each - fn for every record of s (src/common/cp_sum.h): its
+ * counts (CP_SUM_COUNT: p2p_rows, p2p_matched, p2p_counts, p2p_groups,
+ * p2p_negative, p2p_cut, p2p_hole, coll_rows, coll_matched,
+ * coll_incomplete, coll_mixed, coll_hole, coll_insts, p2p_skipped,
+ * calls_compared, as struct cp_match_stats and struct cp_red_sum name
+ * them), coverage classes, histograms (packed; the bytes live until fn
+ * returns), worst rows, strided groups.  fn returns 0 to go on.  Returns
+ * 0, fn's nonzero value, or -CP_ENOMEM.
+ *
+ * cp_red_sum_add_rec - add one such record to s (a stored summary read
+ * back): 0, -CP_EINVAL (a record s cannot hold) or -CP_ENOMEM.
+ */
+int cp_red_sum_each(const struct cp_red_sum *s,
+		    int (*fn)(void *arg, const struct cp_sum_rec *r),
+		    void *arg);
+int cp_red_sum_add_rec(struct cp_red_sum *s, const struct cp_sum_rec *r);
 
 /* cp_red_sum_init - an empty summary.  Cannot fail. */
 void cp_red_sum_init(struct cp_red_sum *s);
@@ -191,8 +156,8 @@ int cp_red_add_result(struct cp_red_sum *s, const struct cp_red_rec *r,
 		      int64_t t_transfer_ns, const double *mu);
 
 /* cp_red_add_strided - add row r to the strided groups of s when it is
- * one (see struct cp_red_sg).  Returns 0 or -CP_ENOMEM. */
-int cp_red_add_strided(struct cp_red_sum *s, const struct cp_red_row *r);
+ * one (see struct cp_sum_sg).  Returns 0 or -CP_ENOMEM. */
+int cp_red_add_strided(struct cp_red_sum *s, const struct cp_sum_row *r);
 
 /* A worker of step 1. */
 struct cp_red {
@@ -222,7 +187,7 @@ void cp_red_init(struct cp_red *x, struct cp_red_sum *sum, uint32_t nhome,
  * Returns 0, -CP_EINVAL (collective rows out of that order), -CP_ENOMEM,
  * or emit's error.
  */
-int cp_red_scan_row(struct cp_red *x, const struct cp_red_row *r);
+int cp_red_scan_row(struct cp_red *x, const struct cp_sum_row *r);
 
 /*
  * cp_red_match - step 2 on every record of one home, r[0..n): pair and

@@ -9,6 +9,7 @@
  * tries it first.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,9 +36,9 @@ void cp_red_sum_free(struct cp_red_sum *s)
 
 /* ---- coverage ---- */
 
-static int cp_red_cov_add(struct cp_red_sum *s, const struct cp_red_cov *c)
+static int cp_red_cov_add(struct cp_red_sum *s, const struct cp_sum_cov *c)
 {
-	struct cp_red_cov *v;
+	struct cp_sum_cov *v;
 	size_t i;
 
 	for (i = 0; i < s->ncov; i++) {
@@ -47,7 +48,7 @@ static int cp_red_cov_add(struct cp_red_sum *s, const struct cp_red_cov *c)
 			v->rows += c->rows;
 			/* the classes are few; keep the busy ones in front */
 			if (i) {
-				struct cp_red_cov t = s->cov[i - 1];
+				struct cp_sum_cov t = s->cov[i - 1];
 
 				s->cov[i - 1] = *v;
 				*v = t;
@@ -149,8 +150,8 @@ static struct cp_hist *cp_red_acc_get(struct cp_red_sum *s, int32_t model,
 
 /* True when a is worse predicted than b: larger mu, then the earlier
  * row (rank, seq) first, as the report lists them. */
-static bool cp_red_worse(const struct cp_red_worst *a,
-			 const struct cp_red_worst *b)
+static bool cp_red_worse(const struct cp_sum_worst *a,
+			 const struct cp_sum_worst *b)
 {
 	if (a->mu != b->mu)
 		return a->mu > b->mu;
@@ -160,9 +161,9 @@ static bool cp_red_worse(const struct cp_red_worst *a,
 }
 
 static void cp_red_worst_add(struct cp_red_sum *s, int k,
-			     const struct cp_red_worst *w)
+			     const struct cp_sum_worst *w)
 {
-	struct cp_red_worst *v = s->worst[k];
+	struct cp_sum_worst *v = s->worst[k];
 	size_t i;
 
 	if (s->nworst[k] == CP_RED_WORST &&
@@ -213,8 +214,8 @@ static int cp_red_acc_add(struct cp_red_sum *s, int k,
 int cp_red_add_result(struct cp_red_sum *s, const struct cp_red_rec *r,
 		      int64_t t_transfer_ns, const double *mu)
 {
-	struct cp_red_cov c;
-	struct cp_red_worst w;
+	struct cp_sum_cov c;
+	struct cp_sum_worst w;
 	int k, ret;
 
 	memset(&c, 0, sizeof(c));	/* packed as it is: no stray bytes */
@@ -247,6 +248,7 @@ int cp_red_add_result(struct cp_red_sum *s, const struct cp_red_rec *r,
 			return -CP_ENOMEM;
 		w.mu = mu[k];
 		w.pred_ns = r->pred_ns[k];
+		w.model = k;
 		cp_red_worst_add(s, k, &w);
 	}
 	return 0;
@@ -254,15 +256,15 @@ int cp_red_add_result(struct cp_red_sum *s, const struct cp_red_rec *r,
 
 /* ---- strided groups ---- */
 
-static bool cp_red_sg_same(const struct cp_red_sg *a,
-			   const struct cp_red_sg *b)
+static bool cp_red_sg_same(const struct cp_sum_sg *a,
+			   const struct cp_sum_sg *b)
 {
 	return a->rank == b->rank && a->site == b->site && a->op == b->op &&
 	       a->bytes == b->bytes && a->layout == b->layout;
 }
 
-static struct cp_red_sg *cp_red_sg_slot(struct cp_red_sg *v, size_t mask,
-					const struct cp_red_sg *k)
+static struct cp_sum_sg *cp_red_sg_slot(struct cp_sum_sg *v, size_t mask,
+					const struct cp_sum_sg *k)
 {
 	size_t i = cp_red_mix(k->site ^ cp_red_mix(k->bytes ^
 			      ((uint64_t)(uint32_t)k->rank << 32 |
@@ -277,7 +279,7 @@ static struct cp_red_sg *cp_red_sg_slot(struct cp_red_sg *v, size_t mask,
 static int cp_red_sg_grow(struct cp_red_sum *s)
 {
 	size_t mask = s->masksg ? 2 * s->masksg + 1 : 15, i;
-	struct cp_red_sg *v = calloc(mask + 1, sizeof(*v));
+	struct cp_sum_sg *v = calloc(mask + 1, sizeof(*v));
 
 	if (!v)
 		return -CP_ENOMEM;
@@ -291,9 +293,9 @@ static int cp_red_sg_grow(struct cp_red_sum *s)
 }
 
 /* Add group g (calls > 0) to s's group of the same key. */
-static int cp_red_sg_put(struct cp_red_sum *s, const struct cp_red_sg *g)
+static int cp_red_sg_put(struct cp_red_sum *s, const struct cp_sum_sg *g)
 {
-	struct cp_red_sg *v;
+	struct cp_sum_sg *v;
 
 	if ((!s->sg || 2 * (s->nsg + 1) > s->masksg + 1) && cp_red_sg_grow(s))
 		return -CP_ENOMEM;
@@ -312,9 +314,9 @@ static int cp_red_sg_put(struct cp_red_sum *s, const struct cp_red_sg *g)
 	return 0;
 }
 
-int cp_red_add_strided(struct cp_red_sum *s, const struct cp_red_row *r)
+int cp_red_add_strided(struct cp_red_sum *s, const struct cp_sum_row *r)
 {
-	struct cp_red_sg g;
+	struct cp_sum_sg g;
 	double t = r->pred_ns[CP_MODEL_LOG3P];
 
 	if (!(r->pred_flags & CP_PF_L3_LMW_LARGEST) ||
@@ -524,10 +526,10 @@ int cp_red_sum_unpack(struct cp_red_sum *s, const void *buf, size_t len)
 	t.calls_compared = cp_red_get_u64(&in);
 	n = cp_red_get_u64(&in);
 	if (in.bad || magic != CP_RED_MAGIC ||
-	    n > (len - in.at) / sizeof(struct cp_red_cov))
+	    n > (len - in.at) / sizeof(struct cp_sum_cov))
 		return -CP_EINVAL;
 	for (i = 0; !ret && i < n; i++) {
-		struct cp_red_cov c;
+		struct cp_sum_cov c;
 
 		cp_red_get(&in, &c, sizeof(c));
 		ret = cp_red_cov_add(&t, &c);
@@ -540,7 +542,7 @@ int cp_red_sum_unpack(struct cp_red_sum *s, const void *buf, size_t len)
 		if (n > CP_RED_WORST)
 			ret = -CP_EINVAL;
 		for (i = 0; !ret && i < n; i++) {
-			struct cp_red_worst w;
+			struct cp_sum_worst w;
 
 			cp_red_get(&in, &w, sizeof(w));
 			cp_red_worst_add(&t, k, &w);
@@ -548,7 +550,7 @@ int cp_red_sum_unpack(struct cp_red_sum *s, const void *buf, size_t len)
 	}
 	n = cp_red_get_u64(&in);
 	for (i = 0; !ret && !in.bad && i < n; i++) {
-		struct cp_red_sg g;
+		struct cp_sum_sg g;
 
 		cp_red_get(&in, &g, sizeof(g));
 		ret = g.calls ? cp_red_sg_put(&t, &g) : -CP_EINVAL;
@@ -559,4 +561,171 @@ int cp_red_sum_unpack(struct cp_red_sum *s, const void *buf, size_t len)
 		ret = cp_red_sum_merge(s, &t);
 	cp_red_sum_free(&t);
 	return ret;
+}
+
+/* ---- records (src/common/cp_sum.h) ---- */
+
+/* The counts of struct cp_match_stats by the names records give them. */
+static const struct {
+	const char *key;
+	size_t off;
+} cp_red_counts[] = {
+#define CP_RED_COUNT(f) { #f, offsetof(struct cp_match_stats, f) }
+	CP_RED_COUNT(p2p_rows), CP_RED_COUNT(p2p_matched),
+	CP_RED_COUNT(p2p_counts), CP_RED_COUNT(p2p_groups),
+	CP_RED_COUNT(p2p_negative), CP_RED_COUNT(p2p_cut),
+	CP_RED_COUNT(p2p_hole), CP_RED_COUNT(coll_rows),
+	CP_RED_COUNT(coll_matched), CP_RED_COUNT(coll_incomplete),
+	CP_RED_COUNT(coll_mixed), CP_RED_COUNT(coll_hole),
+	CP_RED_COUNT(coll_insts),
+#undef CP_RED_COUNT
+};
+
+#define CP_RED_NCOUNTS	(sizeof(cp_red_counts) / sizeof(cp_red_counts[0]))
+
+static int cp_red_each_count(const struct cp_red_sum *s,
+			     int (*fn)(void *arg, const struct cp_sum_rec *r),
+			     void *arg)
+{
+	struct cp_sum_rec r = { .kind = CP_SUM_COUNT };
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < CP_RED_NCOUNTS + 2; i++) {
+		if (i < CP_RED_NCOUNTS) {
+			r.u.count.key = cp_red_counts[i].key;
+			r.u.count.value = (int64_t)*(const size_t *)
+				((const char *)&s->st + cp_red_counts[i].off);
+		} else if (i == CP_RED_NCOUNTS) {
+			r.u.count.key = "p2p_skipped";
+			r.u.count.value = (int64_t)s->p2p_skipped;
+		} else {
+			r.u.count.key = "calls_compared";
+			r.u.count.value = (int64_t)s->calls_compared;
+		}
+		ret = fn(arg, &r);
+	}
+	return ret;
+}
+
+static int cp_red_each_acc(const struct cp_red_sum *s,
+			   int (*fn)(void *arg, const struct cp_sum_rec *r),
+			   void *arg)
+{
+	struct cp_sum_rec r = { .kind = CP_SUM_ACC };
+	unsigned char *buf = NULL, *nb;
+	size_t i, cap = 0, len;
+	int ret = 0;
+
+	for (i = 0; !ret && s->acc && i <= s->maskacc; i++) {
+		const struct cp_red_acc *a = &s->acc[i];
+
+		if (a->model < 0)
+			continue;
+		len = cp_hist_pack(&a->h, NULL, 0);
+		if (len > cap) {
+			nb = realloc(buf, len);
+			if (!nb) {
+				ret = -CP_ENOMEM;
+				break;
+			}
+			buf = nb;
+			cap = len;
+		}
+		cp_hist_pack(&a->h, buf, len);
+		r.u.acc.model = a->model;
+		r.u.acc.grp = a->grp;
+		r.u.acc.key = a->key;
+		r.u.acc.n = a->h.n;
+		r.u.acc.sum = a->h.sum;
+		r.u.acc.bins = buf;
+		r.u.acc.len = len;
+		ret = fn(arg, &r);
+	}
+	free(buf);
+	return ret;
+}
+
+int cp_red_sum_each(const struct cp_red_sum *s,
+		    int (*fn)(void *arg, const struct cp_sum_rec *r),
+		    void *arg)
+{
+	struct cp_sum_rec r;
+	size_t i;
+	int k, ret;
+
+	ret = cp_red_each_count(s, fn, arg);
+	for (i = 0; !ret && i < s->ncov; i++) {
+		r.kind = CP_SUM_COV;
+		r.u.cov = s->cov[i];
+		ret = fn(arg, &r);
+	}
+	if (!ret)
+		ret = cp_red_each_acc(s, fn, arg);
+	for (k = 0; !ret && k < CP_NMODELS; k++)
+		for (i = 0; !ret && i < s->nworst[k]; i++) {
+			r.kind = CP_SUM_WORST;
+			r.u.worst = s->worst[k][i];
+			ret = fn(arg, &r);
+		}
+	for (i = 0; !ret && s->sg && i <= s->masksg; i++) {
+		if (!s->sg[i].calls)
+			continue;
+		r.kind = CP_SUM_SG;
+		r.u.sg = s->sg[i];
+		ret = fn(arg, &r);
+	}
+	return ret;
+}
+
+static int cp_red_add_count(struct cp_red_sum *s,
+			    const struct cp_sum_count *c)
+{
+	size_t i;
+
+	if (c->value < 0)
+		return -CP_EINVAL;
+	if (!strcmp(c->key, "p2p_skipped")) {
+		s->p2p_skipped += (uint64_t)c->value;
+		return 0;
+	}
+	if (!strcmp(c->key, "calls_compared")) {
+		s->calls_compared += (uint64_t)c->value;
+		return 0;
+	}
+	for (i = 0; i < CP_RED_NCOUNTS; i++)
+		if (!strcmp(c->key, cp_red_counts[i].key)) {
+			*(size_t *)((char *)&s->st + cp_red_counts[i].off) +=
+				(size_t)c->value;
+			return 0;
+		}
+	return 0;	/* a count of a later version: not ours to know */
+}
+
+int cp_red_sum_add_rec(struct cp_red_sum *s, const struct cp_sum_rec *r)
+{
+	const struct cp_sum_acc *a = &r->u.acc;
+	struct cp_hist *h;
+
+	switch (r->kind) {
+	case CP_SUM_COUNT:
+		return cp_red_add_count(s, &r->u.count);
+	case CP_SUM_COV:
+		return cp_red_cov_add(s, &r->u.cov);
+	case CP_SUM_ACC:
+		if (a->model < 0 || a->model >= CP_NMODELS || a->grp < 0 ||
+		    a->grp >= CP_RED_NG)
+			return -CP_EINVAL;
+		h = cp_red_acc_get(s, a->model, a->grp, a->key);
+		return h ? cp_hist_unpack(h, a->bins, a->len) : -CP_ENOMEM;
+	case CP_SUM_WORST:
+		if (r->u.worst.model < 0 || r->u.worst.model >= CP_NMODELS)
+			return -CP_EINVAL;
+		cp_red_worst_add(s, r->u.worst.model, &r->u.worst);
+		return 0;
+	case CP_SUM_SG:
+		return r->u.sg.calls ? cp_red_sg_put(s, &r->u.sg) :
+		       -CP_EINVAL;
+	}
+	return -CP_EINVAL;
 }

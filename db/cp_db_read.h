@@ -71,6 +71,8 @@ struct cp_db_rank_file {
 	int64_t sample;		/* meta sample, 1 absent */
 	bool by_identity;	/* meta sample_by is 'identity' */
 	int64_t rows;		/* call rows in the file */
+	int64_t finished;	/* meta finished: 1 after MPI_Finalize, -1
+				 * absent */
 };
 
 /* cp_db_each_rank_file - fn for every rank file of the merge, in rank

@@ -54,7 +54,9 @@ static const char cp_db_files_sql[] =
 	" (SELECT value = 'identity' FROM rank_meta WHERE rank = f.rank"
 	"  AND key = 'sample_by'),"
 	" (SELECT value FROM rank_meta WHERE rank = f.rank"
-	"  AND key = 'rows_in_file')"
+	"  AND key = 'rows_in_file'),"
+	" (SELECT value FROM rank_meta WHERE rank = f.rank"
+	"  AND key = 'finished')"
 	" FROM rank_files f ORDER BY f.rank";
 
 int cp_db_each_rank_file(struct cp_db *db,
@@ -79,6 +81,7 @@ int cp_db_each_rank_file(struct cp_db *db,
 		f.sample = cp_db_rmeta(st, 5, 1);
 		f.by_identity = cp_db_rmeta(st, 6, 0) != 0;
 		f.rows = cp_db_rmeta(st, 7, 0);
+		f.finished = cp_db_rmeta(st, 8, -1);
 		if (f.path)
 			ret = fn(arg, &f);
 	}

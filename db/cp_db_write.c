@@ -354,3 +354,41 @@ int cp_db_put_ops(struct cp_db *db, const char *const *names,
 	}
 	return cp_db_end_batch(db, rc, "cannot write ops");
 }
+
+int cp_db_rank_scan(struct cp_db *db, int32_t rank,
+		    int (*fn)(void *arg, const struct cp_sum_row *r),
+		    void *arg)
+{
+	int rc = cp_db_scan_h(db->h, rank, fn, arg);
+
+	if (rc > 0)		/* SQLite's; fn's are negative */
+		return cp_db_fail(db, CP_DB_EIO, "cannot read calls");
+	return rc;
+}
+
+int64_t cp_db_rank_meta_int(struct cp_db *db, const char *key, int64_t dflt)
+{
+	sqlite3_stmt *st;
+	int64_t v = dflt;
+
+	if (sqlite3_prepare_v2(db->h, "SELECT value FROM meta WHERE key = ?",
+			       -1, &st, NULL))
+		return dflt;
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW &&
+	    sqlite3_column_type(st, 0) != SQLITE_NULL)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+void cp_db_rank_dir(struct cp_db *db, char *buf, size_t len)
+{
+	const char *path = sqlite3_db_filename(db->h, "main");
+	const char *slash = path ? strrchr(path, '/') : NULL;
+
+	if (!slash)
+		snprintf(buf, len, ".");
+	else
+		snprintf(buf, len, "%.*s", (int)(slash - path), path);
+}

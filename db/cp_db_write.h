@@ -94,4 +94,23 @@ void cp_db_rank_unreserve(struct cp_db *db);
  * that another rank's unreserve gave back for its last writes. */
 bool cp_db_rank_room(struct cp_db *db);
 
+/*
+ * cp_db_rank_scan - fn for every message and collective row of rank file
+ * db, which world rank `rank` wrote (the reduction at MPI_Finalize,
+ * src/reduce/cp_red.h): the message halves, then the collective rows in
+ * (comm, t_start_ns, seq) order.  fn returns 0 or a negative value that
+ * stops the scan.  Returns 0, fn's value, or -CP_DB_EIO.
+ */
+int cp_db_rank_scan(struct cp_db *db, int32_t rank,
+		    int (*fn)(void *arg, const struct cp_sum_row *r),
+		    void *arg);
+
+/* cp_db_rank_meta_int - integer meta value of key in rank file db, dflt
+ * when absent or not a number.  Cannot fail. */
+int64_t cp_db_rank_meta_int(struct cp_db *db, const char *key, int64_t dflt);
+
+/* cp_db_rank_dir - the directory of rank file db into buf (len bytes).
+ * Cannot fail ("." when the file has no directory part). */
+void cp_db_rank_dir(struct cp_db *db, char *buf, size_t len);
+
 #endif

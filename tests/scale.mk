@@ -10,3 +10,7 @@ tests_test_hist_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
 tests_test_hist_LDADD = libcpanalysis.la $(GSL_LIBS) -lm
 tests_test_reduce_SOURCES = tests/test_reduce.c
 tests_test_reduce_LDADD = libcpred.la libcpreduce.la libcpcommon.la -lm
+
+# The job reduces itself at MPI_Finalize (tests/test_finalize.sh, MPI).
+TESTS += tests/test_finalize.sh
+dist_check_SCRIPTS += tests/test_finalize.sh

@@ -7,8 +7,8 @@ dist_check_SCRIPTS += tests/test_symcycles.sh
 EXTRA_DIST += tests/symcycles.py
 AM_TESTS_ENVIRONMENT += \
 	CP_SYM_LIB='$(libcommprof_la_OBJECTS) $(libcpmodel_la_OBJECTS) \
-	$(libcpred_la_OBJECTS) $(libcpreduce_la_OBJECTS) \
-	$(libcpcommon_la_OBJECTS)' \
+	$(libcpred_la_OBJECTS) $(libcpredmpi_la_OBJECTS) \
+	$(libcpreduce_la_OBJECTS) $(libcpcommon_la_OBJECTS)' \
 	CP_SYM_CLI='$(commprof_OBJECTS) $(libcpanalysis_la_OBJECTS) \
 	$(libcpreduce_la_OBJECTS) \
 	$(libcpmodel_la_OBJECTS) $(libcpcommon_la_OBJECTS)' \

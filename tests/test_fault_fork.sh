@@ -5,7 +5,8 @@
 # (in C, and in Fortran through `use mpi` and `use mpi_f08`).  All print
 # the same and exit the same as without the preload, their calls are all
 # recorded, and a child writes nothing of ours: no commprof line, no
-# file but the rank files, no row beyond the parents' calls.
+# file but the rank files and the job's reduction (commprof-reduced.db,
+# rank 0's at MPI_Finalize), no row beyond the parents' calls.
 . "$(dirname "$0")/lib.sh"
 . "$top_srcdir/tests/fault_lib.sh"
 
@@ -38,7 +39,7 @@ for mode in fork thread; do
 	expect_eq "$mode: other stderr" "$(other_err "$T/err")" \
 		"$(other_err "$T/base.err")"
 	expect_eq "$mode: files" "$(cd "$T/$mode" && ls -A | tr '\n' ' ')" \
-		"rank-00000.db rank-00001.db "
+		"commprof-reduced.db rank-00000.db rank-00001.db "
 	for r in 0 1; do
 		db="$T/$mode/rank-0000$r.db"
 		expect_eq "$mode: rank $r integrity" "$(integrity "$db")" ok

@@ -88,6 +88,7 @@ struct cp_cli_red {
 	uint8_t *state;			/* per world rank: CP_RED_S_* */
 	int32_t nstate;
 	uint64_t rows;			/* call rows of every file */
+	bool unfinished;		/* a rank did not reach MPI_Finalize */
 	uint32_t nparts, chunk;		/* P, records per chunk */
 	bool keep;			/* cp_cli_match: keep each match */
 	atomic_size_t next;		/* the next file, then partition */
@@ -135,6 +136,7 @@ static int cp_cli_red_file(void *arg, const struct cp_db_rank_file *f)
 		return -CP_CLI_R_NOMEM;
 	red->nfiles++;
 	red->rows += f->rows > 0 ? (uint64_t)f->rows : 0;
+	red->unfinished |= f->finished == 0;
 	if (f->rank >= red->nstate)
 		red->nstate = f->rank + 1;
 	return 0;
@@ -596,6 +598,20 @@ static int cp_cli_meta_num(struct cp_db *db, const char *key, long long v)
 	return cp_db_put_meta(db, key, buf);
 }
 
+/* Why the job did not reduce itself, into meta reduce_note: what rank 0
+ * said, or a rank that did not reach MPI_Finalize. */
+static int cp_cli_red_why(struct cp_db *db, const struct cp_cli_red *red)
+{
+	char v[512];
+
+	if (!cp_db_get_rank_meta(db, 0, "reduce_note", v, sizeof(v)))
+		return cp_db_put_meta(db, "reduce_note", v);
+	if (red->unfinished)
+		return cp_db_put_meta(db, "reduce_note", "a rank did not reach "
+				      "MPI_Finalize");
+	return 0;
+}
+
 /* The merged meta keys of the matching (db/schema.sql). */
 static int cp_cli_red_meta(struct cp_db *db, const struct cp_red_sum *s,
 			   const char *how)
@@ -665,7 +681,8 @@ void cp_cli_reduce(void *arg, struct cp_db *db)
 	if (!ret && !used) {
 		ret = cp_cli_red_run(&red, db);
 		if (!ret && (cp_red_sum_each(&red.w[0].sum, cp_db_sum_put, db) ||
-			     cp_cli_red_meta(db, &red.w[0].sum, "offline")))
+			     cp_cli_red_meta(db, &red.w[0].sum, "offline") ||
+			     cp_cli_red_why(db, &red)))
 			ret = -CP_CLI_R_DB;
 	}
 	if (ret == -CP_CLI_R_NOMEM)

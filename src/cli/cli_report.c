@@ -605,6 +605,9 @@ static void cp_rep_head_match(struct cp_cli_tab *t, struct cp_rep *r)
 		cp_rep_kv_str(t, "reduced", "reduced", !strcmp(buf, "job") ?
 			      "inside the job, at MPI_Finalize" :
 			      "after the run, by commprof", buf);
+	if (!cp_db_get_meta(r->db, "reduce_note", buf, sizeof(buf)))
+		cp_rep_kv_str(t, "reduce_note", "not reduced inside the job",
+			      buf, buf);
 	cp_rep_kv_int(t, "calls_xfer", "message and collective calls",
 		      (int64_t)r->tot.calls_xfer);
 	cp_rep_kv_int(t, "calls_compared", "calls compared (a mu of some "

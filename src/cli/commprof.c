@@ -58,6 +58,8 @@ static const char cp_cli_usage_text[] =
 "  COMMPROF_FLUSH_MS  flush period in milliseconds, default 1000\n"
 "  COMMPROF_RING      events per thread buffer, a power of two,\n"
 "                     default 65536\n"
+"  COMMPROF_FINALIZE_MS  budget of the job's own reduction at\n"
+"                     MPI_Finalize, default 10000; 0: none\n"
 "  COMMPROF_DISABLE   1: load but record nothing\n"
 "  COMMPROF_PARAMS    model parameter file: each call is predicted by\n"
 "                     every calibrated model (see commprof report)\n"

@@ -62,6 +62,7 @@ void cp_env_read(struct cp_env *e, char *warn, size_t len)
 	e->sample = 1;
 	e->flush_ms = 1000;
 	e->ring = 65536;
+	e->finalize_ms = 10000;
 
 	v = getenv("COMMPROF_DIR");
 	if (v && *v) {
@@ -77,6 +78,8 @@ void cp_env_read(struct cp_env *e, char *warn, size_t len)
 	env_u64("COMMPROF_SAMPLE", 1, UINT32_MAX, &e->sample, warn, len);
 	env_u64("COMMPROF_FLUSH_MS", 10, 3600000, &e->flush_ms, warn, len);
 	env_u64("COMMPROF_RING", 1024, 1u << 24, &e->ring, warn, len);
+	env_u64("COMMPROF_FINALIZE_MS", 0, 3600000, &e->finalize_ms, warn,
+		len);
 	if (e->ring & (e->ring - 1)) {
 		char val[32];
 

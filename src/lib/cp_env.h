@@ -14,6 +14,9 @@ struct cp_env {
 	uint64_t sample;	/* COMMPROF_SAMPLE: keep 1 row in N, def. 1 */
 	uint64_t flush_ms;	/* COMMPROF_FLUSH_MS, default 1000 */
 	uint64_t ring;		/* COMMPROF_RING events per thread, 65536 */
+	uint64_t finalize_ms;	/* COMMPROF_FINALIZE_MS: budget of the
+				 * reduction at MPI_Finalize, 0 none;
+				 * default 10000 */
 	int disable;		/* COMMPROF_DISABLE=1: record nothing */
 	char params[4096];	/* COMMPROF_PARAMS, "" when unset */
 };

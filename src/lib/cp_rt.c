@@ -15,6 +15,7 @@
 #include <link.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,7 @@
 #include "pmpi/cp_calls_gen.h"
 #include "src/lib/cp_comm.h"
 #include "src/lib/cp_env.h"
+#include "src/lib/cp_fin.h"
 #include "src/lib/cp_flush.h"
 #include "src/lib/cp_fortran.h"
 #include "src/lib/cp_layout.h"
@@ -36,6 +38,7 @@
 #include "src/lib/cp_time.h"
 
 static int inited, finished, forked;
+static int joined;	/* took part in the start-up's collective calls */
 static struct cp_db *db;
 static struct sigaction old_term, old_int;
 
@@ -191,10 +194,12 @@ static void catch_signal(int sig, struct sigaction *old)
 	sigaction(sig, &sa, NULL);
 }
 
+static void finalize(bool in_mpi);
+
 static void at_exit(void)
 {
-	if (inited && !finished && !forked)
-		cp_rt_finalize();
+	/* without MPI_Finalize the ranks cannot meet: no reduction */
+	finalize(false);
 }
 
 static void in_child(void)
@@ -274,6 +279,7 @@ void cp_rt_init(void)
 	start = (int64_t)cp_init_entry_ns + cp_clock_off_ns;
 	PMPI_Allreduce(&start, &cp_epoch_ns, 1, MPI_INT64_T, MPI_MIN,
 		       MPI_COMM_WORLD);
+	joined = 1;	/* from here on every rank reaches cp_fin_reduce */
 	cp_pred_rt_init();
 	if (open_db())
 		return;
@@ -293,14 +299,19 @@ void cp_rt_init(void)
 	atomic_store(&cp_active, true);
 }
 
-void cp_rt_finalize(void)
+/* The end of profiling; in_mpi: from MPI_Finalize, where the ranks
+ * still meet, so the job reduces itself (src/lib/cp_fin.h). */
+static void finalize(bool in_mpi)
 {
 	if (!inited || finished || forked)
 		return;
 	finished = 1;
 	cp_off();
-	if (!db)
+	if (!db) {
+		if (in_mpi && joined)	/* the others wait for this rank */
+			cp_fin_reduce(NULL);
 		return;
+	}
 	cp_req_flush_pending(cp_ticks());
 	cp_flush_stop();
 	/* the flusher is gone: this thread owns the database now */
@@ -311,9 +322,16 @@ void cp_rt_finalize(void)
 	if (!cp_warned())
 		put_meta_int("finished", 1);
 	cp_db_commit(db);
+	if (in_mpi && joined)
+		cp_fin_reduce(db);
 	cp_db_close(db);
 	db = NULL;
 	cp_layout_fini();
+}
+
+void cp_rt_finalize(void)
+{
+	finalize(true);
 }
 
 void cp_rt_abort(int errorcode)

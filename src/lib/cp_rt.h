@@ -10,8 +10,10 @@
  * MPI_COMM_WORLD.  Cannot fail: a failure costs one line and the run
  * goes on unprofiled.  Only the first call does anything. */
 void cp_rt_init(void);
-/* Before PMPI_Finalize (or at exit): stop recording, write what is left
- * and close the rank file.  Cannot fail; only the first call counts. */
+/* Before PMPI_Finalize: stop recording, write what is left, reduce the
+ * job with the other ranks (collective: src/lib/cp_fin.h) and close the
+ * rank file; a process that exits without MPI_Finalize does the same
+ * without the reduction.  Cannot fail; only the first call counts. */
 void cp_rt_finalize(void);
 /* Before PMPI_Abort: flush synchronously, at most two seconds.  Cannot
  * fail. */

@@ -23,6 +23,7 @@ libcommprof_la_SOURCES = \
 	src/lib/cp_fortran.c src/lib/cp_fortran.h \
 	src/lib/cp_flush.c src/lib/cp_flush.h \
 	src/lib/cp_rt.c src/lib/cp_rt.h \
+	src/lib/cp_fin.c src/lib/cp_fin.h \
 	src/lib/cp_layout.c src/lib/cp_layout.h \
 	src/lib/cp_predict.c src/lib/cp_predict.h \
 	src/lib/cp_pred_rt.c src/lib/cp_pred_rt.h \
@@ -35,6 +36,6 @@ nodist_libcommprof_la_SOURCES = \
 libcommprof_la_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS) $(SQLITE_CFLAGS) \
 	-pthread
 libcommprof_la_LIBADD = libcpcommon.la libcpmodel.la libcpred.la \
-	libcpreduce.la $(MPI_LIBS) \
+	libcpredmpi.la libcpreduce.la $(MPI_LIBS) \
 	$(SQLITE_LIBS) -ldl -lpthread -lm
 libcommprof_la_LDFLAGS = -avoid-version -shared

@@ -986,3 +986,40 @@ int cp_db_need_rows(struct cp_db *db,
 		return cp_db_fail(db, CP_DB_EIO, "cannot add the call rows");
 	return 0;
 }
+
+/* ---- a directory, for a reduction made elsewhere (commprof-mpi) ---- */
+
+int cp_db_each_rank_name(const char *dir,
+			 int (*fn)(void *arg, const char *path, int32_t rank),
+			 void *arg)
+{
+	struct cp_db_scan sc;
+	char path[4200];
+	int i, ret;
+
+	ret = cp_db_scan_dir(dir, &sc);
+	if (ret)
+		return ret;
+	for (i = 0; !ret && i < sc.n; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, sc.names[i]);
+		ret = fn(arg, path, sc.ranks[i]);
+	}
+	cp_db_scan_free(&sc);
+	return ret;
+}
+
+bool cp_db_dir_fresh(const char *dir)
+{
+	struct cp_db_scan sc;
+	char final[4200];
+	sqlite3 *h = NULL;
+	bool fresh;
+
+	if (cp_db_scan_dir(dir, &sc))
+		return false;
+	snprintf(final, sizeof(final), "%s/%s", dir, CP_DB_MERGED);
+	fresh = cp_db_merged_fresh(final, &sc, &h);
+	sqlite3_close_v2(h);
+	cp_db_scan_free(&sc);
+	return fresh;
+}

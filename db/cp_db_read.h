@@ -120,6 +120,26 @@ int cp_db_each_sum(struct cp_db *db,
  */
 int cp_db_sum_import(struct cp_db *db, const char *path, bool *used);
 
+/*
+ * For a reduction made away from the merge (commprof-mpi, each rank a
+ * share of the rank files):
+ * cp_db_each_rank_name - fn(arg, path, rank) for every rank-NNNNN.db of
+ * dir, in name order, rank the number its name tells; as cp_db_each_call,
+ * and -CP_DB_ENOENT or -CP_DB_ENOMEM when dir cannot be read.
+ * cp_db_dir_fresh - true when dir/commprof.db is there and newer than
+ * every rank file (cp_db_open_dir would take it as it is).
+ * cp_db_rank_file_meta - what the meta of rank file path says of its
+ * rows into *f (rank -1 unknown; path as given) and its job clock origin
+ * into *epoch_ns (0 unknown).  Returns 0 or -CP_DB_EIO
+ * (cp_db_errmsg(NULL)).
+ */
+int cp_db_each_rank_name(const char *dir,
+			 int (*fn)(void *arg, const char *path, int32_t rank),
+			 void *arg);
+bool cp_db_dir_fresh(const char *dir);
+int cp_db_rank_file_meta(const char *path, struct cp_db_rank_file *f,
+			 int64_t *epoch_ns);
+
 /* cp_db_each_op - fn(arg, id, name) for every row of ops, in id order;
  * as cp_db_each_call. */
 int cp_db_each_op(struct cp_db *db,

@@ -257,9 +257,9 @@ int cp_db_sum_import(struct cp_db *db, const char *path, bool *used)
 	}
 	if (!rc)
 		rc = sqlite3_exec(db->h, "INSERT OR REPLACE INTO main.meta "
-				  "(key, value) SELECT 'reduce_ms', value FROM "
-				  "j.meta WHERE key = 'reduce_ms'", NULL,
-				  NULL, NULL);
+				  "(key, value) SELECT key, value FROM j.meta "
+				  "WHERE key IN ('reduce_ms', 'reduced_by', "
+				  "'reduce_ranks')", NULL, NULL, NULL);
 	if (!rc)
 		rc = sqlite3_exec(db->h, "RELEASE imp", NULL, NULL, NULL);
 	if (rc)
@@ -346,4 +346,49 @@ int cp_db_layout_info(struct cp_db *db, int32_t rank, int32_t idx,
 	}
 	sqlite3_finalize(st);
 	return ret;
+}
+
+int cp_db_rank_file_meta(const char *path, struct cp_db_rank_file *f,
+			 int64_t *epoch_ns)
+{
+	static const char *const keys[] = {
+		"rank", "rows_dropped", "rows_not_kept", "rows_capped",
+		"sample", "finished", "epoch_ns", "sample_by",
+	};
+	int64_t v[7] = { -1, 0, 0, -1, 1, -1, 0 };
+	sqlite3_stmt *st = NULL;
+	sqlite3 *h = NULL;
+	size_t i;
+	int rc;
+
+	rc = sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY |
+			     SQLITE_OPEN_NOMUTEX, NULL);
+	if (!rc)
+		rc = sqlite3_prepare_v2(h, "SELECT value FROM meta WHERE key "
+					"= ?", -1, &st, NULL);
+	memset(f, 0, sizeof(*f));
+	for (i = 0; !rc && i < sizeof(keys) / sizeof(keys[0]); i++) {
+		sqlite3_bind_text(st, 1, keys[i], -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW && i == 7)
+			f->by_identity = !strcmp((const char *)
+				sqlite3_column_text(st, 0), "identity");
+		else if (rc == SQLITE_ROW)
+			v[i] = cp_db_col(st, 0, v[i]);
+		rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : rc;
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	if (rc)
+		cp_db_open_fail(CP_DB_EIO, "%s: %s", path, sqlite3_errmsg(h));
+	sqlite3_close_v2(h);
+	f->rank = v[0] >= 0 && v[0] <= INT32_MAX ? (int32_t)v[0] : -1;
+	f->path = path;
+	f->dropped = v[1];
+	f->not_kept = v[2];
+	f->capped = v[3];
+	f->sample = v[4];
+	f->finished = v[5];
+	*epoch_ns = v[6];
+	return rc ? -CP_DB_EIO : 0;
 }

@@ -258,9 +258,12 @@ CREATE TABLE modules (
 -- The reduction of the run: what the report prints of its message and
 -- collective rows, without them.  Alone in commprof-reduced.db, meta
 -- holds schema_version, kind ('reduced'), ranks (that took part),
--- epoch_ns (the job clock's origin, as in every rank file of the job)
--- and reduce_ms (what the reduction took); in commprof.db, reduced is
--- 'job' (made inside the job and copied) or 'offline' (made by the CLI).
+-- epoch_ns (the job clock's origin, as in every rank file of the job),
+-- reduce_ms (what the reduction took), reduced_by ('job' at MPI_Finalize,
+-- or 'commprof-mpi') and reduce_ranks (the ranks of commprof-mpi); in
+-- commprof.db, reduced is reduced_by (made elsewhere and copied, with
+-- reduce_ms and reduce_ranks) or 'offline' (made by the CLI), and
+-- reduce_note why the job did not reduce itself.
 CREATE TABLE IF NOT EXISTS meta (
 	key	TEXT PRIMARY KEY NOT NULL,
 	value	TEXT

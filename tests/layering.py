@@ -40,6 +40,8 @@ MODULES = {
     # (cp_red_mpi.c), which the CLI neither includes nor links
     "src/reduce": ({"src/common", "analysis@lib"}, {"mpi"}),
     "src/calib": ({"src/common", "db", "analysis"}, {"mpi"}),
+    # commprof-mpi: the MPI form of the commprof command
+    "src/mpicli": ({"src/common", "db", "analysis", "src/reduce"}, {"mpi"}),
     "src/common": (set(), set()),
     "db": ({"src/common"}, {"sqlite"}),
     "analysis": (set(), {"gsl"}),

@@ -14,3 +14,8 @@ tests_test_reduce_LDADD = libcpred.la libcpreduce.la libcpcommon.la -lm
 # The job reduces itself at MPI_Finalize (tests/test_finalize.sh, MPI).
 TESTS += tests/test_finalize.sh
 dist_check_SCRIPTS += tests/test_finalize.sh
+
+# "mpirun -np K commprof report DIR" (tests/test_mpi_report.sh, MPI).
+TESTS += tests/test_mpi_report.sh
+dist_check_SCRIPTS += tests/test_mpi_report.sh
+EXTRA_DIST += bench/replicate

@@ -1,10 +1,10 @@
 #!/bin/sh
 # test_symcycles.sh - no cycle between the files of a program: in the
-# preloaded library, the CLI and the calibrator, a file never uses (calls
-# or reads) what another file defines when that file uses it back,
-# directly or through a chain (tests/symcycles.py, from nm of the objects
-# the build made).  And the library links the writer of db/, never its
-# reader (the merge and the queries are the CLI's).
+# preloaded library, the CLI, its MPI form and the calibrator, a file
+# never uses (calls or reads) what another file defines when that file
+# uses it back, directly or through a chain (tests/symcycles.py, from nm
+# of the objects the build made).  And the library links the writer of
+# db/, never its reader (the merge and the queries are the CLI's).
 . "$top_srcdir/tests/lib.sh"
 
 [ -n "${CP_SYM_LIB:-}" ] || fail "run me from make check"
@@ -27,7 +27,7 @@ grep -q "^  $T/a.c -> $T/b.c: b$" "$T/probe" || fail "probe: no a -> b"
 
 cd "$top_builddir" || fail "no build tree"
 for p in "libcommprof.so:$CP_SYM_LIB" "commprof:$CP_SYM_CLI" \
-	"commprof-calibrate:$CP_SYM_CAL"; do
+	"commprof-calibrate:$CP_SYM_CAL" "commprof-mpi:$CP_SYM_MPI"; do
 	# shellcheck disable=SC2086 # object lists split on blanks
 	$CHECK "${p%%:*}" ${p#*:} > "$T/out" ||
 		fail "$(grep -v -- ' -> ' "$T/out"; grep '^  ' "$T/out")"

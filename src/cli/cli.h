@@ -24,6 +24,17 @@ int cp_cli_summary(int argc, char **argv);
 int cp_cli_export(int argc, char **argv);
 int cp_cli_report(int argc, char **argv);
 
+/*
+ * cp_cli_mpi_dispatch - started as one of several processes of an MPI
+ * launcher ("mpirun -np K commprof report DIR"), hand the command line
+ * argv over to commprof-mpi beside this program (src/mpicli/); returns
+ * when this process is not one of several (or COMMPROF_MPI=0; with
+ * COMMPROF_MPI=1 the launcher's parent process is not checked), or when
+ * commprof-mpi cannot run: then every process but rank 0 exits 0 and
+ * rank 0 says so in one line and goes on alone.
+ */
+void cp_cli_mpi_dispatch(char **argv);
+
 /* Print "commprof: <fmt...>" and a newline on stderr. */
 void cp_cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -88,7 +88,6 @@ struct cp_cli_red {
 	uint8_t *state;			/* per world rank: CP_RED_S_* */
 	int32_t nstate;
 	uint64_t rows;			/* call rows of every file */
-	bool unfinished;		/* a rank did not reach MPI_Finalize */
 	uint32_t nparts, chunk;		/* P, records per chunk */
 	bool keep;			/* cp_cli_match: keep each match */
 	atomic_size_t next;		/* the next file, then partition */
@@ -136,7 +135,6 @@ static int cp_cli_red_file(void *arg, const struct cp_db_rank_file *f)
 		return -CP_CLI_R_NOMEM;
 	red->nfiles++;
 	red->rows += f->rows > 0 ? (uint64_t)f->rows : 0;
-	red->unfinished |= f->finished == 0;
 	if (f->rank >= red->nstate)
 		red->nstate = f->rank + 1;
 	return 0;
@@ -598,15 +596,24 @@ static int cp_cli_meta_num(struct cp_db *db, const char *key, long long v)
 	return cp_db_put_meta(db, key, buf);
 }
 
+static int cp_cli_red_unfinished(void *arg, const struct cp_db_rank_file *f)
+{
+	*(bool *)arg |= f->finished == 0;
+	return 0;
+}
+
 /* Why the job did not reduce itself, into meta reduce_note: what rank 0
  * said, or a rank that did not reach MPI_Finalize. */
-static int cp_cli_red_why(struct cp_db *db, const struct cp_cli_red *red)
+static int cp_cli_red_why(struct cp_db *db)
 {
+	bool unfinished = false;
 	char v[512];
 
 	if (!cp_db_get_rank_meta(db, 0, "reduce_note", v, sizeof(v)))
 		return cp_db_put_meta(db, "reduce_note", v);
-	if (red->unfinished)
+	if (cp_db_each_rank_file(db, cp_cli_red_unfinished, &unfinished))
+		return -CP_DB_EIO;
+	if (unfinished)
 		return cp_db_put_meta(db, "reduce_note", "a rank did not reach "
 				      "MPI_Finalize");
 	return 0;
@@ -652,17 +659,22 @@ static int cp_cli_add_rec(void *arg, const struct cp_sum_rec *r)
 static int cp_cli_red_job(struct cp_db *db, const char *dir, bool *used)
 {
 	struct cp_red_sum s;
-	char path[4200];
+	char path[4200], by[64];
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, CP_DB_REDUCED);
 	ret = cp_db_sum_import(db, path, used);
 	if (ret || !*used)
 		return ret ? -CP_CLI_R_DB : 0;
+	/* the job at MPI_Finalize, or commprof-mpi after it */
+	if (cp_db_get_meta(db, "reduced_by", by, sizeof(by)))
+		snprintf(by, sizeof(by), "job");
 	cp_red_sum_init(&s);
 	ret = cp_db_each_sum(db, cp_cli_add_rec, &s);
 	if (!ret)
-		ret = cp_cli_red_meta(db, &s, "job");
+		ret = cp_cli_red_meta(db, &s, by);
+	if (!ret && strcmp(by, "job"))
+		ret = cp_cli_red_why(db);
 	cp_red_sum_free(&s);
 	if (ret == -CP_ENOMEM)
 		return -CP_CLI_R_NOMEM;
@@ -682,7 +694,7 @@ void cp_cli_reduce(void *arg, struct cp_db *db)
 		ret = cp_cli_red_run(&red, db);
 		if (!ret && (cp_red_sum_each(&red.w[0].sum, cp_db_sum_put, db) ||
 			     cp_cli_red_meta(db, &red.w[0].sum, "offline") ||
-			     cp_cli_red_why(db, &red)))
+			     cp_cli_red_why(db)))
 			ret = -CP_CLI_R_DB;
 	}
 	if (ret == -CP_CLI_R_NOMEM)

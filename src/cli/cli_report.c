@@ -578,6 +578,24 @@ static void cp_rep_head_pred(struct cp_cli_tab *t, const struct cp_rep *r)
 		      "calibrated", buf[0] ? buf : NULL);
 }
 
+/* How the run was reduced (meta reduced of db/schema.sql). */
+static void cp_rep_head_reduced(struct cp_cli_tab *t, struct cp_rep *r,
+				const char *how)
+{
+	char ranks[32] = "?", txt[128];
+
+	if (!strcmp(how, "job")) {
+		snprintf(txt, sizeof(txt), "inside the job, at MPI_Finalize");
+	} else if (!strcmp(how, "commprof-mpi")) {
+		cp_db_get_meta(r->db, "reduce_ranks", ranks, sizeof(ranks));
+		snprintf(txt, sizeof(txt), "after the run, by commprof on %s "
+			 "MPI ranks", ranks);
+	} else {
+		snprintf(txt, sizeof(txt), "after the run, by commprof");
+	}
+	cp_rep_kv_str(t, "reduced", "reduced", txt, how);
+}
+
 static void cp_rep_head_match(struct cp_cli_tab *t, struct cp_rep *r)
 {
 	static const char *const keys[] = {
@@ -602,9 +620,7 @@ static void cp_rep_head_match(struct cp_cli_tab *t, struct cp_rep *r)
 	if (!cp_db_get_meta(r->db, "match_note", buf, sizeof(buf)))
 		cp_rep_kv_str(t, "match_note", "matching note", buf, buf);
 	if (!cp_db_get_meta(r->db, "reduced", buf, sizeof(buf)))
-		cp_rep_kv_str(t, "reduced", "reduced", !strcmp(buf, "job") ?
-			      "inside the job, at MPI_Finalize" :
-			      "after the run, by commprof", buf);
+		cp_rep_head_reduced(t, r, buf);
 	if (!cp_db_get_meta(r->db, "reduce_note", buf, sizeof(buf)))
 		cp_rep_kv_str(t, "reduce_note", "not reduced inside the job",
 			      buf, buf);

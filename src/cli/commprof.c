@@ -45,7 +45,9 @@ static const char cp_cli_usage_text[] =
 "        the version of commprof\n"
 "\n"
 "DIR is the output directory of a profiled run: one rank-NNNNN.db per\n"
-"rank; commprof merges them into DIR/commprof.db when needed.\n"
+"rank; commprof merges them into DIR/commprof.db when needed, reducing\n"
+"the run on every processor; \"mpirun -np K commprof report DIR\"\n"
+"reduces it on K MPI ranks (commprof-mpi; COMMPROF_MPI=0: never).\n"
 "\n"
 "profiling: LD_PRELOAD=libcommprof.so mpirun ... (see commprof(1))\n"
 "environment of the profiled run (see commprof-env(7)):\n"
@@ -76,6 +78,7 @@ int main(int argc, char **argv)
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 
 	cp_stats_init();
+	cp_cli_mpi_dispatch(argv);
 	if (!cmd) {
 		cp_cli_err("missing command; try 'commprof --help'");
 		return CP_CLI_USAGE;

@@ -109,6 +109,7 @@ static void cp_fin_write(struct cp_fin *f)
 	cp_fin_meta_int(out, "ranks", f->m.size);
 	cp_fin_meta_int(out, "epoch_ns", cp_epoch_ns);
 	cp_fin_meta_int(out, "reduce_ms", cp_fin_ms(&f->t0));
+	cp_db_put_meta(out, "reduced_by", "job");
 	if (cp_red_sum_each(&f->sum, cp_db_sum_put, out) ||
 	    cp_db_sum_publish(out, path, true))
 		f->note = "rank 0 could not write " CP_DB_REDUCED;

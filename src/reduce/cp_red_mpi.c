@@ -103,6 +103,35 @@ int cp_red_mpi_states(struct cp_red_mpi *m, uint8_t mine, uint8_t **state)
 	return 0;
 }
 
+int cp_red_mpi_states_or(struct cp_red_mpi *m, uint8_t **state, int32_t *n)
+{
+	int32_t most = 0;
+	uint8_t *s = NULL;
+
+	if (PMPI_Allreduce(n, &most, 1, MPI_INT32_T, MPI_MAX, m->comm) !=
+	    MPI_SUCCESS)
+		m->bad = true;
+	if (!m->bad) {
+		s = calloc(most > 0 ? (size_t)most : 1, 1);
+		if (s && *n > 0)
+			memcpy(s, *state, (size_t)*n);
+	}
+	if (!cp_red_mpi_go(m, s != NULL)) {
+		free(s);
+		return -CP_ENOMEM;
+	}
+	if (most > 0 && PMPI_Allreduce(MPI_IN_PLACE, s, most, MPI_UINT8_T,
+				       MPI_BOR, m->comm) != MPI_SUCCESS) {
+		m->bad = true;
+		free(s);
+		return -CP_EINVAL;
+	}
+	free(*state);
+	*state = s;
+	*n = most;
+	return 0;
+}
+
 /* Counts and displacements in bytes of the all-to-all; false when a sum
  * does not fit an int (MPI's counts). */
 static bool cp_red_displs(const int *count, int *displ, int size,

@@ -72,6 +72,15 @@ bool cp_red_mpi_go(struct cp_red_mpi *m, bool ok);
 int cp_red_mpi_states(struct cp_red_mpi *m, uint8_t mine, uint8_t **state);
 
 /*
+ * cp_red_mpi_states_or - collective: state[0..*n) (malloc'ed, may be NULL
+ * with *n 0) of each rank, the CP_RED_S_* of the ranks of the run whose
+ * files it scanned (0 elsewhere), become their OR over the ranks, all
+ * *n of the longest.  Returns 0, -CP_ENOMEM or -CP_EINVAL (*state
+ * unchanged).
+ */
+int cp_red_mpi_states_or(struct cp_red_mpi *m, uint8_t **state, int32_t *n);
+
+/*
  * cp_red_mpi_exchange - collective: send every kept record to its home
  * and receive those of which this rank is home into *in (malloc'ed, *n
  * of them; the caller frees it).  The kept records are freed.  Every

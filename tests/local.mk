@@ -14,6 +14,7 @@ TESTS += $(REC_TESTS)
 dist_check_SCRIPTS += $(REC_TESTS)
 EXTRA_DIST += \
 	tests/lib.sh \
+	tests/mpirun.sh \
 	tests/record_check.py \
 	tests/record_manifest.h \
 	tests/test_record_c.c \

@@ -12,6 +12,13 @@ set -u
 : "${MPIFC:=mpifort.$CP_MPI}"
 : "${PYTHON3:=python3}"
 
+# How MPI_Get_library_version of that MPI begins.
+case $CP_MPI in
+openmpi) CP_MPI_TITLE="Open MPI" ;;
+mpich) CP_MPI_TITLE="MPICH" ;;
+*) CP_MPI_TITLE=$CP_MPI ;;
+esac
+
 # Tests write "$MPIRUN -np N -x VAR=VAL PROG" in Open MPI's words whatever
 # the MPI: tests/mpirun.sh turns them into the configured launcher's.
 export CP_MPI CP_MPI_LAUNCHER="$MPIRUN"

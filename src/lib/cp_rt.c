@@ -244,6 +244,58 @@ static int open_db(void)
 	return 0;
 }
 
+/* This process's rank as its launcher says, -1 when none says. */
+static int launcher_rank(void)
+{
+	static const char *const var[] = {
+		"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",
+	};
+
+	for (unsigned i = 0; i < sizeof(var) / sizeof(*var); i++) {
+		const char *v = getenv(var[i]);
+
+		if (v && *v)
+			return atoi(v);
+	}
+	return -1;
+}
+
+/*
+ * A library built for one MPI, preloaded into a C application linked
+ * with the other, would hand that MPI handles of the wrong kind (Open
+ * MPI's are pointers, MPICH's integers) and crash the application at the
+ * first one.  (A Fortran application cannot be saved so: its MPI's
+ * Fortran layer binds PMPI_* to the MPI library we bring along.)  So before any handle is used, the version string of the MPI
+ * behind us must name the family we were built for (MPICH's includes its
+ * derivatives: anything but Open MPI).  False, after one line from the
+ * first rank, when it does not.
+ */
+static bool our_mpi(void)
+{
+	/* larger than either MPI's MPI_MAX_LIBRARY_VERSION_STRING: the
+	 * other MPI's may be longer than ours */
+	static char lib[16384];
+	int len = 0;
+	bool ompi;
+
+	if (PMPI_Get_library_version(lib, &len) != MPI_SUCCESS)
+		return true;
+	lib[sizeof(lib) - 1] = '\0';
+	ompi = !strncmp(lib, "Open MPI", 8);
+	if (ompi == CP_MPI_OPENMPI)
+		return true;
+	lib[strcspn(lib, ",\n")] = '\0';
+	for (char *p = lib; *p; p++)
+		if (*p == '\t')
+			*p = ' ';
+	if (launcher_rank() <= 0)
+		fprintf(stderr, "commprof: built for %s, but the application "
+			"runs %s: not profiling (use a commprof built "
+			"--with-mpi=%s)\n", CP_MPI_NAME, lib,
+			ompi ? "openmpi" : "mpich");
+	return false;
+}
+
 void cp_rt_init(void)
 {
 	char warn[1024];
@@ -252,6 +304,10 @@ void cp_rt_init(void)
 	if (inited)
 		return;
 	inited = 1;
+	if (!our_mpi()) {
+		cp_off();
+		return;
+	}
 	cp_time_init();
 	PMPI_Comm_rank(MPI_COMM_WORLD, &cp_rank);
 	PMPI_Comm_size(MPI_COMM_WORLD, &cp_size);

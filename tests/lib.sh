@@ -64,6 +64,14 @@ cp_run_preload() {
 		-x LD_PRELOAD="$CP_PRELOAD" -x COMMPROF_DIR="$dir" "$@"
 }
 
+# cp_run_of DIR: the directory of the latest run in output directory DIR
+# (each run writes its rank files into a run-* directory of its own)
+cp_run_of() {
+	local d
+	d=$(ls -d "$1"/run-* 2>/dev/null | tail -n 1)
+	echo "${d:-$1}"
+}
+
 # expect_eq WHAT GOT WANT
 expect_eq() {
 	[ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"

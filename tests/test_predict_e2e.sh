@@ -28,7 +28,7 @@ for try in 1 2 3; do
 	got=$("$PYTHON3" -c 'import sqlite3, sys
 print(sqlite3.connect(sys.argv[1]).execute("SELECT value FROM meta "
       "WHERE key = \x27pred_models\x27").fetchone()[0])' \
-		"$T/o/rank-00000.db") || fail "no pred_models in rank 0"
+		"$(cp_run_of "$T/o")/rank-00000.db") || fail "no pred_models in rank 0"
 	[ "$got" = "$want" ] && break
 	note "calibration $try: models $got; again"
 done

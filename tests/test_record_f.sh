@@ -74,7 +74,7 @@ for prog in test_record_f test_record_fh test_record_f08; do
 		"$T/m-$prog" 2 "$prog.f90" "$top_srcdir/src/common/cp_row.h" ||
 		fail "$prog: rows differ"
 	for r in 00000 00001; do
-		db="$T/o-$prog/rank-$r.db"
+		db="$(cp_run_of "$T/o-$prog")/rank-$r.db"
 		n=$(sqlite3 "$db" "select count(*) from calls") ||
 			fail "$prog: cannot read $db"
 		[ "$n" -gt 0 ] || fail "$prog: no calls in $db"

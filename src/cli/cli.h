@@ -50,10 +50,22 @@ int cp_cli_out_close(FILE *f, const char *path, bool wrote_ok, bool quiet);
  */
 void cp_cli_match(void *arg, struct cp_db *db);
 
-/* Open output directory dir for reading, printing one line per damaged
- * rank file and one line on failure.  Returns 0 and *db, or
+/* Open the run that *dir names for reading (see cp_cli_run_dir; *dir
+ * becomes its directory, valid until the next call), printing one line
+ * per damaged rank file and one line on failure.  Returns 0 and *db, or
  * CP_CLI_FAIL. */
-int cp_cli_open(const char *dir, struct cp_db **db);
+int cp_cli_open(const char **dir, struct cp_db **db);
+
+/*
+ * cp_cli_run_dir - the directory of the run that arg names (cli_runs.c):
+ * an output directory (its latest run, or itself when it holds the rank
+ * files), DIR@N (its run N, from 1, oldest first) or DIR@run-NAME.  The
+ * path goes to out (len bytes).  Returns 0, or CP_CLI_FAIL after one
+ * line (no such run).
+ */
+int cp_cli_run_dir(const char *arg, char *out, size_t len);
+/* commprof runs DIR: list the runs of DIR. */
+int cp_cli_runs(int argc, char **argv);
 
 /* Callsite texts, resolved once per (module, offset in module). */
 struct cp_cli_sites;

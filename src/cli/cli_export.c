@@ -361,7 +361,7 @@ int cp_cli_export(int argc, char **argv)
 	ret = cp_cli_export_parse(argc, argv, &a);
 	if (ret)
 		return ret;
-	if (cp_cli_open(a.dir, &db))
+	if (cp_cli_open(&a.dir, &db))
 		return CP_CLI_FAIL;
 	ret = CP_CLI_FAIL;
 	x = calloc(1, sizeof(*x));

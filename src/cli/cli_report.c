@@ -1317,7 +1317,7 @@ int cp_cli_report(int argc, char **argv)
 			   "json or csv", a.format);
 		return CP_CLI_USAGE;
 	}
-	if (cp_cli_open(a.dir, &r.db))
+	if (cp_cli_open(&a.dir, &r.db))
 		return CP_CLI_FAIL;
 	r.top = a.top;
 	r.all_links = fmt == CP_CLI_FMT_JSON || fmt == CP_CLI_FMT_CSV;

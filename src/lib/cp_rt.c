@@ -36,6 +36,7 @@
 #include "src/lib/cp_time.h"
 
 static int inited, finished, forked;
+static char run_name[64];	/* the run directory's name */
 static struct cp_db *db;
 static struct sigaction old_term, old_int;
 
@@ -134,6 +135,20 @@ static void put_meta_int(const char *k, long long v)
 	cp_db_put_meta(db, k, s);
 }
 
+/* A job started by MPI_Comm_spawn says so: spawned 1 and the size of
+ * the job that spawned it (parent_size); its files are its own run. */
+static void put_parent(void)
+{
+	MPI_Comm parent = MPI_COMM_NULL;
+	int n = 0;
+
+	if (PMPI_Comm_get_parent(&parent) || parent == MPI_COMM_NULL)
+		return;
+	put_meta_int("spawned", 1);
+	if (!PMPI_Comm_remote_size(parent, &n))
+		put_meta_int("parent_size", n);
+}
+
 static void put_meta(void)
 {
 	char host[256] = "", lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
@@ -154,6 +169,8 @@ static void put_meta(void)
 	put_meta_int("start_unix_ns", (long long)now.tv_sec * 1000000000 +
 				      now.tv_nsec);
 	cp_db_put_meta(db, "host", host);
+	cp_db_put_meta(db, "run", run_name);
+	put_parent();
 	cp_db_put_meta(db, "mpi_library", lib);
 	cp_db_put_meta(db, "clock", cp_time_tsc ? "tsc" : "monotonic");
 	put_meta_int("clock_offset_ns", cp_clock_off_ns);
@@ -221,15 +238,72 @@ static int make_dir(const char *path)
 	return 0;
 }
 
-static int open_db(void)
+/*
+ * Every run writes into a directory of its own under COMMPROF_DIR,
+ * run-YYYYMMDD_HHMMSS_mmm after rank 0's start (local time, to the
+ * millisecond), so that a second run into the same COMMPROF_DIR never
+ * mixes with the first, and the names sort in start order (as Score-P's
+ * scorep-<date>_<time>_<id>).  Rank 0 picks the name and creates the
+ * directory exclusively (a name a concurrent job took gets "-2", ...);
+ * every rank then creates it where its own COMMPROF_DIR is, if needed.
+ * A spawned job has its own MPI_COMM_WORLD, hence a run of its own.
+ * Returns 0 with the name in name[CP_RUN_LEN], or -errno (name "").
+ */
+#define CP_RUN_LEN 64
+static int run_pick(char *name)
 {
-	char path[sizeof(cp_env.dir) + 32], what[sizeof(path) + 64];
+	char path[sizeof(cp_env.dir) + CP_RUN_LEN], base[32];
+	struct timespec now;
+	struct tm tm;
 	int rc = make_dir(cp_env.dir);
 
-	snprintf(path, sizeof(path), "%s/rank-%05d.db", cp_env.dir, cp_rank);
+	name[0] = '\0';
+	if (rc)
+		return rc;
+	clock_gettime(CLOCK_REALTIME, &now);
+	localtime_r(&now.tv_sec, &tm);
+	strftime(base, sizeof(base), "run-%Y%m%d_%H%M%S", &tm);
+	for (int k = 1; k <= 100; k++) {
+		snprintf(name, CP_RUN_LEN, k > 1 ? "%s_%03ld-%d" : "%s_%03ld",
+			 base, now.tv_nsec / 1000000, k);
+		snprintf(path, sizeof(path), "%s/%s", cp_env.dir, name);
+		if (!mkdir(path, 0777))
+			return 0;
+		if (errno != EEXIST)
+			break;
+	}
+	rc = -errno;
+	name[0] = '\0';
+	return rc;
+}
+
+/* The run's directory, the same on every rank (a collective call). */
+static int run_dir(char *dir, size_t len)
+{
+	char name[CP_RUN_LEN];
+	int rc = 0;
+
+	if (cp_rank == 0)
+		rc = run_pick(name);
+	PMPI_Bcast(name, sizeof(name), MPI_CHAR, 0, MPI_COMM_WORLD);
+	name[sizeof(name) - 1] = '\0';
+	if (!name[0])
+		return rc ? rc : -EIO;
+	snprintf(run_name, sizeof(run_name), "%s", name);
+	snprintf(dir, len, "%s/%s", cp_env.dir, name);
+	return make_dir(dir);
+}
+
+static int open_db(void)
+{
+	char dir[sizeof(cp_env.dir) + CP_RUN_LEN];
+	char path[sizeof(dir) + 32], what[sizeof(path) + 64];
+	int rc = run_dir(dir, sizeof(dir));
+
+	snprintf(path, sizeof(path), "%s/rank-%05d.db", dir, cp_rank);
 	if (rc) {
-		snprintf(what, sizeof(what), "cannot create %s: %s",
-			 cp_env.dir, strerror(-rc));
+		snprintf(what, sizeof(what), "cannot create a run directory "
+			 "in %s: %s", cp_env.dir, strerror(-rc));
 		cp_warn_once(what);
 		return rc;
 	}

@@ -86,3 +86,26 @@ for b in bad:
     print("FAIL:", b, file=sys.stderr)
 sys.exit(1 if bad else 0)
 PY
+
+# A job unlike the calibrated one (3 ranks, the file has 2): LMO uses
+# averages, which the run's meta and the report say; stderr stays quiet
+# (only what the user must act on goes there).
+ring="$top_builddir/examples/ring"
+cp_mpirun 60 3 "$ring" 2 >"$T/ring.plain" 2>&1 || fail "ring without commprof"
+timeout -k 5 60 "$MPIRUN" -np 3 -x LD_PRELOAD="$CP_PRELOAD" \
+	-x COMMPROF_DIR="$T/o3" -x COMMPROF_PARAMS="$T/c.params" \
+	"$ring" 2 >"$T/ring.out" 2>"$T/ring.err" || fail "ring with commprof"
+diff "$T/ring.plain" "$T/ring.out" >&2 || fail "3 ranks: output changed"
+expect_eq "3 ranks: stderr" "$(cat "$T/ring.err")" ""
+note3=$("$PYTHON3" -c 'import sqlite3, sys
+print(sqlite3.connect(sys.argv[1]).execute("SELECT value FROM meta "
+      "WHERE key = \x27pred_note\x27").fetchone()[0])' \
+	"$(cp_run_of "$T/o3")/rank-00000.db") || fail "no pred_note"
+case $note3 in
+*"calibrated on 2 ranks, the job has 3"*"LMO uses averaged parameters"*) ;;
+*) fail "3 ranks: pred_note is '$note3'" ;;
+esac
+"$COMMPROF" report "$T/o3" >"$T/r3.txt" || fail "report (3 ranks)"
+grep -qF "calibrated on 2 ranks, the job has 3" "$T/r3.txt" ||
+	fail "the report does not say the job differs"
+note "3 ranks: $note3"

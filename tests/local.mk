@@ -11,6 +11,7 @@ REC_TESTS = \
 	tests/test_fail_dir.sh \
 	tests/test_other_mpi.sh \
 	tests/test_runs.sh \
+	tests/test_install.sh \
 	tests/test_nompi.sh
 TESTS += $(REC_TESTS)
 dist_check_SCRIPTS += $(REC_TESTS)

@@ -114,6 +114,14 @@ has p.lines '^lmo: one-to-one +[0-9]+%  ~[0-9]+ s left'
 has p.lines '^log3p tables +[0-9]+%'
 grep -q 'left' p.out && fail "progress on stdout"
 
+# --help: usage on stdout, status 0, without mpirun
+rc=0
+"$CAL" --help >h.out 2>h.err || rc=$?
+expect_eq "help status" "$rc" 0
+expect_eq "help stderr" "$(cat h.err)" ""
+has h.out '^usage: mpirun -np N commprof-calibrate -o FILE'
+has h.out '^  --lmo-stat mean\|min'
+
 # --- errors ---
 rc=0
 cp_mpirun 60 2 "$CAL" --quick >u.out 2>u.err || rc=$?

@@ -340,6 +340,19 @@ int cp_db_get_meta(struct cp_db *db, const char *key, char *buf,
 	return cp_db_meta_text(db, st, buf, len);
 }
 
+int cp_db_get_build_id(struct cp_db *db, const char *path, char *buf,
+		       size_t len)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(db->h, "SELECT build_id FROM modules WHERE "
+			       "path = ? AND build_id IS NOT NULL LIMIT 1",
+			       -1, &st, NULL))
+		return cp_db_fail(db, CP_DB_EIO, "cannot read modules");
+	sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
+	return cp_db_meta_text(db, st, buf, len);
+}
+
 int cp_db_get_rank_meta(struct cp_db *db, int32_t rank, const char *key,
 			char *buf, size_t len)
 {

@@ -70,8 +70,9 @@ int cp_cli_runs(int argc, char **argv);
 /* Callsite texts, resolved once per (module, offset in module). */
 struct cp_cli_sites;
 
-/* NULL when out of memory. */
-struct cp_cli_sites *cp_cli_sites_new(void);
+/* db: the run, for the build ids of its modules (may be NULL: none
+ * checked).  NULL when out of memory. */
+struct cp_cli_sites *cp_cli_sites_new(struct cp_db *db);
 /* s may be NULL. */
 void cp_cli_sites_free(struct cp_cli_sites *s);
 /*

@@ -365,7 +365,7 @@ int cp_cli_export(int argc, char **argv)
 		return CP_CLI_FAIL;
 	ret = CP_CLI_FAIL;
 	x = calloc(1, sizeof(*x));
-	if (!x || !(x->sites = cp_cli_sites_new())) {
+	if (!x || !(x->sites = cp_cli_sites_new(db))) {
 		cp_cli_err("out of memory");
 		goto out_free;
 	}

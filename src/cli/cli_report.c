@@ -1321,7 +1321,7 @@ int cp_cli_report(int argc, char **argv)
 		return CP_CLI_FAIL;
 	r.top = a.top;
 	r.all_links = fmt == CP_CLI_FMT_JSON || fmt == CP_CLI_FMT_CSV;
-	r.sites = cp_cli_sites_new();
+	r.sites = cp_cli_sites_new(r.db);
 	ret = CP_CLI_FAIL;
 	if (!r.sites) {
 		cp_cli_err("out of memory");

@@ -141,7 +141,7 @@ int cp_cli_summary(int argc, char **argv)
 	if (cp_cli_open(&dir, &db))
 		return CP_CLI_FAIL;
 	ret = CP_CLI_FAIL;
-	sites = cp_cli_sites_new();
+	sites = cp_cli_sites_new(db);
 	if (!sites) {
 		cp_cli_err("out of memory");
 		goto out_close;

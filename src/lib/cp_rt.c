@@ -88,13 +88,55 @@ static int64_t clock_offset(void)
 	return off;
 }
 
+/*
+ * The GNU build id of a loaded module, read from its PT_NOTE segments in
+ * memory (mapped with the module: no file is opened), as hex into
+ * hex[len], "" when it has none.  The CLI compares it with the file it
+ * resolves callsites in: a module rebuilt since the run gets
+ * module+offset, never another build's line.
+ */
+static void module_build_id(const struct dl_phdr_info *info, char *hex,
+			    size_t len)
+{
+	hex[0] = '\0';
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		size_t al = ph->p_align == 8 ? 8 : 4, off = 0;
+		const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr);
+
+		if (ph->p_type != PT_NOTE)
+			continue;
+		while (off + sizeof(ElfW(Nhdr)) <= ph->p_memsz) {
+			const ElfW(Nhdr) *nh = (const void *)(p + off);
+			size_t name = off + sizeof(*nh), desc;
+			size_t pad = (nh->n_namesz + al - 1) & ~(al - 1);
+			const unsigned char *d;
+
+			desc = name + pad;
+			d = (const void *)(p + desc);
+			if (desc + nh->n_descsz > ph->p_memsz)
+				break;
+			if (nh->n_type == NT_GNU_BUILD_ID &&
+			    nh->n_namesz == 4 && !memcmp(p + name, "GNU", 4)) {
+				for (size_t k = 0; k < nh->n_descsz &&
+				     2 * k + 2 < len; k++)
+					snprintf(hex + 2 * k, 3, "%02x", d[k]);
+				return;
+			}
+			off = desc + ((nh->n_descsz + al - 1) & ~(al - 1));
+		}
+	}
+}
+
 static int module_cb(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	struct cp_db_module m = { .base = info->dlpi_addr, .start = UINT64_MAX };
-	char exe[PATH_MAX];
+	char exe[PATH_MAX], id[128];
 	ssize_t n;
 
 	(void)size;
+	module_build_id(info, id, sizeof(id));
+	m.build_id = id[0] ? id : NULL;
 	for (int i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 		uint64_t a = info->dlpi_addr + ph->p_vaddr;
@@ -339,9 +381,10 @@ static int launcher_rank(void)
  * with the other, would hand that MPI handles of the wrong kind (Open
  * MPI's are pointers, MPICH's integers) and crash the application at the
  * first one.  (A Fortran application cannot be saved so: its MPI's
- * Fortran layer binds PMPI_* to the MPI library we bring along.)  So before any handle is used, the version string of the MPI
- * behind us must name the family we were built for (MPICH's includes its
- * derivatives: anything but Open MPI).  False, after one line from the
+ * Fortran layer binds PMPI_* to the MPI library we bring along.)  So
+ * before any handle is used, the version string of the MPI behind us must
+ * name the family we were built for (MPICH's includes its derivatives:
+ * anything but Open MPI).  False, after one line from the
  * first rank, when it does not.
  */
 static bool our_mpi(void)

@@ -55,6 +55,7 @@ struct cp_db_row {
 	int64_t t_wait_ns;	/* wait or entry skew, -1 none */
 	int32_t late;		/* 1 sender late, 2 receiver late, 0 */
 	double mu[CP_NMODELS];	/* proportional error, NAN none */
+	const char *layout_descr; /* the layout's description, or NULL */
 };
 
 /*

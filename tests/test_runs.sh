@@ -38,6 +38,15 @@ print(sqlite3.connect(sys.argv[1]).execute("SELECT value FROM meta "
 	expect_eq "meta run of $r" "$(cat "$T/run")" "${r##*/}"
 done
 
+# the export's layout column: ring.c sends a column type and doubles
+"$COMMPROF" export "$D" --format csv | "$PYTHON3" -c '
+import csv, sys
+print(sorted({r["layout"] for r in csv.DictReader(sys.stdin)
+              if r["op"] == "MPI_Sendrecv"}))' > "$T/layouts" ||
+	fail "export"
+expect_eq "layout column" "$(cat "$T/layouts")" \
+	"['MPI_DOUBLE', 'vector(64,1,128) of MPI_DOUBLE']"
+
 "$COMMPROF" runs "$D" > "$T/runs" || fail "commprof runs"
 expect_eq "runs" "$(tail -n +2 "$T/runs")" "  run  ranks  directory
     1      4  $D/$first

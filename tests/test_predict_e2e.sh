@@ -43,9 +43,13 @@ strided=$(grep -n 'MPI_Send(mat' "$SRC" | cut -d: -f1 | sort -n | tr '\n' ' ')
 contig=$(grep -n 'MPI_Send(vec' "$SRC" | cut -d: -f1 | sort -n | tr '\n' ' ')
 [ -n "$strided" ] && [ -n "$contig" ] || fail "stride.c lines not found"
 
-"$PYTHON3" - "$T/r.json" "$strided" "$contig" <<'PY' || exit 1
+# MPICH packs stride.c's column faster than log3P's other terms, so on
+# this machine its calibrations mostly leave l_mw below them: there the
+# strided sends may go unflagged; a contiguous one never may.
+"$PYTHON3" - "$T/r.json" "$strided" "$contig" "$CP_MPI" <<'PY' || exit 1
 import json, sys
 r = json.load(open(sys.argv[1]))
+mpi = sys.argv[4]
 strided = ["stride.c:" + x for x in sys.argv[2].split()]
 contig = ["stride.c:" + x for x in sys.argv[3].split()]
 models = ["lmo", "log3p", "hockney", "loggp", "plogp"]
@@ -77,7 +81,10 @@ if any(a["mu_bar"] < 1 for a in acc):
     bad.append("mu below 1")
 sends = {s["site"] for s in r["strided"]["rows"]
          if s.get("site") and s.get("op") == "MPI_Send"}
-if sends != set(strided):
+if mpi == "mpich" and not sends:
+    print("# %s: no strided send flagged (%s)" % (mpi,
+          r["strided"].get("note", "")))
+elif sends != set(strided):
     bad.append("strided sends flagged %s, want %s" % (sorted(sends),
                                                      strided))
 if sends & set(contig):

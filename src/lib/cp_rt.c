@@ -343,12 +343,17 @@ static int open_db(void)
 	int rc = run_dir(dir, sizeof(dir));
 
 	snprintf(path, sizeof(path), "%s/rank-%05d.db", dir, cp_rank);
+	if (!rc && strlen(dir) >= sizeof(cp_env.dir))
+		rc = -ENAMETOOLONG;
 	if (rc) {
 		snprintf(what, sizeof(what), "cannot create a run directory "
 			 "in %s: %s", cp_env.dir, strerror(-rc));
 		cp_warn_once(what);
 		return rc;
 	}
+	/* from here on the output directory is the run's: what names the
+	 * rank file (the flusher's messages) names it there */
+	memcpy(cp_env.dir, dir, strlen(dir) + 1);
 	if (cp_db_rank_open(path, &db)) {
 		snprintf(what, sizeof(what), "cannot write %s: %s", path,
 			 cp_db_errmsg(db));

@@ -112,7 +112,7 @@ case $note3 in
 *"calibrated on 2 ranks, the job has 3"*"LMO uses averaged parameters"*) ;;
 *) fail "3 ranks: pred_note is '$note3'" ;;
 esac
-"$COMMPROF" report "$T/o3" >"$T/r3.txt" || fail "report (3 ranks)"
+"$COMMPROF" report "$T/o3" --wide >"$T/r3.txt" || fail "report (3 ranks)"
 grep -qF "calibrated on 2 ranks, the job has 3" "$T/r3.txt" ||
 	fail "the report does not say the job differs"
 note "3 ranks: $note3"

@@ -64,6 +64,18 @@ cp_run_preload() {
 		-x LD_PRELOAD="$CP_PRELOAD" -x COMMPROF_DIR="$dir" "$@"
 }
 
+# cp_wait_gone PATTERN: wait up to 20 s until no process's command line
+# matches PATTERN (a launcher may return while a signalled rank still
+# flushes); fails the test if one remains
+cp_wait_gone() {
+	local i=0
+	while pgrep -f "$1" >/dev/null && [ $i -lt 200 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	! pgrep -f "$1" >/dev/null || fail "still running: $1"
+}
+
 # cp_run_of DIR: the directory of the latest run in output directory DIR
 # (each run writes its rank files into a run-* directory of its own)
 cp_run_of() {

@@ -17,6 +17,7 @@ sends() {
 # at MPI_Abort: rank 0 flushes before aborting; mpirun's exit status
 # is the app's
 cp_run_preload 60 2 "$T/a" "$T/flush" abort 137 >/dev/null 2>&1
+cp_wait_gone "$T/flush abort"
 expect_eq "abort: rank 0 rows" "$(sends "$T/a" 0)" 137
 expect_eq "abort: reserves after export" \
 	"$(ls "$(cp_run_of "$T/a")" | grep -c 'db-reserve$')" 0
@@ -30,6 +31,7 @@ while [ ! -f "$T/mark" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 [ -f "$T/mark" ] || fail "wait: no marker"
 pkill -TERM -f "$T/flush wait" || fail "no rank to signal"
 wait
+cp_wait_gone "$T/flush wait"
 expect_eq "sigterm: rank 0 rows" "$(sends "$T/t" 0)" 211
 expect_eq "sigterm: rank 1 rows" "$(sends "$T/t" 1)" 211
 expect_eq "sigterm: reserves after export" \
@@ -47,6 +49,7 @@ while [ ! -f "$T/mark" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 sleep 0.5
 pkill -KILL -f "$T/flush wait" || fail "no rank to kill"
 wait
+cp_wait_gone "$T/flush wait"
 expect_eq "sigkill: reserves left" "$(ls "$(cp_run_of "$T/k")" | grep -c 'db-reserve$')" 2
 expect_eq "sigkill: rank 0 rows" "$(sends "$T/k" 0)" 97
 expect_eq "sigkill: reserves after export" \

@@ -22,16 +22,17 @@ cp_mpirun 60 4 "$RING" 300 >"$T/plain.out" 2>&1 || fail "ring"
 cp_run_preload 60 4 "$T/o" -x COMMPROF_PARAMS="$T/c.params" "$RING" 300 \
 	>"$T/prof.out" 2>"$T/prof.err" || fail "ring with commprof"
 diff "$T/plain.out" "$T/prof.out" >&2 || fail "output changed"
-[ -f "$T/o/$R" ] || fail "no $R: $(cat "$T/prof.err")"
+[ -f "$(cp_run_of "$T/o")/$R" ] || fail "no $R: $(cat "$T/prof.err")"
 
 # the same rank files, reduced by the CLI
 mkdir "$T/off"
-cp "$T/o"/rank-*.db "$T/off/"
+cp "$(cp_run_of "$T/o")"/rank-*.db "$T/off/"
 "$COMMPROF" report "$T/o" --format json --top 5 >"$T/job.json" ||
 	fail "report of the job's reduction"
 "$COMMPROF" report "$T/off" --format json --top 5 >"$T/off.json" ||
 	fail "report reduced after the run"
-"$PYTHON3" - "$T/job.json" "$T/off.json" "$T/o/$R" <<'PY' || exit 1
+"$PYTHON3" - "$T/job.json" "$T/off.json" "$(cp_run_of "$T/o")/$R" \
+	<<'PY' || exit 1
 import json, sqlite3, sys
 job, off = (json.load(open(p)) for p in sys.argv[1:3])
 meta = dict(sqlite3.connect(sys.argv[3]).execute("SELECT key, value "
@@ -53,7 +54,7 @@ PY
 # not reduced: COMMPROF_FINALIZE_MS=0, or a rank without its rank file
 COMMPROF_FINALIZE_MS=0 cp_run_preload 60 2 "$T/z" -x COMMPROF_FINALIZE_MS \
 	"$RING" 20 >"$T/z.out" 2>&1 || fail "ring, COMMPROF_FINALIZE_MS=0"
-[ ! -e "$T/z/$R" ] || fail "$R with COMMPROF_FINALIZE_MS=0"
+[ ! -e "$(cp_run_of "$T/z")/$R" ] || fail "$R with COMMPROF_FINALIZE_MS=0"
 "$COMMPROF" report "$T/z" >"$T/z.txt" || fail "report of z"
 grep -q '^not reduced inside the job: *COMMPROF_FINALIZE_MS=0$' "$T/z.txt" ||
 	fail "no note: $(grep reduce "$T/z.txt")"
@@ -68,7 +69,7 @@ timeout -k 5 60 "$MPIRUN" -np 1 -x LD_PRELOAD="$CP_PRELOAD" \
 diff "$T/plain2.out" "$T/w.out" >&2 || fail "output changed"
 expect_eq "a rank without file: warnings" "$(grep -c '^commprof:' \
 	"$T/w.err")" 1
-[ ! -e "$T/w/$R" ] || fail "$R without rank 1's file"
+[ ! -e "$(cp_run_of "$T/w")/$R" ] || fail "$R without rank 1's file"
 "$COMMPROF" report "$T/w" >"$T/w.txt" 2>/dev/null || fail "report of w"
 grep -q '^not reduced inside the job: *a rank had no rank file' "$T/w.txt" ||
 	fail "no note: $(grep reduce "$T/w.txt")"
@@ -79,12 +80,12 @@ COMMPROF_FINALIZE_MS=soon cp_run_preload 60 2 "$T/s" \
 	fail "ring, COMMPROF_FINALIZE_MS=soon"
 expect_eq "bad value: warning" "$(cat "$T/s.err")" "commprof: \
 COMMPROF_FINALIZE_MS='soon' is not an integer from 0 to 3600000; using 10000"
-[ -f "$T/s/$R" ] || fail "no $R with the default budget"
+[ -f "$(cp_run_of "$T/s")/$R" ] || fail "no $R with the default budget"
 
 # MPI_Abort: no reduction, the note says why
 "$MPICC" -O1 -o "$T/flush" "$top_srcdir/tests/test_flush.c" || fail "cc"
 cp_run_preload 60 2 "$T/a" "$T/flush" abort 50 >/dev/null 2>&1
-[ ! -e "$T/a/$R" ] || fail "$R after MPI_Abort"
+[ ! -e "$(cp_run_of "$T/a")/$R" ] || fail "$R after MPI_Abort"
 "$COMMPROF" report "$T/a" >"$T/a.txt" 2>/dev/null || fail "report of a"
 grep -q '^not reduced inside the job: *a rank did not reach MPI_Finalize$' \
 	"$T/a.txt" || fail "abort note: $(grep reduce "$T/a.txt")"

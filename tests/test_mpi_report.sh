@@ -4,7 +4,8 @@
 # the rank files and of the messages each) and whose rank 0 then prints
 # what commprof alone prints of the same rank files: a run of 4 ranks
 # with predictions, replicated into 12 (bench/replicate), on 3 ranks,
-# every section and number the same; summary on 2 ranks prints once.
+# every section and number the same; summary on 2 ranks prints once,
+# of the latest run when given an output directory.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
 [ -x "$top_builddir/commprof-mpi" ] || fail "no commprof-mpi"
@@ -17,9 +18,10 @@ cp_mpirun 300 2 "$CAL" --quick -o "$T/c.params" >"$T/cal.out" 2>&1 ||
 COMMPROF_FINALIZE_MS=0 cp_run_preload 60 4 "$T/r4" \
 	-x COMMPROF_PARAMS="$T/c.params" -x COMMPROF_FINALIZE_MS \
 	"$RING" 100 >/dev/null 2>&1 || fail "ring with commprof"
-"$PYTHON3" "$top_srcdir/bench/replicate" "$T/r4" "$T/a" 12 ||
+"$PYTHON3" "$top_srcdir/bench/replicate" "$(cp_run_of "$T/r4")" "$T/a" 12 ||
 	fail "replicate"
 cp -r "$T/a" "$T/b"
+cp -r "$T/r4" "$T/r4b"
 cp -r "$T/a" "$T/c"
 cp_mpirun 120 3 "$COMMPROF" report "$T/a" --format json --top 3 \
 	>"$T/mpi.json" 2>"$T/mpi.err" || fail "mpirun commprof report: $?"
@@ -51,3 +53,12 @@ cp_mpirun 120 2 "$COMMPROF" summary "$T/c" >"$T/sum.mpi" 2>&1 ||
 "$COMMPROF" summary "$T/b" >"$T/sum.one" || fail "commprof summary"
 expect_eq "summary on 2 ranks" "$(sed 1d "$T/sum.mpi")" \
 	"$(sed 1d "$T/sum.one")"
+
+# an output directory: its latest run is the one reduced
+cp_mpirun 120 2 "$COMMPROF" summary "$T/r4" >"$T/r4.mpi" 2>&1 ||
+	fail "mpirun commprof summary of an output directory"
+[ -f "$(cp_run_of "$T/r4")/commprof-reduced.db" ] ||
+	fail "commprof-mpi did not reduce the latest run"
+"$COMMPROF" summary "$T/r4b" >"$T/r4.one" || fail "commprof summary"
+expect_eq "summary of the latest run on 2 ranks" "$(sed 1d "$T/r4.mpi")" \
+	"$(sed 1d "$T/r4.one")"

@@ -27,11 +27,14 @@ int cp_cli_report(int argc, char **argv);
 /*
  * cp_cli_mpi_dispatch - started as one of several processes of an MPI
  * launcher ("mpirun -np K commprof report DIR"), hand the command line
- * argv over to commprof-mpi beside this program (src/mpicli/); returns
- * when this process is not one of several (or COMMPROF_MPI=0; with
- * COMMPROF_MPI=1 the launcher's parent process is not checked), or when
- * commprof-mpi cannot run: then every process but rank 0 exits 0 and
- * rank 0 says so in one line and goes on alone.
+ * argv over to commprof-mpi beside this program (src/mpicli/), with DIR
+ * replaced by the directory of the run it names (also in the environment,
+ * COMMPROF_MPI_RUN); returns when this process is not one of several (or
+ * COMMPROF_MPI=0; with COMMPROF_MPI=1 the launcher's parent process is
+ * not checked).  When the command names no run, or commprof-mpi cannot
+ * run, every process but rank 0 exits 0 and rank 0 returns (saying so in
+ * one line when commprof-mpi cannot run); when DIR names no run, every
+ * process exits CP_CLI_FAIL after rank 0 said why.
  */
 void cp_cli_mpi_dispatch(char **argv);
 
@@ -72,10 +75,22 @@ void cp_cli_reduce(void *arg, struct cp_db *db);
  */
 void cp_cli_match(void *arg, struct cp_db *db);
 
-/* Open output directory dir for reading, printing one line per damaged
- * rank file and one line on failure.  Returns 0 and *db, or
+/* Open the run that *dir names for reading (see cp_cli_run_dir; *dir
+ * becomes its directory, valid until the next call), printing one line
+ * per damaged rank file and one line on failure.  Returns 0 and *db, or
  * CP_CLI_FAIL. */
-int cp_cli_open(const char *dir, struct cp_db **db);
+int cp_cli_open(const char **dir, struct cp_db **db);
+
+/*
+ * cp_cli_run_dir - the directory of the run that arg names (cli_runs.c):
+ * an output directory (its latest run, or itself when it holds the rank
+ * files), DIR@N (its run N, from 1, oldest first) or DIR@run-NAME.  The
+ * path goes to out (len bytes).  Returns 0, or CP_CLI_FAIL after one
+ * line (no such run).
+ */
+int cp_cli_run_dir(const char *arg, char *out, size_t len);
+/* commprof runs DIR: list the runs of DIR. */
+int cp_cli_runs(int argc, char **argv);
 
 /* The call rows of db's run in db (cp_db_need_rows), for a command that
  * shows rows: export, the HTML report.  Prints one line on failure.
@@ -85,8 +100,9 @@ int cp_cli_rows(struct cp_db *db);
 /* Callsite texts, resolved once per (module, offset in module). */
 struct cp_cli_sites;
 
-/* NULL when out of memory. */
-struct cp_cli_sites *cp_cli_sites_new(void);
+/* db: the run, for the build ids of its modules (may be NULL: none
+ * checked).  NULL when out of memory. */
+struct cp_cli_sites *cp_cli_sites_new(struct cp_db *db);
 /* s may be NULL. */
 void cp_cli_sites_free(struct cp_cli_sites *s);
 /*

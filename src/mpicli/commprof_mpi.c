@@ -1,12 +1,13 @@
 /*
  * commprof_mpi.c - commprof-mpi, the MPI form of the commprof command.
  * "mpirun -np K commprof report DIR" hands itself over to it
- * (src/cli/cli_mpi.c): the K ranks reduce the run of DIR with the code
+ * (src/cli/cli_mpi.c), naming the run's directory in COMMPROF_MPI_RUN
+ * (unset: nothing to reduce): the K ranks reduce that run with the code
  * the library runs at MPI_Finalize (src/reduce/cp_red_mpi.h), each rank
  * scanning a share of the rank files and matching a share of the
- * messages; rank 0 writes DIR/commprof-reduced.db and then runs the plain
- * commprof with the same arguments, which takes that reduction instead
- * of scanning the rows again.  The other ranks print nothing.  No
+ * messages; rank 0 writes commprof-reduced.db there and then runs the
+ * plain commprof with the same arguments, which takes that reduction
+ * instead of scanning the rows again.  The other ranks print nothing.  No
  * distribution layer of our own: MPI moves the records.
  */
 #include "config.h"
@@ -41,30 +42,6 @@ struct cp_mpi {
 	int64_t epoch_ns;	/* of the first rank file */
 	struct timespec t0;
 };
-
-/* The run directory of a command line: the first argument of summary,
- * report or export that is neither an option nor an option's value. */
-static const char *cp_mpi_dir(int argc, char **argv)
-{
-	static const char *const valued[] = { "--format", "-o", "--output",
-					      "--top" };
-	size_t k;
-	int i;
-
-	if (argc < 3 || (strcmp(argv[1], "summary") &&
-			 strcmp(argv[1], "report") && strcmp(argv[1], "export")))
-		return NULL;
-	for (i = 2; i < argc; i++) {
-		for (k = 0; k < sizeof(valued) / sizeof(valued[0]); k++)
-			if (!strcmp(argv[i], valued[k]))
-				break;
-		if (k < sizeof(valued) / sizeof(valued[0]))
-			i++;
-		else if (argv[i][0] != '-')
-			return argv[i];
-	}
-	return NULL;
-}
 
 /* Files i with i % size == rank are this rank's share. */
 static int cp_mpi_file(void *arg, const char *path, int32_t rank)
@@ -227,7 +204,7 @@ static int cp_mpi_plain(char **argv)
 
 int main(int argc, char **argv)
 {
-	const char *dir = cp_mpi_dir(argc, argv);
+	const char *dir = getenv("COMMPROF_MPI_RUN");
 	MPI_Comm comm;
 	int rank = 0;
 

@@ -4,9 +4,11 @@
 # PMPI wrapper: the floor of any interposition), with mpiP when MPIP_LIB
 # names it, and with libcommprof.so.  Not a test: `make` builds the
 # programs, the script is run by hand (tests/test_bench_smoke.sh runs it
-# with --quick).
+# with --quick).  bench/report times the reduction and the report of
+# runs of 64 to 16,384 ranks, made by bench/replicate from a real job's
+# rank files (README, Runs of any size); run by hand too.
 
-dist_noinst_SCRIPTS += bench/overhead
+dist_noinst_SCRIPTS += bench/overhead bench/report bench/replicate
 
 noinst_PROGRAMS += bench/overhead_loop
 bench_overhead_loop_SOURCES = bench/overhead_loop.c

@@ -18,4 +18,12 @@ dist_check_SCRIPTS += tests/test_finalize.sh
 # "mpirun -np K commprof report DIR" (tests/test_mpi_report.sh, MPI).
 TESTS += tests/test_mpi_report.sh
 dist_check_SCRIPTS += tests/test_mpi_report.sh
-EXTRA_DIST += bench/replicate
+
+# Sampled at 10% by identity, mu_bar stays within 5% of the whole run's
+# (tests/test_sample_mu.sh, MPI; tests/sample_keep samples its rank files
+# by the library's rule).
+check_PROGRAMS += tests/sample_keep
+tests_sample_keep_SOURCES = tests/sample_keep.c
+tests_sample_keep_LDADD = libcpcommon.la
+TESTS += tests/test_sample_mu.sh
+dist_check_SCRIPTS += tests/test_sample_mu.sh

@@ -231,10 +231,10 @@ static int cp_rpl_build(const struct cp_rpl *x, struct cp_replay_rank *rk)
 
 /* The tree of the run from the parameter file: PLogP's L and g(m), full
  * bisection from b(1) = m/g(m) at PLogP's largest size.  Returns 0, or
- * -1 with why in msg. */
+ * -1 with why in msg; note (len bytes too): what was assumed, or "". */
 static int cp_rpl_net(const struct cp_params *p, int nleaves,
 		      struct cp_plogpt_net *net, double *g, char *msg,
-		      size_t len)
+		      char *note, size_t len)
 {
 	int i, h = 0;
 
@@ -242,11 +242,13 @@ static int cp_rpl_net(const struct cp_params *p, int nleaves,
 		snprintf(msg, len, "no PLogP table");
 		return -1;
 	}
-	if (p->plogp_l_s.state != CP_PV_OK) {
-		snprintf(msg, len, "PLogP's L %s", p->plogp_l_s.state ==
-			 CP_PV_FAIL ? p->plogp_l_s.fail : "missing");
-		return -1;
-	}
+	/* L only delays a receive after its send: a failed L (negative
+	 * within noise on shared memory) is taken as 0, and said */
+	*note = '\0';
+	if (p->plogp_l_s.state != CP_PV_OK)
+		snprintf(note, len, "PLogP's L %s: taken as 0",
+			 p->plogp_l_s.state == CP_PV_FAIL ?
+			 p->plogp_l_s.fail : "missing");
 	for (i = 0; i < p->plogp_n; i++) {
 		if (p->plogp_g_s[i].state != CP_PV_OK) {
 			snprintf(msg, len, "PLogP's g(%.0f) %s",
@@ -261,7 +263,7 @@ static int cp_rpl_net(const struct cp_params *p, int nleaves,
 		h++;
 	memset(net, 0, sizeof(*net));
 	net->height = h;
-	net->l_s = p->plogp_l_s.val;
+	net->l_s = *note ? 0 : p->plogp_l_s.val;
 	net->g_bytes = p->plogp_size_bytes;
 	net->g_s = g;
 	net->g_n = p->plogp_n;
@@ -413,7 +415,7 @@ int cp_cli_replay(int argc, char **argv)
 	struct cp_replay_result res;
 	struct cp_plogpt_net net;
 	struct cp_params *p = NULL;
-	char pbuf[4096], err[512];
+	char pbuf[4096], err[512], note[512];
 	const char *dir, *pfile;
 	double *g = NULL;
 	struct cp_db *db;
@@ -455,7 +457,7 @@ int cp_cli_replay(int argc, char **argv)
 		cp_cli_err("out of memory");
 		goto out;
 	}
-	if (cp_rpl_net(p, x.nleaves, &net, g, err, sizeof(err))) {
+	if (cp_rpl_net(p, x.nleaves, &net, g, err, note, sizeof(err))) {
 		cp_cli_err("replay: %s: %s: nothing to replay with", pfile,
 			   err);
 		goto out;
@@ -467,6 +469,8 @@ int cp_cli_replay(int argc, char **argv)
 		goto out;
 	}
 	cp_rpl_print(&x, rk, &net, &res, dir, pfile);
+	if (*note)
+		printf("note: %s\n", note);
 	if (rc)
 		printf("note: a receive has no matching send in the rows "
 		       "(sampled or capped run?): later calls of its rank "

@@ -23,6 +23,7 @@ struct cp_db;
 int cp_cli_summary(int argc, char **argv);
 int cp_cli_export(int argc, char **argv);
 int cp_cli_report(int argc, char **argv);
+int cp_cli_replay(int argc, char **argv);
 
 /*
  * cp_cli_mpi_dispatch - started as one of several processes of an MPI

@@ -26,6 +26,7 @@ commprof_SOURCES = \
 	src/cli/cli_reduce.c \
 	src/cli/cli_mpi.c \
 	src/cli/cli_runs.c \
+	src/cli/cli_replay.c \
 	src/cli/cli_site.c \
 	src/cli/cli_summary.c \
 	src/cli/cp_site.c \

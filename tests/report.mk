@@ -12,6 +12,6 @@ REPORT_TESTS = tests/test_report.sh tests/test_report_run.sh \
 	tests/test_html.sh tests/test_html_size.sh
 TESTS += $(REPORT_TESTS)
 dist_check_SCRIPTS += $(REPORT_TESTS)
-EXTRA_DIST += tests/report_db.py tests/html_check.py
+EXTRA_DIST += tests/report_db.py tests/html_check.py tests/report_same.py
 CLEANFILES += tests/test_html.png tests/test_html-top.png \
 	tests/test_html-params.png

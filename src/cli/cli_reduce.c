@@ -733,6 +733,8 @@ static int cp_cli_put_xfers(struct cp_cli_red *red, struct cp_db *db)
 		return -CP_CLI_R_NOMEM;
 	w0->xf = v;
 	for (i = 1, n = w0->nxf; i < red->nw; i++) {
+		if (!red->w[i].nxf)	/* none: its xf may be NULL */
+			continue;
 		memcpy(v + n, red->w[i].xf, red->w[i].nxf * sizeof(*v));
 		n += red->w[i].nxf;
 	}

@@ -26,9 +26,10 @@ KEEP="$top_builddir/tests/sample_keep"
 
 cp_mpirun 300 2 "$CAL" --quick -o "$T/c.params" >"$T/cal.out" 2>&1 ||
 	fail "calibration: $(tail -3 "$T/cal.out")"
-COMMPROF_FINALIZE_MS=0 cp_run_preload 120 4 "$T/o" \
+COMMPROF_FINALIZE_MS=0 cp_run_preload 300 4 "$T/o" \
 	-x COMMPROF_PARAMS="$T/c.params" -x COMMPROF_FINALIZE_MS \
-	"$RING" 3000 >/dev/null 2>&1 || fail "ring with commprof"
+	"$RING" 3000 >/dev/null 2>"$T/o.err" ||
+	fail "ring with commprof: status $?: $(tail -3 "$T/o.err")"
 mkdir "$T/all" "$T/s10" || fail "mkdir"
 cp "$(cp_run_of "$T/o")"/rank-*.db "$T/all/" || fail "cp"
 cp "$T/all"/rank-*.db "$T/s10/" || fail "cp"
@@ -119,10 +120,10 @@ assert not off, "mu_bar off: " + ", ".join(off)
 PY
 
 # the job itself sampled at 10%: what it kept is matched and has mu
-COMMPROF_FINALIZE_MS=0 COMMPROF_SAMPLE=10 cp_run_preload 120 4 "$T/j" \
+COMMPROF_FINALIZE_MS=0 COMMPROF_SAMPLE=10 cp_run_preload 300 4 "$T/j" \
 	-x COMMPROF_PARAMS="$T/c.params" -x COMMPROF_FINALIZE_MS \
-	-x COMMPROF_SAMPLE "$RING" 3000 >/dev/null 2>&1 ||
-	fail "ring with COMMPROF_SAMPLE=10"
+	-x COMMPROF_SAMPLE "$RING" 3000 >/dev/null 2>"$T/j.err" ||
+	fail "ring with COMMPROF_SAMPLE=10: status $?: $(tail -3 "$T/j.err")"
 "$COMMPROF" report "$T/j" --format json >"$T/j.json" ||
 	fail "report of the sampled job"
 "$PYTHON3" - "$T/j.json" "$T/all.json" <<'PY' || exit 1

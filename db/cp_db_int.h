@@ -26,6 +26,7 @@ enum {
 	CP_ST_BEGIN,
 	CP_ST_COMMIT,
 	CP_ST_ROLLBACK,
+	CP_ST_CALLS,			/* CP_DB_CALLS_PER_INSERT calls rows */
 	CP_ST_MAX
 };
 

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdlib.h>
 
 #include "src/lib/cp_htab.h"
@@ -75,4 +76,61 @@ struct cp_htab *cp_htab_rebuild(struct cp_htab *t)
 	}
 	nt->old = t;
 	return nt;
+}
+
+int cp_hgen_push(struct cp_htab **tp, uintptr_t k, struct cp_hgen *g)
+{
+	struct cp_htab *t = *tp;
+	uint32_t i = cp_htab_find(t, k);
+
+	if (i != CP_HTAB_NONE) {
+		g->older = (struct cp_hgen *)(uintptr_t)cp_htab_val(t, i);
+		atomic_store_explicit(&t->s[i].val, (uintptr_t)g,
+				      memory_order_release);
+		return 0;
+	}
+	g->older = NULL;
+	if (!t->cap) {
+		i = cp_htab_claim(t, k);
+	} else {
+		i = cp_htab_claim_capped(t, k);
+		if (i == CP_HTAB_NONE && atomic_load(&t->gone) >=
+					 (t->mask + 1) / 8) {
+			struct cp_htab *nt = cp_htab_rebuild(t);
+
+			if (!nt)
+				return -ENOSPC;
+			*tp = t = nt;
+			i = cp_htab_claim_capped(t, k);
+		}
+	}
+	if (i == CP_HTAB_NONE)
+		return -ENOSPC;
+	cp_htab_publish(t, i, k, (uintptr_t)g);
+	return 0;
+}
+
+bool cp_hgen_cut(struct cp_htab *t, uintptr_t k, struct cp_hgen *g)
+{
+	uint32_t i = cp_htab_find(t, k);
+	struct cp_hgen *p, *head;
+
+	if (i == CP_HTAB_NONE)
+		return false;
+	head = (struct cp_hgen *)(uintptr_t)cp_htab_val(t, i);
+	if (head == g) {
+		if (!g->older) {
+			cp_htab_remove(t, i);
+			return true;
+		}
+		atomic_store_explicit(&t->s[i].val, (uintptr_t)g->older,
+				      memory_order_release);
+		return true;
+	}
+	for (p = head; p && p->older != g; p = p->older)
+		;
+	if (!p)
+		return false;
+	p->older = g->older;
+	return true;
 }

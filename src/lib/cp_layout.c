@@ -1,6 +1,6 @@
 /*
- * cp_layout.c - decode committed datatypes into layouts and cache them by
- * handle for the wrappers (interface: src/lib/cp_layout.h).
+ * cp_layout.c - decode committed datatypes into layouts and keep them by
+ * handle, as they were at each tick (interface: src/lib/cp_layout.h).
  *
  * Decoding walks PMPI_Type_get_envelope/get_contents down to named types
  * and builds the type map of one element as a list of runs: n blocks of
@@ -13,11 +13,15 @@
  * and the common block length are kept (the count is then an upper bound:
  * blocks touching across the cut are not merged).
  *
- * Handle cache: a table of src/lib/cp_htab.h keyed by the handle value,
- * read lock-free and written under cp_lt_lock.  A drop leaves a
- * tombstone; inserts reuse tombstones; when tombstones fill the table it
- * is rebuilt into a fresh one and the old one is kept until
- * cp_layout_fini(), since a reader may still be probing it.
+ * Handle table: a table of src/lib/cp_htab.h keyed by the handle value,
+ * whose values are generations (struct cp_hgen): a type committed at the
+ * address of a freed one is a new generation, and a record made before
+ * is still decoded with the old one.  Read lock-free, written under
+ * cp_lt_lock.  The flusher cuts a generation some time after the type's
+ * retire record (cp_layout_gc); a key left without one is a tombstone,
+ * and when tombstones fill the table it is rebuilt into a fresh one and
+ * the old one is kept until cp_layout_fini(), since a reader may still
+ * be probing it.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -32,6 +36,7 @@
 #include "src/lib/cp_compiler.h"
 #include "src/lib/cp_htab.h"
 #include "src/lib/cp_layout.h"
+#include "src/lib/cp_time.h"
 
 #define CP_RUNS_MAX	512		/* runs kept exactly per list */
 #define CP_WORK_MAX	(1u << 20)	/* appends per decode */
@@ -748,44 +753,35 @@ static uint32_t cp_layout_add(MPI_Datatype t, int64_t size)
 
 /* ---- handle table ---- */
 
-/* A slot for k (absent) in the current table *ltp, rebuilding it when
- * tombstones take the room (*ltp is then the new one); CP_HTAB_NONE
- * when full (k then stays uncached and maps to index 0). */
-static uint32_t cp_lt_reserve(uintptr_t k, struct cp_htab **ltp)
+/* The value of a generation: layout index and type size. */
+static uint64_t cp_lt_val(uint32_t idx, uint64_t size)
+{
+	return (uint64_t)idx << CP_SIZE_BITS | size;
+}
+
+/* Decode t (size bytes) and make it the newest generation of its handle,
+ * from now on.  Under cp_lt_lock.  Returns its layout index, 0 when the
+ * table or memory is full (t then stays unknown). */
+static uint32_t cp_lt_add(MPI_Datatype t, uint64_t size)
 {
 	struct cp_htab *lt = atomic_load_explicit(&cp_lt,
 						  memory_order_relaxed);
-	uint32_t i;
+	struct cp_hgen *g;
+	uint32_t idx;
 
-	*ltp = lt;
-	if (!lt)
-		return CP_HTAB_NONE;
-	i = cp_htab_claim_capped(lt, k);
-	if (i != CP_HTAB_NONE || atomic_load(&lt->gone) < (lt->mask + 1) / 8)
-		return i;
-	lt = cp_htab_rebuild(lt);
-	if (!lt)
-		return CP_HTAB_NONE;
-	atomic_store_explicit(&cp_lt, lt, memory_order_release);
-	*ltp = lt;
-	return cp_htab_claim_capped(lt, k);
-}
-
-/* Decode t (size bytes, absent from the table) into a claimed slot.
- * Returns its layout index, 0 when the table is full. */
-static uint32_t cp_lt_add(MPI_Datatype t, uint64_t size)
-{
-	uintptr_t k = (uintptr_t)t;
-	struct cp_htab *lt;
-	uint32_t i, idx;
-
-	if (size > CP_SIZE_MASK)
+	if (size > CP_SIZE_MASK || !lt)
 		return 0;
-	i = cp_lt_reserve(k, &lt);
-	if (i == CP_HTAB_NONE)
+	g = calloc(1, sizeof(*g));
+	if (!g)
 		return 0;
 	idx = cp_layout_add(t, (int64_t)size);
-	cp_htab_publish(lt, i, k, (uint64_t)idx << CP_SIZE_BITS | size);
+	g->val = cp_lt_val(idx, size);
+	g->born = cp_ticks();
+	if (cp_hgen_push(&lt, (uintptr_t)t, g)) {
+		free(g);
+		return 0;
+	}
+	atomic_store_explicit(&cp_lt, lt, memory_order_release);
 	return idx;
 }
 
@@ -798,25 +794,24 @@ static bool cp_mpi_usable(void)
 	return PMPI_Finalized(&fini) == MPI_SUCCESS && !fini;
 }
 
-/* Slow path of cp_layout_get: a handle not in the table. */
+/* Slow path of cp_layout_get: a handle not in the table, or freed. */
 CP_COLD static uint32_t cp_layout_miss(MPI_Datatype t, uint64_t *size_out)
 {
 	uintptr_t k = (uintptr_t)t;
 	struct cp_htab *lt;
+	struct cp_hgen *g;
 	MPI_Count size;
-	uint32_t i, idx = 0;
-	uint64_t v;
+	uint32_t idx = 0;
 
 	*size_out = 0;
 	if (t == MPI_DATATYPE_NULL || !cp_htab_key_ok(k) || !cp_mpi_usable())
 		return 0;
 	pthread_mutex_lock(&cp_lt_lock);
 	lt = atomic_load_explicit(&cp_lt, memory_order_relaxed);
-	i = lt ? cp_htab_find(lt, k) : CP_HTAB_NONE;
-	if (i != CP_HTAB_NONE) {	/* another thread got there first */
-		v = cp_htab_val(lt, i);
-		*size_out = v & CP_SIZE_MASK;
-		idx = (uint32_t)(v >> CP_SIZE_BITS);
+	g = lt ? cp_hgen_now(lt, k) : NULL;
+	if (g && !atomic_load(&g->freed)) {	/* another thread was first */
+		*size_out = g->val & CP_SIZE_MASK;
+		idx = (uint32_t)(g->val >> CP_SIZE_BITS);
 	} else if (PMPI_Type_size_x(t, &size) == MPI_SUCCESS && size >= 0) {
 		*size_out = (uint64_t)size;
 		idx = cp_lt_add(t, (uint64_t)size);
@@ -825,41 +820,111 @@ CP_COLD static uint32_t cp_layout_miss(MPI_Datatype t, uint64_t *size_out)
 	return idx;
 }
 
-/* Hot path: lock-free probe; the contract is in src/lib/cp_layout.h. */
+/* Lock-free when t is known; the contract is in src/lib/cp_layout.h. */
 uint32_t cp_layout_get(MPI_Datatype t, uint64_t *size_out)
 {
 	struct cp_htab *lt = atomic_load_explicit(&cp_lt,
 						  memory_order_acquire);
-	uint32_t i;
-	uint64_t v;
+	struct cp_hgen *g;
 
 	if (cp_likely(lt != NULL)) {
-		i = cp_htab_find(lt, (uintptr_t)t);
-		if (cp_likely(i != CP_HTAB_NONE)) {
-			v = cp_htab_val(lt, i);
-			*size_out = v & CP_SIZE_MASK;
-			return (uint32_t)(v >> CP_SIZE_BITS);
+		g = cp_hgen_now(lt, (uintptr_t)t);
+		if (cp_likely(g && !atomic_load_explicit(&g->freed,
+							 memory_order_relaxed))) {
+			*size_out = g->val & CP_SIZE_MASK;
+			return (uint32_t)(g->val >> CP_SIZE_BITS);
 		}
 	}
 	return cp_layout_miss(t, size_out);
 }
 
-/* Tombstone t: a later type at the same address is decoded afresh.  Its
- * layout entry stays, rows refer to it.  Cannot fail. */
+uint32_t cp_layout_at(MPI_Datatype t, uint64_t tick, uint64_t *size_out)
+{
+	struct cp_htab *lt = atomic_load_explicit(&cp_lt,
+						  memory_order_acquire);
+	struct cp_hgen *g = lt && cp_htab_key_ok((uintptr_t)t) ?
+			    cp_hgen_at(lt, (uintptr_t)t, tick) : NULL;
+
+	if (!g) {
+		*size_out = 0;
+		return 0;
+	}
+	*size_out = g->val & CP_SIZE_MASK;
+	return (uint32_t)(g->val >> CP_SIZE_BITS);
+}
+
+/* The application frees t: a later type at the same address is decoded
+ * afresh.  Its generation stays for the records made before (until
+ * cp_layout_gc()), its layout entry for good.  Cannot fail. */
 void cp_layout_drop(MPI_Datatype t)
 {
 	uintptr_t k = (uintptr_t)t;
 	struct cp_htab *lt;
-	uint32_t i;
+	struct cp_hgen *g;
 
 	if (!cp_htab_key_ok(k) || t == MPI_DATATYPE_NULL)
 		return;
 	pthread_mutex_lock(&cp_lt_lock);
 	lt = atomic_load_explicit(&cp_lt, memory_order_relaxed);
-	i = lt ? cp_htab_find(lt, k) : CP_HTAB_NONE;
-	if (i != CP_HTAB_NONE)
-		cp_htab_remove(lt, i);
+	g = lt ? cp_hgen_now(lt, k) : NULL;
+	if (g)
+		atomic_store(&g->freed, 1);
 	pthread_mutex_unlock(&cp_lt_lock);
+}
+
+/* Generations whose handle was freed, to cut once no record can need
+ * them (the flusher's alone). */
+static struct cp_gone {
+	uintptr_t k;
+	struct cp_hgen *g;
+	uint64_t cycle;
+} *cp_gone;
+static size_t cp_gone_n, cp_gone_cap;
+
+void cp_layout_retire(MPI_Datatype t, uint64_t tick, uint64_t cycle)
+{
+	struct cp_htab *lt = atomic_load_explicit(&cp_lt,
+						  memory_order_acquire);
+	struct cp_hgen *g = lt && cp_htab_key_ok((uintptr_t)t) ?
+			    cp_hgen_at(lt, (uintptr_t)t, tick) : NULL;
+	struct cp_gone *n;
+
+	if (!g || g->born == 0)		/* predefined: never cut */
+		return;
+	for (size_t i = 0; i < cp_gone_n; i++)
+		if (cp_gone[i].g == g)
+			return;
+	if (cp_gone_n == cp_gone_cap) {
+		size_t cap = cp_gone_cap ? 2 * cp_gone_cap : 64;
+
+		n = realloc(cp_gone, cap * sizeof(*n));
+		if (!n)
+			return;		/* kept: costs memory only */
+		cp_gone = n;
+		cp_gone_cap = cap;
+	}
+	cp_gone[cp_gone_n++] = (struct cp_gone){ (uintptr_t)t, g, cycle };
+}
+
+void cp_layout_gc(uint64_t cycle)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < cp_gone_n; i++) {
+		struct cp_gone *x = &cp_gone[i];
+		bool cut;
+
+		if (x->cycle > cycle) {
+			cp_gone[j++] = *x;
+			continue;
+		}
+		pthread_mutex_lock(&cp_lt_lock);
+		cut = cp_hgen_cut(atomic_load(&cp_lt), x->k, x->g);
+		pthread_mutex_unlock(&cp_lt_lock);
+		if (cut)
+			free(x->g);
+	}
+	cp_gone_n = j;
 }
 
 /* ---- life cycle ---- */
@@ -895,8 +960,8 @@ static void cp_layout_preload(void)
 #endif
 	};
 	uintptr_t knull = (uintptr_t)MPI_DATATYPE_NULL;
+	struct cp_hgen *g;
 	MPI_Count size;
-	uint32_t s;
 	size_t i;
 
 	for (i = 0; i < sizeof(pre) / sizeof(pre[0]); i++) {
@@ -906,11 +971,21 @@ static void cp_layout_preload(void)
 			continue;
 		cp_lt_add(pre[i], (uint64_t)size);
 	}
+	/* what they meant holds from before the first call on */
+	for (i = 0; i <= cp_lt->mask; i++) {
+		uintptr_t k = atomic_load(&cp_lt->s[i].key);
+
+		if (cp_htab_key_ok(k))
+			((struct cp_hgen *)(uintptr_t)cp_htab_val(cp_lt,
+								  i))->born = 0;
+	}
 	/* root-only arguments are often MPI_DATATYPE_NULL: keep it fast */
-	s = cp_htab_key_ok(knull) ? cp_htab_claim_capped(cp_lt, knull) :
-				    CP_HTAB_NONE;
-	if (s != CP_HTAB_NONE)
-		cp_htab_publish(cp_lt, s, knull, 0);
+	if (cp_htab_key_ok(knull) && (g = calloc(1, sizeof(*g)))) {
+		struct cp_htab *lt = cp_lt;
+
+		if (cp_hgen_push(&lt, knull, g))
+			free(g);
+	}
 }
 
 int cp_layout_init(void)
@@ -973,12 +1048,35 @@ int cp_layout_describe(uint32_t index, struct cp_db_layout *out)
 	return rc;
 }
 
+/* Free every generation of the current table (older tables point to
+ * the same ones, or to ones cut and freed already). */
+static void cp_lt_free_gens(struct cp_htab *lt)
+{
+	struct cp_hgen *g, *o;
+
+	for (uint32_t i = 0; lt && i <= lt->mask; i++) {
+		if (!cp_htab_key_ok(atomic_load(&lt->s[i].key)))
+			continue;
+		for (g = (struct cp_hgen *)(uintptr_t)cp_htab_val(lt, i); g;
+		     g = o) {
+			o = g->older;
+			free(g);
+		}
+	}
+}
+
 void cp_layout_fini(void)
 {
+	struct cp_htab *lt;
 	uint32_t i, n;
 
 	pthread_mutex_lock(&cp_lt_lock);
-	cp_htab_free(atomic_exchange(&cp_lt, NULL));
+	lt = atomic_exchange(&cp_lt, NULL);
+	cp_lt_free_gens(lt);
+	cp_htab_free(lt);
+	free(cp_gone);
+	cp_gone = NULL;
+	cp_gone_n = cp_gone_cap = 0;
 	n = atomic_exchange(&cp_nents, 0);
 	for (i = 1; i < n; i++)
 		free((char *)cp_ents[i].l.desc);

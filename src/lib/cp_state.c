@@ -13,12 +13,13 @@ int cp_rank = -1, cp_size;
 uint64_t cp_init_entry_ns;
 int64_t cp_clock_off_ns, cp_epoch_ns;
 atomic_bool cp_active;
-__thread int cp_nested __attribute__((tls_model("initial-exec")));
+uint8_t cp_fast;
 
 static atomic_int warned;
 
 void cp_off(void)
 {
+	__atomic_store_n(&cp_fast, 0, __ATOMIC_SEQ_CST);
 	atomic_store(&cp_active, false);
 }
 

@@ -10,9 +10,11 @@
  * queue (up to four rings' worth) and are written in transactions of
  * BATCH rows, the rings drained again between two transactions.  The
  * flusher sleeps between drains as long as the fastest ring takes to
- * fill an eighth (at its last rate: never back to COMMPROF_FLUSH_MS while
- * calls come fast), at least 1 ms and at most COMMPROF_FLUSH_MS; the
- * aggregates, layouts and counts are written every COMMPROF_FLUSH_MS.
+ * fill an eighth at its last rate, at least 1 ms; idle, as long as a ring
+ * takes to fill half at IDLE_RATE calls a second (33 ms for the default
+ * ring), so that a burst after a quiet spell finds room too; never more
+ * than COMMPROF_FLUSH_MS.  The aggregates, layouts and counts are
+ * written every COMMPROF_FLUSH_MS.
  * A full disk keeps the rows that fit, stops recording with one line,
  * and counts the rest.
  *
@@ -49,10 +51,15 @@
 #include "src/lib/cp_state.h"
 #include "src/lib/cp_time.h"
 
-#define BATCH 8192		/* rows per transaction */
+#define BATCH 2048		/* rows per transaction: about 2 ms */
+#define WAL_MAX 65536		/* log pages (256 MiB) moved into the file
+				 * however busy the rings are */
+#define FOLD_NS_PER_PAGE 40000	/* moving the log: a page at 100 MB/s, */
+#define FOLD_NS 20000000	/* and two fsyncs */
 #define CHUNK 4096		/* rows per block of the queue */
 #define GRACE_NS 1000000000	/* a freed handle's meaning kept after
 				 * its retire record, at least */
+#define IDLE_RATE 1000000	/* calls/s an idle flusher is ready for */
 
 static struct cp_db *db;
 static pthread_t thr;
@@ -90,6 +97,8 @@ static uint32_t layouts_done;
 static uint64_t last_meta_ns, last_drain_ns;
 static uint64_t retire_cycle[2], retire_ns[2];	/* for the handles' grace */
 static int wait_ms;			/* until the next drain */
+static uint64_t fill_ns;		/* the fastest ring fills half in this
+					 * long, at the last drain's rate */
 
 /* ---- the queue ---- */
 
@@ -273,7 +282,7 @@ static void drain(struct cp_ring *r, uint64_t *n)
 /* Drain every ring; sets wait_ms from the fastest ring's rate. */
 static void drain_all(void)
 {
-	uint64_t now = cp_mono_ns(), dt = now - last_drain_ns, n, most = 0;
+	uint64_t now = cp_mono_ns(), dt = now - last_drain_ns, n, most = 0, ms;
 	struct cp_ring *r;
 
 	cycle++;
@@ -284,14 +293,13 @@ static void drain_all(void)
 	}
 	cp_req_age(cycle);
 	last_drain_ns = now;
+	fill_ns = most && dt ? 500000 * dt / most : UINT64_MAX;
 	/* most: millionths of a ring in dt; wait for an eighth */
-	wait_ms = (int)cp_env.flush_ms;
-	if (most && dt) {
-		uint64_t ms = 125000 * dt / most / 1000000;
-
-		wait_ms = ms < 1 ? 1 : ms < cp_env.flush_ms ? (int)ms :
-			  (int)cp_env.flush_ms;
-	}
+	ms = cp_env.ring * 1000 / 2 / IDLE_RATE;
+	if (most && dt)
+		ms = 125000 * dt / most / 1000000;
+	wait_ms = ms < 1 ? 1 : ms < cp_env.flush_ms ? (int)ms :
+		  (int)cp_env.flush_ms;
 }
 
 /* Cut the handles' generations retired at least two drains and
@@ -425,9 +433,10 @@ static int put_counts(void)
 	return cp_db_put_counts(db, keys, v, 4);
 }
 
-/* The disk has just filled up: one line, recording stops (the flushes
- * that follow count what the rings still hold as lost), and the reserve
- * makes room for the aggregates and meta of this flush and the last. */
+/* The disk has just filled up: one line, no more rows (the calls that
+ * follow are still counted, their rows as lost), and half the reserve
+ * makes room for the aggregates and meta of this flush, the other half
+ * for the last. */
 static void disk_full_stop(void)
 {
 	char what[sizeof(cp_env.dir) + 128];
@@ -435,7 +444,7 @@ static void disk_full_stop(void)
 	snprintf(what, sizeof(what),
 		 "cannot write %s/rank-%05d.db: disk full after %lld call rows",
 		 cp_env.dir, cp_rank, (long long)rows_stored);
-	cp_warn_once(what);
+	cp_warn_line(what);
 	cp_db_rank_unreserve(db);
 }
 
@@ -452,6 +461,19 @@ static int write_meta(void)
 		rc = put_counts();
 	last_meta_ns = cp_mono_ns();
 	return rc ? (cp_db_commit(db), rc) : cp_db_commit(db);
+}
+
+/* Move the write-ahead log into the file while the rings can wait for
+ * it: a 32 MiB log took 120 ms, in which a ring filled at 1M calls/s.
+ * Not on a full disk: the file grows by what the log holds, and the room
+ * left is for the last counts. */
+static void fold_log(void)
+{
+	uint64_t pages = (uint64_t)cp_db_wal_frames(db);
+
+	if (pages && !disk_full &&
+	    fill_ns > 2 * (FOLD_NS + pages * FOLD_NS_PER_PAGE))
+		cp_db_wal_fold(db);
 }
 
 /* The end: requests never seen completing become rows, "not done". */
@@ -478,9 +500,12 @@ static int flush_once(bool full, bool last)
 		pending_rows();
 	while (!rc && queued) {
 		rc = write_batch();
+		if (cp_db_wal_frames(db) > WAL_MAX && !disk_full)
+			cp_db_wal_fold(db);
 		if (!last)
 			drain_all();
 	}
+	fold_log();
 	handles_gc();
 	if (rc)
 		return rc;
@@ -488,6 +513,8 @@ static int flush_once(bool full, bool last)
 		disk_full_stop();
 	else if (was_full && !last)
 		return 0;	/* the reserve is for now and the end only */
+	else if (was_full)
+		cp_db_rank_unreserve(db);	/* its second half */
 	if (!full && !(disk_full && !was_full) &&
 	    cp_mono_ns() - last_meta_ns < cp_env.flush_ms * 1000000)
 		return 0;
@@ -537,8 +564,8 @@ static void *flusher(void *arg)
 int cp_flush_start(struct cp_db *d)
 {
 	db = d;
-	queue_max = 4 * cp_env.ring;
-	wait_ms = (int)cp_env.flush_ms;
+	queue_max = 8 * cp_env.ring;
+	wait_ms = 1;
 	last_meta_ns = last_drain_ns = cp_mono_ns();
 	efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (efd < 0)

@@ -23,13 +23,18 @@ void cp_off(void)
 	atomic_store(&cp_active, false);
 }
 
-void cp_warn_once(const char *what)
+void cp_warn_line(const char *what)
 {
-	cp_off();
 	if (atomic_exchange(&warned, 1))
 		return;
 	fprintf(stderr, "commprof: %s; recording stopped, app unaffected\n",
 		what);
+}
+
+void cp_warn_once(const char *what)
+{
+	cp_off();
+	cp_warn_line(what);
 }
 
 bool cp_warned(void)

@@ -41,7 +41,10 @@ void cp_off(void);
 /* Stop recording for good and print one line, once per process:
  * "commprof: <what>; recording stopped, app unaffected".  Signal-unsafe. */
 void cp_warn_once(const char *what);
-/* True once cp_warn_once() has printed its line. */
+/* The same line, once per process, but recording goes on (rows no
+ * longer written still count in the aggregates).  Signal-unsafe. */
+void cp_warn_line(const char *what);
+/* True once cp_warn_once() or cp_warn_line() has printed its line. */
 bool cp_warned(void);
 /* Ticks (src/lib/cp_time.h) to the job clock: ns since the job's first
  * MPI_Init.  Cannot fail. */

@@ -21,7 +21,9 @@
  *              unlike those to MPI_PROC_NULL; one iteration, two calls
  *   stridedself  the same with the vector of strided
  *   rate       ITERS MPI_Send to MPI_PROC_NULL paced at CALLS_PER_S (-R),
- *              once; prints "rate CALLS ACHIEVED_PER_S SECONDS"
+ *              once; prints "rate CALLS ACHIEVED_PER_S SECONDS CPU_S",
+ *              CPU_S the process's CPU time over the loop, every thread
+ *              (a profiler's too)
  *   burst      ITERS MPI_Send to MPI_PROC_NULL as fast as they go, once;
  *              after MPI_Finalize prints "burst CALLS LOOP_S TOTAL_S",
  *              TOTAL_S from the first call to the end of MPI_Finalize
@@ -54,6 +56,15 @@ static int rank, nranks;
 static long iters = 1000000, reps = 5, warmup = 1000, pause_ms, rate;
 static MPI_Datatype vec;	/* 16 doubles, every other one */
 static double vbuf[32];
+
+/* CPU seconds of the process so far, every thread */
+static double cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
 
 static double now_ns(void)
 {
@@ -265,6 +276,7 @@ static long vmhwm_kb(void)
 static void paced(long n)
 {
 	double start = now_ns(), t0 = start, t, step = 16e9 / (double)rate;
+	double cpu0 = cpu_s();
 
 	for (long i = 0, j = 0; i < n; i += 16, j++) {
 		while ((t = now_ns()) - t0 < (double)j * step)
@@ -277,7 +289,8 @@ static void paced(long n)
 	}
 	t = (now_ns() - start) / 1e9;
 	if (rank == 0)
-		printf("rate %ld %.0f %.3f\n", n, (double)n / t, t);
+		printf("rate %ld %.0f %.3f %.3f\n", n, (double)n / t, t,
+		       cpu_s() - cpu0);
 }
 
 static void rss(long *before_kb, long *after_kb)

@@ -53,7 +53,7 @@ else
 	has '^callgrind: not at hand \(install valgrind\)$'
 fi
 for r in 250000 1000000 4000000; do
-	has "^$r +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+\.[0-9]{2} \
+	has "^$r +[0-9]+ +$num +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+\.[0-9]{2} \
 (complete|INCOMPLETE .*)$"
 done
 for c in commprof 'cp\+pred'; do

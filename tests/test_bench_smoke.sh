@@ -42,10 +42,8 @@ expect_eq "timed rows" \
 	"$T/out")" 20
 has '^commprof: [0-9]+ of [1-9][0-9]* calls found the ring full'
 if command -v valgrind >/dev/null 2>&1; then
-	for c in 'Send to PROC_NULL' 'Recv from PROC_NULL' \
-		'Isend\+Wait to PROC_NULL' 'Allreduce, 1 rank' \
-		'strided Send to PROC_NULL' 'Send\+Recv to oneself' \
-		'strided Send\+Recv, self'; do
+	# --quick counts the two calls of the targets
+	for c in 'Send to PROC_NULL' 'Isend\+Wait to PROC_NULL'; do
 		has "^$c +$num +$num +$num +$num$"
 		has "^$c +$num +$num$"
 	done

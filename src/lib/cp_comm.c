@@ -225,6 +225,9 @@ const struct cp_comm_info *cp_comm_get(MPI_Comm comm)
 	return comm_miss(comm);
 }
 
+/* The flusher's cursor into the generations (cp_comm_at, _retire). */
+static struct cp_hgen_cursor cur;
+
 const struct cp_comm_info *cp_comm_at(MPI_Comm comm, uint64_t tick)
 {
 	const struct cp_comm_info *ci = fixed(comm);
@@ -232,7 +235,7 @@ const struct cp_comm_info *cp_comm_at(MPI_Comm comm, uint64_t tick)
 
 	if (ci)
 		return ci;
-	g = cp_hgen_at(tab, (uintptr_t)comm, tick);
+	g = cp_hgen_at_cur(tab, &cur, (uintptr_t)comm, tick);
 	return g ? (const struct cp_comm_info *)(uintptr_t)g->val
 		 : &unknown_ci;
 }
@@ -261,8 +264,7 @@ void cp_comm_drop(MPI_Comm comm)
  * need them (the flusher's alone). */
 static struct gone {
 	uintptr_t k;
-	struct cp_hgen *g;
-	uint64_t cycle;
+	struct cp_hgen *g;	/* g->retired: when it may be cut */
 } *gone;
 static size_t gone_n, gone_cap;
 
@@ -273,12 +275,13 @@ void cp_comm_retire(MPI_Comm comm, uint64_t tick, uint64_t cycle)
 
 	if (fixed(comm))
 		return;
-	g = cp_hgen_at(tab, (uintptr_t)comm, tick);
+	g = cp_hgen_at_cur(tab, &cur, (uintptr_t)comm, tick);
 	if (!g)
 		return;
-	for (size_t i = 0; i < gone_n; i++)
-		if (gone[i].g == g)
-			return;
+	if (g->retired) {		/* listed: its grace starts again */
+		g->retired = cycle;
+		return;
+	}
 	if (gone_n == gone_cap) {
 		size_t cap = gone_cap ? 2 * gone_cap : 64;
 
@@ -288,7 +291,8 @@ void cp_comm_retire(MPI_Comm comm, uint64_t tick, uint64_t cycle)
 		gone = n;
 		gone_cap = cap;
 	}
-	gone[gone_n++] = (struct gone){ (uintptr_t)comm, g, cycle };
+	g->retired = cycle;
+	gone[gone_n++] = (struct gone){ (uintptr_t)comm, g };
 }
 
 void cp_comm_gc(uint64_t cycle)
@@ -298,15 +302,17 @@ void cp_comm_gc(uint64_t cycle)
 	for (i = 0; i < gone_n; i++) {
 		bool cut;
 
-		if (gone[i].cycle > cycle) {
+		if (gone[i].g->retired > cycle) {
 			gone[j++] = gone[i];
 			continue;
 		}
 		pthread_mutex_lock(&lock);
 		cut = cp_hgen_cut(tab, gone[i].k, gone[i].g);
 		pthread_mutex_unlock(&lock);
-		if (cut)
+		if (cut) {
+			cp_hgen_uncur(&cur, gone[i].k, gone[i].g);
 			free(gone[i].g);	/* its info stays (keep()) */
+		}
 	}
 	gone_n = j;
 }

@@ -57,7 +57,7 @@
 #define FOLD_NS_PER_PAGE 40000	/* moving the log: a page at 100 MB/s, */
 #define FOLD_NS 20000000	/* and two fsyncs */
 #define CHUNK 4096		/* rows per block of the queue */
-#define GRACE_NS 1000000000	/* a freed handle's meaning kept after
+#define GRACE_NS 100000000	/* a freed handle's meaning kept after
 				 * its retire record, at least */
 #define IDLE_RATE 1000000	/* calls/s an idle flusher is ready for */
 
@@ -89,13 +89,17 @@ static size_t queued, queue_max;
 
 static struct cp_db_call batch[BATCH];
 static uint64_t cycle;			/* drains so far */
+static uint64_t last_full;		/* the last drain that read every ring
+					 * to its head */
 static int64_t seq, rows_kept, rows_seen;
 static int64_t rows_stored;		/* committed to the rank file */
 static int64_t rows_lost_disk;		/* kept, but the disk was full */
 static bool disk_full;
 static uint32_t layouts_done;
 static uint64_t last_meta_ns, last_drain_ns;
-static uint64_t retire_cycle[2], retire_ns[2];	/* for the handles' grace */
+static uint64_t gc_mark[2], gc_mark_ns;	/* last_full at the last two
+					 * marks, GRACE_NS apart: the handles'
+					 * grace */
 static int wait_ms;			/* until the next drain */
 static uint64_t fill_ns;		/* the fastest ring fills half in this
 					 * long, at the last drain's rate */
@@ -262,8 +266,8 @@ static void record(const struct cp_raw *s, struct cp_ring *r)
 }
 
 /* Read r's records up to its head; *n: how many.  Stops when the queue
- * is full. */
-static void drain(struct cp_ring *r, uint64_t *n)
+ * is full; returns true when it read them all. */
+static bool drain(struct cp_ring *r, uint64_t *n)
 {
 	uint64_t t = atomic_load_explicit(&r->tail, memory_order_relaxed);
 	uint64_t h = atomic_load_explicit(&r->head, memory_order_acquire);
@@ -277,6 +281,7 @@ static void drain(struct cp_ring *r, uint64_t *n)
 					      memory_order_release);
 	}
 	atomic_store_explicit(&r->tail, t, memory_order_release);
+	return t == h;
 }
 
 /* Drain every ring; sets wait_ms from the fastest ring's rate. */
@@ -285,13 +290,19 @@ static void drain_all(void)
 	uint64_t now = cp_mono_ns(), dt = now - last_drain_ns, n, most = 0, ms;
 	struct cp_ring *r;
 
+	bool all = true;
+
 	cycle++;
 	for (r = cp_ring_list(); r; r = r->next) {
-		drain(r, &n);
+		all &= drain(r, &n);
 		if (n * 1000000 / (r->mask + 1) > most)
 			most = n * 1000000 / (r->mask + 1);
 	}
-	cp_req_age(cycle);
+	/* every record published before this drain began is read: what
+	 * an earlier drain read waited for nothing else */
+	if (all)
+		last_full = cycle;
+	cp_req_age(last_full);
 	last_drain_ns = now;
 	fill_ns = most && dt ? 500000 * dt / most : UINT64_MAX;
 	/* most: millionths of a ring in dt; wait for an eighth */
@@ -302,20 +313,24 @@ static void drain_all(void)
 		  (int)cp_env.flush_ms;
 }
 
-/* Cut the handles' generations retired at least two drains and
- * GRACE_NS ago: every record made before their free has been read. */
+/* Cut the handles' generations whose retire record was read before a
+ * drain that read every ring, itself GRACE_NS ago at least: every record
+ * made before their free has been read by now (but one still inside a
+ * blocking call that long, on a handle another thread freed under it
+ * and made again: its row gets the unknown layout or communicator). */
 static void handles_gc(void)
 {
 	uint64_t now = cp_mono_ns();
 
-	if (now - retire_ns[1] < GRACE_NS)
+	if (now - gc_mark_ns < GRACE_NS)
 		return;
-	cp_layout_gc(retire_cycle[0]);
-	cp_comm_gc(retire_cycle[0]);
-	retire_cycle[0] = retire_cycle[1];
-	retire_cycle[1] = cycle;
-	retire_ns[0] = retire_ns[1];
-	retire_ns[1] = now;
+	if (gc_mark[0]) {
+		cp_layout_gc(gc_mark[0] - 1);
+		cp_comm_gc(gc_mark[0] - 1);
+	}
+	gc_mark[0] = gc_mark[1];
+	gc_mark[1] = last_full;
+	gc_mark_ns = now;
 }
 
 /* ---- writing ---- */

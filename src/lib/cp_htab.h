@@ -191,7 +191,12 @@ struct cp_hgen {
 	uint64_t born;		/* ticks (cp_ticks()) */
 	uint64_t val;		/* the owner's value */
 	struct cp_hgen *older;	/* what it meant before, or NULL */
+	/* what it meant after: written under the lock (release), read by
+	 * the flusher (acquire) */
+	_Atomic(struct cp_hgen *) newer;
 	_Atomic int freed;	/* the application freed it (its wrapper) */
+	uint64_t retired;	/* the flusher's: drain of its last retire
+				 * record, 0 none */
 };
 
 /* The newest generation of key k, NULL when k is absent.  Lock-free
@@ -220,6 +225,28 @@ static inline struct cp_hgen *cp_hgen_at(struct cp_htab *t, uintptr_t k,
 }
 
 /*
+ * The flusher's cursor into the lists: the generation each handle was
+ * last found at.  It reads a ring's records in time order, so the next
+ * lookup of a handle starts there and moves a step or two, however long
+ * the list (a loop that makes and frees types of alternating layouts
+ * grows one by a generation a call until their grace ends: walking it
+ * from its newest end made the flusher fall behind and drop nearly
+ * every row).  One owner, no lock.
+ */
+#define CP_HGEN_CURSORS 1024	/* a power of two */
+struct cp_hgen_cursor {
+	uintptr_t k[CP_HGEN_CURSORS];
+	struct cp_hgen *g[CP_HGEN_CURSORS];
+};
+
+/* cp_hgen_at() through cursor c.  Lock-free; the flusher's. */
+struct cp_hgen *cp_hgen_at_cur(struct cp_htab *t, struct cp_hgen_cursor *c,
+			       uintptr_t k, uint64_t tick);
+/* Forget g in c before it is freed (cp_hgen_cut). */
+void cp_hgen_uncur(struct cp_hgen_cursor *c, uintptr_t k,
+		   const struct cp_hgen *g);
+
+/*
  * cp_hgen_push - make g (its born and val set, older unset) the newest
  * generation of k in *tp: a new key claims a slot (capped tables through
  * cp_htab_claim_capped(), rebuilding *tp when tombstones take the room;
@@ -229,10 +256,11 @@ static inline struct cp_hgen *cp_hgen_at(struct cp_htab *t, uintptr_t k,
 int cp_hgen_push(struct cp_htab **tp, uintptr_t k, struct cp_hgen *g);
 
 /*
- * cp_hgen_cut - remove generation g from the list of k in t; a list left
- * empty removes k.  The caller frees g, which no lookup can reach once
- * the flusher, the only one to look up old generations, moved on.  Under
- * the owner's lock.  Returns true when g was in the list.
+ * cp_hgen_cut - remove generation g, in the list of k in t, from it; a
+ * list left empty removes k.  The caller frees g, which no lookup can
+ * reach once the flusher, the only one to look up old generations, moved
+ * on.  Under the owner's lock; constant time.  Returns true when g was
+ * the newest or had a newer one (in a list).
  */
 bool cp_hgen_cut(struct cp_htab *t, uintptr_t k, struct cp_hgen *g);
 

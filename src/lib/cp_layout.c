@@ -760,8 +760,11 @@ static uint64_t cp_lt_val(uint32_t idx, uint64_t size)
 }
 
 /* Decode t (size bytes) and make it the newest generation of its handle,
- * from now on.  Under cp_lt_lock.  Returns its layout index, 0 when the
- * table or memory is full (t then stays unknown). */
+ * from now on.  Under cp_lt_lock.  A type made again at the handle of a
+ * freed one with the same layout (a loop that makes and frees one type)
+ * takes that generation back: records decode alike either side of the
+ * free, and the list stays one long.  Returns its layout index, 0 when
+ * the table or memory is full (t then stays unknown). */
 static uint32_t cp_lt_add(MPI_Datatype t, uint64_t size)
 {
 	struct cp_htab *lt = atomic_load_explicit(&cp_lt,
@@ -771,10 +774,15 @@ static uint32_t cp_lt_add(MPI_Datatype t, uint64_t size)
 
 	if (size > CP_SIZE_MASK || !lt)
 		return 0;
+	idx = cp_layout_add(t, (int64_t)size);
+	g = cp_hgen_now(lt, (uintptr_t)t);
+	if (g && atomic_load(&g->freed) && g->val == cp_lt_val(idx, size)) {
+		atomic_store(&g->freed, 0);
+		return idx;
+	}
 	g = calloc(1, sizeof(*g));
 	if (!g)
 		return 0;
-	idx = cp_layout_add(t, (int64_t)size);
 	g->val = cp_lt_val(idx, size);
 	g->born = cp_ticks();
 	if (cp_hgen_push(&lt, (uintptr_t)t, g)) {
@@ -838,12 +846,16 @@ uint32_t cp_layout_get(MPI_Datatype t, uint64_t *size_out)
 	return cp_layout_miss(t, size_out);
 }
 
+/* The flusher's cursor into the generations (cp_layout_at, _retire). */
+static struct cp_hgen_cursor cp_cur;
+
 uint32_t cp_layout_at(MPI_Datatype t, uint64_t tick, uint64_t *size_out)
 {
 	struct cp_htab *lt = atomic_load_explicit(&cp_lt,
 						  memory_order_acquire);
 	struct cp_hgen *g = lt && cp_htab_key_ok((uintptr_t)t) ?
-			    cp_hgen_at(lt, (uintptr_t)t, tick) : NULL;
+			    cp_hgen_at_cur(lt, &cp_cur, (uintptr_t)t, tick) :
+			    NULL;
 
 	if (!g) {
 		*size_out = 0;
@@ -876,8 +888,7 @@ void cp_layout_drop(MPI_Datatype t)
  * them (the flusher's alone). */
 static struct cp_gone {
 	uintptr_t k;
-	struct cp_hgen *g;
-	uint64_t cycle;
+	struct cp_hgen *g;	/* g->retired: when it may be cut */
 } *cp_gone;
 static size_t cp_gone_n, cp_gone_cap;
 
@@ -886,14 +897,16 @@ void cp_layout_retire(MPI_Datatype t, uint64_t tick, uint64_t cycle)
 	struct cp_htab *lt = atomic_load_explicit(&cp_lt,
 						  memory_order_acquire);
 	struct cp_hgen *g = lt && cp_htab_key_ok((uintptr_t)t) ?
-			    cp_hgen_at(lt, (uintptr_t)t, tick) : NULL;
+			    cp_hgen_at_cur(lt, &cp_cur, (uintptr_t)t, tick) :
+			    NULL;
 	struct cp_gone *n;
 
 	if (!g || g->born == 0)		/* predefined: never cut */
 		return;
-	for (size_t i = 0; i < cp_gone_n; i++)
-		if (cp_gone[i].g == g)
-			return;
+	if (g->retired) {		/* listed: its grace starts again */
+		g->retired = cycle;
+		return;
+	}
 	if (cp_gone_n == cp_gone_cap) {
 		size_t cap = cp_gone_cap ? 2 * cp_gone_cap : 64;
 
@@ -903,7 +916,8 @@ void cp_layout_retire(MPI_Datatype t, uint64_t tick, uint64_t cycle)
 		cp_gone = n;
 		cp_gone_cap = cap;
 	}
-	cp_gone[cp_gone_n++] = (struct cp_gone){ (uintptr_t)t, g, cycle };
+	g->retired = cycle;
+	cp_gone[cp_gone_n++] = (struct cp_gone){ (uintptr_t)t, g };
 }
 
 void cp_layout_gc(uint64_t cycle)
@@ -912,17 +926,22 @@ void cp_layout_gc(uint64_t cycle)
 
 	for (i = 0; i < cp_gone_n; i++) {
 		struct cp_gone *x = &cp_gone[i];
-		bool cut;
+		bool cut = false;
 
-		if (x->cycle > cycle) {
+		if (x->g->retired > cycle) {
 			cp_gone[j++] = *x;
 			continue;
 		}
 		pthread_mutex_lock(&cp_lt_lock);
-		cut = cp_hgen_cut(atomic_load(&cp_lt), x->k, x->g);
+		if (atomic_load(&x->g->freed))
+			cut = cp_hgen_cut(atomic_load(&cp_lt), x->k, x->g);
+		else		/* made again: it means its type again */
+			x->g->retired = 0;
 		pthread_mutex_unlock(&cp_lt_lock);
-		if (cut)
+		if (cut) {
+			cp_hgen_uncur(&cp_cur, x->k, x->g);
 			free(x->g);
+		}
 	}
 	cp_gone_n = j;
 }

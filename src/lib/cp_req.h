@@ -64,8 +64,9 @@ void cp_req_cancel(MPI_Request req, uint64_t t);
  * unseen), else 0. */
 int cp_req_free(MPI_Request req, uint64_t t, struct cp_req_row *out);
 
-/* cp_req_age - give up the completions read in drains before cycle that
- * met no post.  Cannot fail. */
+/* cp_req_age - give up the completions that met no post and were read
+ * in a drain before cycle, a drain that read every ring to its head (so
+ * every post made before them has been read).  Cannot fail. */
 void cp_req_age(uint64_t cycle);
 
 /* cp_req_pending - at the end: one request still active, as a row

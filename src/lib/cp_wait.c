@@ -238,17 +238,18 @@ void cp_start_post_f(struct cp_ring *r, const MPI_Fint *reqs, int n,
 	}
 }
 
+/* These may take the slots kept back for completions: a lost free or
+ * cancel leaves a wrong row, a lost retire a generation never cut. */
 void cp_note(struct cp_ring *r, unsigned kind, uintptr_t handle,
 	     uintptr_t site, int call, int fl)
 {
-	bool req = kind == CP_RK_FREE || kind == CP_RK_CANCEL;
 	struct cp_raw *s = cp_claim(r, 1);
 
 	s->w0 = CP_W0(site, call, kind, fl);
 	s->t0 = s->t1 = cp_ticks();
-	if (req)
+	if (kind == CP_RK_FREE || kind == CP_RK_CANCEL)
 		s->u.q.req = (MPI_Request)handle;
 	else
 		s->u.x.handle = handle;
-	cp_commit(r, s, 1, req, true, 0);
+	cp_commit(r, s, 1, true, true, 0);
 }

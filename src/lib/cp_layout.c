@@ -817,7 +817,7 @@ CP_COLD static uint32_t cp_layout_miss(MPI_Datatype t, uint64_t *size_out)
 	pthread_mutex_lock(&cp_lt_lock);
 	lt = atomic_load_explicit(&cp_lt, memory_order_relaxed);
 	g = lt ? cp_hgen_now(lt, k) : NULL;
-	if (g && !atomic_load(&g->freed)) {	/* another thread was first */
+	if (g && !atomic_load(&g->freed)) {	/* another thread first */
 		*size_out = g->val & CP_SIZE_MASK;
 		idx = (uint32_t)(g->val >> CP_SIZE_BITS);
 	} else if (PMPI_Type_size_x(t, &size) == MPI_SUCCESS && size >= 0) {
@@ -837,8 +837,8 @@ uint32_t cp_layout_get(MPI_Datatype t, uint64_t *size_out)
 
 	if (cp_likely(lt != NULL)) {
 		g = cp_hgen_now(lt, (uintptr_t)t);
-		if (cp_likely(g && !atomic_load_explicit(&g->freed,
-							 memory_order_relaxed))) {
+		if (cp_likely(g && !atomic_load_explicit(
+				&g->freed, memory_order_relaxed))) {
 			*size_out = g->val & CP_SIZE_MASK;
 			return (uint32_t)(g->val >> CP_SIZE_BITS);
 		}

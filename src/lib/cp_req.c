@@ -19,7 +19,8 @@
 struct inst {
 	struct inst *next;	/* in its bucket */
 	uintptr_t req;		/* the handle */
-	uint64_t made;		/* ticks: post, or persistent request made */
+	uint64_t made;		/* ticks: the post, or the persistent
+				 * request's making */
 	uint64_t type_bytes;	/* one element, for a received count */
 	const struct cp_comm_info *ci;
 	int persist, active;
@@ -203,7 +204,7 @@ int cp_req_done(MPI_Request req, const MPI_Status *st, uint64_t t0,
 		orphan((uintptr_t)req, st, t0, t1, cycle);
 		return 0;
 	}
-	if (!x->active)		/* inactive persistent request: no transfer */
+	if (!x->active)		/* an inactive persistent request */
 		return 0;
 	complete(x, st, t0, t1, out);
 	if (x->persist)

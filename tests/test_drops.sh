@@ -27,7 +27,8 @@ for run in "1 100000" "3 100000"; do
 	expect_eq "$nt threads: stdout" "$out" "drops $nt $n errors 0"
 	expect_eq "$nt threads: stderr" "$(cat "$T/err")" ""
 	for r in 0 1; do
-		"$PYTHON3" - "$d/rank-0000$r.db" "$r" "$nt" "$n" <<'PY' ||
+		f="$(cp_run_of "$d")/rank-0000$r.db"
+		"$PYTHON3" - "$f" "$r" "$nt" "$n" <<'PY' ||
 import sqlite3, sys
 path, rank, nt, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), \
     int(sys.argv[4])

@@ -63,8 +63,8 @@ static uint64_t typed(struct cp_event *ev, MPI_Datatype type, int count,
 {
 	uint64_t size = 0;
 
-	ev->layout = layout_of(type, tick, &size);
 	ev->count = count > 0 ? (uint64_t)count : 0;
+	ev->layout = cp_layout_n(layout_of(type, tick, &size), ev->count);
 	ev->bytes = ev->count * size;
 	if (count == 0)
 		ev->flags |= CP_F_ZERO;
@@ -104,6 +104,8 @@ static uint64_t recv(struct cp_event *ev, const struct cp_raw *s,
 	ev->flags |= CP_F_RECV | (fl & CP_RF_ANYSRC ? CP_F_ANYSRC : 0) |
 		     (fl & CP_RF_ANYTAG ? CP_F_ANYTAG : 0);
 	cp_event_status(ev, ci, &s->u.r.st, size);
+	/* the layout of the elements received */
+	ev->layout = cp_layout_n(ev->layout, ev->count);
 	return size;
 }
 

@@ -13,6 +13,18 @@
  * and the common block length are kept (the count is then an upper bound:
  * blocks touching across the cut are not merged).
  *
+ * What the models need is the memory the message touches, not the order
+ * of the type map: a list of more than one run (a struct whose members
+ * are not in address order, copies of a resized type that interleave) is
+ * sorted by address and merged before it is summarised, up to
+ * CP_SORT_MAX blocks.  A message of count elements has the element's
+ * layout when copies one extent apart do not interleave (the element
+ * tiles); else cp_layout_n derives the message's own from the element's
+ * runs, kept when the type is decoded (no MPI call: the flusher asks, and
+ * the type may be freed by then): count 4 of a matrix column resized to
+ * one double touches rows of 32-byte blocks, not the column's 8-byte
+ * ones.
+ *
  * Handle table: a table of src/lib/cp_htab.h keyed by the handle value,
  * whose values are generations (struct cp_hgen): a type committed at the
  * address of a freed one is a new generation, and a record made before
@@ -42,6 +54,8 @@
 #define CP_WORK_MAX	(1u << 20)	/* appends per decode */
 #define CP_DEPTH_MAX	16		/* nesting of derived types */
 #define CP_DESC_MAX	200		/* bytes of a description, NUL too */
+#define CP_SORT_MAX	65536u		/* blocks sorted by address */
+#define CP_NCACHE	256u		/* (type, count) layouts cached */
 
 #define CP_LT_SLOTS	65536u		/* handle table, a power of two */
 #define CP_ENT_MAX	65536u		/* layout entries */
@@ -91,6 +105,25 @@ static uint32_t cp_ehead[CP_EHASH];	/* 0 = empty bucket */
 /* Shape of each entry for the hot path (cp_layout_shape): written before
  * the entry is published, never moved (cp_ents may be reallocated). */
 static uint64_t cp_shape[CP_ENT_MAX];
+/* entry i's element tiles: a message of any count has its layout */
+static bool cp_tiles[CP_ENT_MAX];
+/* what entry i's element is made of when it does not tile: the layout
+ * of a message of several elements is derived from it without asking MPI
+ * (the flusher's thread, the type possibly freed); under cp_lt_lock */
+struct cp_elem {
+	struct cp_runs R;	/* sorted */
+	int64_t size;		/* MPI_Type_size */
+	MPI_Aint lb, ext;
+	char desc[CP_DESC_MAX];
+};
+static struct cp_elem *cp_elems[CP_ENT_MAX];
+/* the layouts of messages of elements that do not tile, by (element
+ * layout, count); under cp_lt_lock, direct mapped */
+static struct {
+	uint32_t elem;
+	uint64_t count;
+	uint32_t idx;		/* 0: empty */
+} cp_nc[CP_NCACHE];
 
 static int cp_decode(struct cp_dctx *x, MPI_Datatype t, int depth,
 		     struct cp_runs *out, struct cp_sb *d);
@@ -335,6 +368,57 @@ static void cp_runs_rep(struct cp_dctx *x, struct cp_runs *dst,
 		}
 		cp_runs_cat(x, dst, src, shift + (int64_t)j * step);
 	}
+}
+
+/* (offset, length) of one block, for sorting */
+struct cp_blk {
+	int64_t off, len;
+};
+
+static int cp_blk_cmp(const void *a, const void *b)
+{
+	const struct cp_blk *x = a, *y = b;
+
+	return (x->off > y->off) - (x->off < y->off);
+}
+
+/*
+ * The blocks of R in address order, overlapping and touching ones merged,
+ * appended again to a fresh list (regular strides found anew) that
+ * replaces R.  R stays as it is when it is one run already, gave up its
+ * list, has more than CP_SORT_MAX blocks, or memory runs out.
+ */
+static void cp_runs_sort(struct cp_runs *R)
+{
+	struct cp_dctx x = { CP_WORK_MAX };
+	struct cp_runs S = { 0 };
+	uint64_t nb = cp_runs_nb(R), k = 0, j;
+	struct cp_blk *b;
+	size_t i, n = 0;
+
+	if (R->over || R->n < 2 || nb > CP_SORT_MAX)
+		return;
+	b = malloc(nb * sizeof(*b));
+	if (!b)
+		return;
+	for (i = 0; i < R->n; i++)
+		for (j = 0; j < R->r[i].n; j++)
+			b[k++] = (struct cp_blk){ R->r[i].off + (int64_t)j *
+						  R->r[i].stride, R->r[i].len };
+	qsort(b, nb, sizeof(*b), cp_blk_cmp);
+	for (k = 1; k < nb; k++) {
+		if (b[k].off <= b[n].off + b[n].len) {
+			if (b[k].off + b[k].len > b[n].off + b[n].len)
+				b[n].len = b[k].off + b[k].len - b[n].off;
+		} else {
+			b[++n] = b[k];
+		}
+	}
+	for (k = 0; k <= n; k++)
+		cp_runs_block(&x, &S, b[k].off, b[k].len);
+	free(b);
+	cp_runs_free(R);
+	*R = S;
 }
 
 /* ---- decoding ---- */
@@ -727,7 +811,53 @@ static uint32_t cp_ent_add(struct cp_db_layout *l)
 	return n;
 }
 
-/* Decode t and return its layout index; 0 when undecodable. */
+/* Whether copies of element R one extent apart stay apart, each within
+ * its own extent: then the element's layout describes a message of any
+ * count, as it always has (blocks that touch at the joints are not
+ * merged).  Copies that interleave (a resized column) do not tile. */
+static bool cp_runs_tile(const struct cp_runs *R, int64_t ext)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN, end;
+	size_t i;
+
+	if (R->over || R->n == 0)
+		return true;
+	for (i = 0; i < R->n; i++) {
+		const struct cp_run *c = &R->r[i];
+
+		end = c->off + (int64_t)(c->n - 1) * c->stride + c->len;
+		if (c->off < lo)
+			lo = c->off;
+		if (end > hi)
+			hi = end;
+	}
+	return hi - lo <= ext;
+}
+
+/* Keep what element layout idx is made of (R, moved out, and the rest),
+ * when it does not tile and is not kept yet.  Under cp_lt_lock.  Memory
+ * short: nothing kept, its messages get the element's layout. */
+static void cp_elem_keep(uint32_t idx, struct cp_runs *R, int64_t size,
+			 MPI_Aint lb, MPI_Aint ext, const char *desc)
+{
+	struct cp_elem *e;
+
+	if (cp_elems[idx])
+		return;
+	e = malloc(sizeof(*e));
+	if (!e)
+		return;
+	e->R = *R;
+	*R = (struct cp_runs){ 0 };
+	e->size = size;
+	e->lb = lb;
+	e->ext = ext;
+	snprintf(e->desc, sizeof(e->desc), "%s", desc);
+	cp_elems[idx] = e;
+}
+
+/* Decode one element of t (size bytes) and return the index of its
+ * layout; 0 when undecodable. */
 static uint32_t cp_layout_add(MPI_Datatype t, int64_t size)
 {
 	struct cp_dctx x = { CP_WORK_MAX };
@@ -743,11 +873,45 @@ static uint32_t cp_layout_add(MPI_Datatype t, int64_t size)
 		return 0;
 	if (cp_decode(&x, t, 0, &R, &d) == 0) {
 		memset(&l, 0, sizeof(l));
+		cp_runs_sort(&R);
 		cp_summarize(&R, size, lb, ext, &l);
 		l.desc = d.buf;
 		idx = cp_ent_add(&l);
+		if (idx && idx < CP_ENT_MAX) {
+			cp_tiles[idx] = cp_runs_tile(&R, ext);
+			if (!cp_tiles[idx])
+				cp_elem_keep(idx, &R, size, lb, ext, d.buf);
+		}
 	}
 	cp_runs_free(&R);
+	return idx;
+}
+
+/* The layout of count elements of element e: a new entry, or 0. */
+static uint32_t cp_layout_add_n(const struct cp_elem *e, uint64_t count)
+{
+	struct cp_dctx x = { CP_WORK_MAX };
+	struct cp_runs M = { 0 };
+	struct cp_db_layout l;
+	struct cp_sb d;
+	uint32_t idx;
+
+	d.len = 0;
+	d.buf[0] = '\0';
+	cp_sb_add(&d, "%llu x %s", (unsigned long long)count, e->desc);
+	memset(&l, 0, sizeof(l));
+	cp_runs_rep(&x, &M, &e->R, count, e->ext, 0);
+	cp_runs_sort(&M);
+	cp_summarize(&M, e->size * (int64_t)count, e->lb, e->ext, &l);
+	if (!M.over && M.n == 1 && M.r[0].n == 1 &&
+	    M.r[0].len == l.size_bytes) {
+		/* the count elements fill one block */
+		l.contiguous = 1;
+		l.stride_bytes = l.block_bytes;
+	}
+	l.desc = d.buf;
+	idx = cp_ent_add(&l);
+	cp_runs_free(&M);
 	return idx;
 }
 
@@ -863,6 +1027,43 @@ uint32_t cp_layout_at(MPI_Datatype t, uint64_t tick, uint64_t *size_out)
 	}
 	*size_out = g->val & CP_SIZE_MASK;
 	return (uint32_t)(g->val >> CP_SIZE_BITS);
+}
+
+/* The layout of count elements of element layout idx, which does not
+ * tile: derived once per (idx, count) while cached. */
+CP_COLD static uint32_t cp_layout_miss_n(uint32_t idx, uint64_t count)
+{
+	uint32_t h = (uint32_t)(idx ^ count * 0x9e3779b9u) & (CP_NCACHE - 1);
+	uint32_t n = idx;
+
+	pthread_mutex_lock(&cp_lt_lock);
+	if (cp_nc[h].idx && cp_nc[h].elem == idx && cp_nc[h].count == count) {
+		n = cp_nc[h].idx;
+	} else if (cp_elems[idx]) {
+		n = cp_layout_add_n(cp_elems[idx], count);
+		if (n) {
+			cp_nc[h].elem = idx;
+			cp_nc[h].count = count;
+			cp_nc[h].idx = n;
+		} else {
+			n = idx;
+		}
+	}
+	pthread_mutex_unlock(&cp_lt_lock);
+	return n;
+}
+
+uint32_t cp_layout_n(uint32_t idx, uint64_t count)
+{
+	if (cp_likely(count <= 1 || idx == 0 || idx >= CP_ENT_MAX ||
+		      cp_tiles[idx]))
+		return idx;
+	return cp_layout_miss_n(idx, count);
+}
+
+uint32_t cp_layout_get_n(MPI_Datatype t, uint64_t count, uint64_t *size_out)
+{
+	return cp_layout_n(cp_layout_get(t, size_out), count);
 }
 
 /* The application frees t: a later type at the same address is decoded
@@ -1097,10 +1298,18 @@ void cp_layout_fini(void)
 	cp_gone = NULL;
 	cp_gone_n = cp_gone_cap = 0;
 	n = atomic_exchange(&cp_nents, 0);
-	for (i = 1; i < n; i++)
+	for (i = 1; i < n; i++) {
 		free((char *)cp_ents[i].l.desc);
+		if (i < CP_ENT_MAX && cp_elems[i]) {
+			cp_runs_free(&cp_elems[i]->R);
+			free(cp_elems[i]);
+			cp_elems[i] = NULL;
+		}
+	}
 	free(cp_ents);
 	cp_ents = NULL;
 	cp_ents_cap = 0;
+	memset(cp_nc, 0, sizeof(cp_nc));
+	memset(cp_tiles, 0, sizeof(cp_tiles));
 	pthread_mutex_unlock(&cp_lt_lock);
 }

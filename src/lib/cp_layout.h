@@ -42,6 +42,23 @@ int cp_layout_init(void);
  */
 uint32_t cp_layout_get(MPI_Datatype t, uint64_t *size_out);
 
+/*
+ * cp_layout_n - index of the layout of a message of count elements whose
+ * element has layout idx (from cp_layout_get or cp_layout_at): idx when
+ * copies of the element one extent apart do not interleave, else that of
+ * the count elements together (a resized column sent with count 4
+ * touches 32-byte blocks), derived from the element's runs kept at its
+ * decoding, once per (idx, count) while cached, under the table lock; no
+ * MPI call, so the flusher may ask after the type was freed.  Cannot fail
+ * (idx when memory or the table runs out).
+ */
+uint32_t cp_layout_n(uint32_t idx, uint64_t count);
+
+/* cp_layout_get_n - cp_layout_n(cp_layout_get(t, size_out), count): the
+ * layout of a message of count elements of committed type t.  *size_out
+ * gets MPI_Type_size of one element.  Cannot fail (index 0: unknown). */
+uint32_t cp_layout_get_n(MPI_Datatype t, uint64_t count, uint64_t *size_out);
+
 /* cp_layout_drop - the application is freeing datatype t: a type later
  * committed at the same handle is decoded afresh.  Cannot fail. */
 void cp_layout_drop(MPI_Datatype t);

@@ -865,7 +865,7 @@ static uint32_t cp_layout_add(MPI_Datatype t, int64_t size)
 	struct cp_db_layout l;
 	struct cp_sb d;
 	MPI_Aint lb, ext;
-	uint32_t idx = 0;
+	uint32_t idx = 0, n0;
 
 	d.len = 0;
 	d.buf[0] = '\0';
@@ -876,8 +876,11 @@ static uint32_t cp_layout_add(MPI_Datatype t, int64_t size)
 		cp_runs_sort(&R);
 		cp_summarize(&R, size, lb, ext, &l);
 		l.desc = d.buf;
+		n0 = atomic_load_explicit(&cp_nents, memory_order_relaxed);
 		idx = cp_ent_add(&l);
-		if (idx && idx < CP_ENT_MAX) {
+		/* a new entry; one shared with an identical type is set
+		 * already, and may be read lock-free (cp_layout_n) */
+		if (idx >= n0 && idx < CP_ENT_MAX) {
 			cp_tiles[idx] = cp_runs_tile(&R, ext);
 			if (!cp_tiles[idx])
 				cp_elem_keep(idx, &R, size, lb, ext, d.buf);

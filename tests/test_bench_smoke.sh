@@ -74,8 +74,8 @@ has "^target: Send to PROC_NULL <= 1\.5 x the floor's added ns: $v \
 has "^target: Isend\+Wait to PROC_NULL <= \+150 instructions: $v \($num\)$"
 has "^target: every call of the long loop in the aggregates under its \
 callsite and peer: $v$"
-has "^target: 1 million calls/s on one rank drop no row: $v \([0-9]+ \
-dropped\)$"
+has "^target: 1 million calls/s on one rank drop no row: \
+(met|NOT met|not shown) \([0-9]+ dropped, ([0-9]+|n/a) calls/s kept\)$"
 expect_eq "last line" "$(tail -n 1 "$T/out" | cut -d: -f1)" target
 # a missing figure, except the ratio to a floor that added nothing
 if grep -v ' x the floor' "$T/out" | grep -v '^[A-Za-z+ ,0-9-]* \(commprof\|cp+pred\) .* n/a$' |

@@ -12,7 +12,8 @@ libcpmodel_la_SOURCES = \
 	analysis/cp_interp.c \
 	analysis/cp_lmo_eval.c \
 	analysis/cp_log3p_eval.c \
-	analysis/cp_baseline_eval.c
+	analysis/cp_baseline_eval.c \
+	analysis/cp_coll.h analysis/cp_coll_rules.c analysis/cp_coll_sched.c
 libcpmodel_la_LIBADD = -lm
 libcpanalysis_la_SOURCES = \
 	analysis/cp_stats.h analysis/cp_stats.c \

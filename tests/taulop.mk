@@ -6,3 +6,10 @@
 TESTS += tests/test_coll_sched.sh
 dist_check_SCRIPTS += tests/test_coll_sched.sh
 EXTRA_DIST += tests/test_coll_mon.c
+
+# tau-Lop's formulas and its estimation from Ring times, without MPI
+check_PROGRAMS += tests/test_analysis_taulop
+TESTS += tests/test_analysis_taulop
+tests_test_analysis_taulop_SOURCES = tests/test_analysis_taulop.c
+tests_test_analysis_taulop_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
+tests_test_analysis_taulop_LDADD = libcpanalysis.la $(GSL_LIBS) -lm

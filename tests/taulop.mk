@@ -13,3 +13,8 @@ TESTS += tests/test_analysis_taulop
 tests_test_analysis_taulop_SOURCES = tests/test_analysis_taulop.c
 tests_test_analysis_taulop_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
 tests_test_analysis_taulop_LDADD = libcpanalysis.la $(GSL_LIBS) -lm
+
+# the tau-Lop section of the parameter file: show, JSON, round trip,
+# damaged lines
+TESTS += tests/test_tl_params.sh
+dist_check_SCRIPTS += tests/test_tl_params.sh

@@ -16,6 +16,7 @@
 
 #include "src/common/cp_json.h"
 #include "src/common/cp_params.h"
+#include "src/common/cp_tl_params.h"
 
 /* How a parameter is indexed. */
 enum cp_pk {
@@ -159,6 +160,7 @@ void cp_params_clear(struct cp_params *p)
 	free(p->l3_l_mw_s);
 	free(p->plogp_size_bytes);
 	free(p->plogp_g_s);
+	cp_tl_params_free(p->tl);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -314,6 +316,7 @@ int cp_params_write(const struct cp_params *p, FILE *f)
 	      " bytes/s\n", f);
 	for (k = 0; k < NDESC; k++)
 		each_idx(p, &cp_params_desc[k], write_one, f);
+	cp_tl_params_write(p->tl, f);
 	fputs("end\n", f);
 	return ferror(f) ? -CP_PARAMS_EIO : 0;
 }
@@ -696,6 +699,17 @@ static int check_present(const struct cp_params *p, const struct cp_pdesc *d,
 	return fmt_err(r, "missing '%s'", nm);
 }
 
+/* A line of the tau-Lop section (src/common/cp_tl_params.c). */
+static int rd_taulop(struct rd *r, char **tok, int ntok, const char *cause)
+{
+	char msg[256];
+	int rc = cp_tl_params_line(r->p, tok, ntok, cause, msg, sizeof(msg));
+
+	if (rc == -2)
+		return -CP_PARAMS_ENOMEM;
+	return rc ? fmt_err(r, "%s", msg) : 0;
+}
+
 /* One line after the header; *end set on "end". */
 static int rd_line(struct rd *r, char *raw, bool *end)
 {
@@ -715,6 +729,8 @@ static int rd_line(struct rd *r, char *raw, bool *end)
 	ntok = split(raw, tok, MAXTOK);
 	if (ntok < 0)
 		return fmt_err(r, "too many fields");
+	if (!strncmp(tok[0], "taulop.", 7))
+		return rd_taulop(r, tok, ntok, cause);
 	if (cause)
 		return rd_param(r, tok, ntok, cause);
 	if (!strcmp(tok[0], "end")) {
@@ -885,6 +901,7 @@ int cp_params_print(const struct cp_params *p, FILE *f)
 			fprintf(f, "%s\n", assume_tab[i].text);
 	for (k = 0; k < NDESC; k++)
 		each_idx(p, &cp_params_desc[k], print_one, f);
+	cp_tl_params_print(p->tl, f);
 	return ferror(f) ? -CP_PARAMS_EIO : 0;
 }
 
@@ -1038,6 +1055,8 @@ int cp_params_print_json(const struct cp_params *p, FILE *f)
 	json_nums(f, p->plogp_size_bytes, p->plogp_n);
 	fputs(", \"g_s\": ", f);
 	json_arr(f, p->plogp_g_s, p->plogp_n);
-	fputs("}}\n", f);
+	fputc('}', f);
+	cp_tl_params_json(p->tl, f);
+	fputs("}\n", f);
 	return ferror(f) ? -CP_PARAMS_EIO : 0;
 }

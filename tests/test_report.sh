@@ -26,9 +26,10 @@ done
 cmp -s "$T/o.txt" "$T/r.text" || fail "report -o differs from stdout"
 "$COMMPROF" summary "$D" >"$T/summary" || fail "summary failed"
 
-"$PYTHON3" - "$T" <<'EOF' || fail "report content"
+"$PYTHON3" - "$T" "$(cp_model_list s/^//)" <<'EOF' || fail "report content"
 import csv, json, sys
 T = sys.argv[1]
+PRED_MODELS = sys.argv[2]
 j = json.load(open(T + "/r.json"))
 def eq(what, got, want):
     if got != want:
@@ -109,7 +110,7 @@ h = j["header"]
 eq("header", [h[k] for k in ("ranks", "params", "pred_models",
                              "rows_predicted", "matched",
                              "match_p2p_rows", "match_note")],
-   [2, "/tmp/cluster.params", "lmo,log3p,hockney,loggp,plogp", 18, "yes",
+   [2, "/tmp/cluster.params", PRED_MODELS, 18, "yes",
     11, "4 sends had no receive"])
 # bytes: each message once, by its send (the receive at 0x2100 adds
 # nothing); the callsite tables still show what each site moved

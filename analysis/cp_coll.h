@@ -18,6 +18,7 @@
 #define CP_COLL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /*
@@ -132,6 +133,22 @@ struct cp_coll_mca {
  * nothing: no dynamic rules, tree and chain fanout 4, no segments, no
  * request limit, knomial radix 4.  Cannot fail. */
 void cp_coll_mca_default(struct cp_coll_mca *m);
+
+/*
+ * cp_coll_mca_format - m as one line of text for a run's meta table:
+ * "dynamic=D rules=R radix=K" and, for each operation whose settings
+ * are not Open MPI's defaults, "OP=ALG,SEGSIZE,TREE,CHAIN,MAXREQ".
+ * buf: out, len bytes (truncated to fit, always terminated when len >
+ * 0).  Cannot fail.
+ */
+void cp_coll_mca_format(const struct cp_coll_mca *m, char *buf, size_t len);
+
+/*
+ * cp_coll_mca_parse - the text of cp_coll_mca_format back into m
+ * (defaults for what it does not name).  Returns 0, or -CP_COLL_E_ARG on
+ * a word it does not know (m then holds the defaults).
+ */
+int cp_coll_mca_parse(const char *text, struct cp_coll_mca *m);
 
 /* One collective call, as its schedule needs it. */
 struct cp_coll_call {

@@ -12,6 +12,7 @@
  */
 #include <limits.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "analysis/cp_coll.h"
@@ -238,6 +239,14 @@ int cp_coll_decide(const struct cp_coll_call *c, const struct cp_coll_mca *mca)
 	return fixed(c, (int64_t)((double)c->count * c->type_bytes));
 }
 
+/* ---- names ---- */
+
+static const char *const op_names[CP_COLL_NOPS] = {
+#define CP_COLL_OP_NAME(id, name) #name,
+	CP_COLL_OP_MAP(CP_COLL_OP_NAME)
+#undef CP_COLL_OP_NAME
+};
+
 void cp_coll_mca_default(struct cp_coll_mca *m)
 {
 	int op;
@@ -250,13 +259,86 @@ void cp_coll_mca_default(struct cp_coll_mca *m)
 	m->bcast_radix = 4;
 }
 
-/* ---- names ---- */
+void cp_coll_mca_format(const struct cp_coll_mca *m, char *buf, size_t len)
+{
+	struct cp_coll_mca d;
+	size_t k;
+	int op, w;
 
-static const char *const op_names[CP_COLL_NOPS] = {
-#define CP_COLL_OP_NAME(id, name) #name,
-	CP_COLL_OP_MAP(CP_COLL_OP_NAME)
-#undef CP_COLL_OP_NAME
-};
+	if (!len)
+		return;
+	cp_coll_mca_default(&d);
+	w = snprintf(buf, len, "dynamic=%d rules=%d radix=%d",
+		     m->use_dynamic, m->rules_file, m->bcast_radix);
+	k = w < 0 ? 0 : (size_t)w;
+	for (op = 0; op < CP_COLL_NOPS && k < len; op++) {
+		if (m->alg[op] == d.alg[op] &&
+		    m->segsize[op] == d.segsize[op] &&
+		    m->tree_fanout[op] == d.tree_fanout[op] &&
+		    m->chain_fanout[op] == d.chain_fanout[op] &&
+		    m->max_requests[op] == d.max_requests[op])
+			continue;
+		w = snprintf(buf + k, len - k, " %s=%d,%d,%d,%d,%d",
+			     cp_coll_op_name(op), m->alg[op], m->segsize[op],
+			     m->tree_fanout[op], m->chain_fanout[op],
+			     m->max_requests[op]);
+		k += w < 0 ? 0 : (size_t)w;
+	}
+}
+
+/* One word of cp_coll_mca_format into m; false if not one of them. */
+static bool parse_word(const char *w, size_t n, struct cp_coll_mca *m)
+{
+	int op, v[5], a;
+
+	if (sscanf(w, "dynamic=%d", &a) == 1 && !strncmp(w, "dynamic=", 8)) {
+		m->use_dynamic = a;
+		return true;
+	}
+	if (sscanf(w, "rules=%d", &a) == 1 && !strncmp(w, "rules=", 6)) {
+		m->rules_file = a;
+		return true;
+	}
+	if (sscanf(w, "radix=%d", &a) == 1 && !strncmp(w, "radix=", 6)) {
+		m->bcast_radix = a;
+		return true;
+	}
+	for (op = 0; op < CP_COLL_NOPS; op++) {
+		size_t l = strlen(op_names[op]);
+
+		if (l < n && !strncmp(w, op_names[op], l) && w[l] == '=' &&
+		    sscanf(w + l + 1, "%d,%d,%d,%d,%d", &v[0], &v[1], &v[2],
+			   &v[3], &v[4]) == 5) {
+			m->alg[op] = v[0];
+			m->segsize[op] = v[1];
+			m->tree_fanout[op] = v[2];
+			m->chain_fanout[op] = v[3];
+			m->max_requests[op] = v[4];
+			return true;
+		}
+	}
+	return false;
+}
+
+int cp_coll_mca_parse(const char *text, struct cp_coll_mca *m)
+{
+	const char *w = text;
+	size_t n;
+
+	cp_coll_mca_default(m);
+	while (w && *w) {
+		w += strspn(w, " ");
+		n = strcspn(w, " ");
+		if (!n)
+			break;
+		if (!parse_word(w, n, m)) {
+			cp_coll_mca_default(m);
+			return -CP_COLL_E_ARG;
+		}
+		w += n;
+	}
+	return 0;
+}
 
 static const struct {
 	int op, alg, modelled;

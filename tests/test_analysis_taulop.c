@@ -226,10 +226,35 @@ static void test_fit(void)
 	}
 }
 
+/* The collective settings a run's meta table carries, both ways. */
+static void test_mca_text(void)
+{
+	struct cp_coll_mca m, back;
+	char buf[512];
+
+	cp_coll_mca_default(&m);
+	cp_coll_mca_format(&m, buf, sizeof(buf));
+	ta_check(!strcmp(buf, "dynamic=0 rules=0 radix=4"),
+		 "Open MPI's defaults: '%s'", buf);
+	m.use_dynamic = true;
+	m.alg[CP_COLL_BCAST] = 6;
+	m.segsize[CP_COLL_BCAST] = 8192;
+	m.max_requests[CP_COLL_ALLTOALL] = 2;
+	cp_coll_mca_format(&m, buf, sizeof(buf));
+	ta_check(!strcmp(buf, "dynamic=1 rules=0 radix=4 bcast=6,8192,4,4,0 "
+			 "alltoall=0,0,4,4,2"), "forced: '%s'", buf);
+	ta_check(!cp_coll_mca_parse(buf, &back) &&
+		 !memcmp(&m, &back, sizeof(m)), "parsed back the same");
+	ta_check(cp_coll_mca_parse("dynamic=1 bcast=6", &back) ==
+		 -CP_COLL_E_ARG && !back.use_dynamic,
+		 "a malformed word: refused, defaults kept");
+}
+
 int main(void)
 {
 	struct cp_taulop m;
 
+	test_mca_text();
 	tables(&m);
 	test_formulas(&m);
 	test_colls(&m);

@@ -13,6 +13,15 @@
 #include "src/lib/cp_layout.h"
 #include "src/lib/cp_pred_rt.h"
 #include "src/lib/cp_req.h"
+#include "src/lib/cp_tau.h"
+#include "pmpi/cp_calls_gen.h"
+
+/* 1 for the halves of a Sendrecv, which run at once. */
+static inline int sendrecv(const struct cp_call *c)
+{
+	return c->call == CP_CALL_MPI_Sendrecv ||
+	       c->call == CP_CALL_MPI_Sendrecv_replace;
+}
 
 static inline void ev_base(struct cp_event *ev, const struct cp_call *c,
 			   const struct cp_comm_info *ci)
@@ -29,6 +38,8 @@ static inline void ev_base(struct cp_event *ev, const struct cp_call *c,
 	ev->call = (uint16_t)c->call;
 	ev->flags = (uint16_t)(c->flags | (ci->inter ? CP_F_INTER : 0));
 	ev->pred_flags = 0;
+	ev->tau = 0;
+	ev->tau_mark = 0;
 }
 
 static inline void ev_type(struct cp_event *ev, MPI_Datatype t, int count)
@@ -58,6 +69,7 @@ void cp_rec_send(const struct cp_call *c)
 	ev_base(&ev, c, ci);
 	ev_type(&ev, c->type, c->count);
 	ev_peer(&ev, ci, c->peer);
+	cp_tau_blocking(&ev, sendrecv(c));
 	cp_pred_maybe(&ev, ci);
 	cp_record(&ev);
 }
@@ -87,6 +99,7 @@ void cp_rec_recv(const struct cp_call *c, const MPI_Status *st)
 	else
 		(void)cp_layout_get(c->type, &size);
 	cp_event_status(&ev, ci, st, size);
+	cp_tau_blocking(&ev, sendrecv(c));
 	cp_pred_maybe(&ev, ci);
 	cp_record(&ev);
 }
@@ -141,6 +154,8 @@ void cp_post_send(const struct cp_call *c, MPI_Request req, int persist)
 	ev_type(&ev, c->type, c->count);
 	ev_peer(&ev, ci, c->peer);
 	ev.flags |= persist ? CP_F_PERSIST : CP_F_NONBLOCK;
+	if (!persist)
+		cp_tau_post(&ev);
 	cp_req_track(req, &ev, persist, ci);
 }
 
@@ -151,6 +166,8 @@ void cp_post_recv(const struct cp_call *c, MPI_Request req, int persist)
 
 	recv_event(&ev, c, ci);
 	ev.flags |= persist ? CP_F_PERSIST : CP_F_NONBLOCK;
+	if (!persist)
+		cp_tau_post(&ev);
 	cp_req_track(req, &ev, persist, ci);
 }
 

@@ -29,6 +29,7 @@
 #include "src/lib/cp_layout.h"
 #include "src/lib/cp_pred_rt.h"
 #include "src/lib/cp_req.h"
+#include "src/lib/cp_tau.h"
 
 #define NSLOT 65536		/* power of two */
 #define PROBE 128
@@ -41,6 +42,11 @@ struct pend {
 	const struct cp_comm_info *ci;
 	struct cp_event ev;
 } __attribute__((aligned(128)));
+
+/* src/lib/cp_tau.h: here, where messages complete (the builders of
+ * cp_fill.c already call in) */
+__thread uint32_t cp_xfer_started __attribute__((tls_model("initial-exec")));
+__thread uint32_t cp_xfer_pending __attribute__((tls_model("initial-exec")));
 
 static struct cp_htab *tab;	/* request handles; values unused */
 static struct pend pend[NSLOT];	/* pend[i]: the request in slot i */
@@ -108,6 +114,7 @@ void cp_req_start(MPI_Request req, uint64_t now)
 		return;
 	p->ev.t0 = now;
 	p->active = 1;
+	cp_tau_post(&p->ev);	/* persistent requests are messages */
 }
 
 /* Give slot i, taken for key k, back (keep) or leave a tombstone. */
@@ -169,6 +176,7 @@ static int req_done(MPI_Request req, const MPI_Status *st, uint64_t t_call,
 	if ((ev.flags & CP_F_RECV) && st)
 		cp_event_status(&ev, ci, st,
 				ev.count ? ev.bytes / ev.count : 0);
+	cp_tau_done(&ev);
 	cp_pred_maybe(&ev, ci);		/* priced as a blocking call is */
 	cp_record(&ev);
 	return 1;
@@ -186,6 +194,7 @@ void cp_req_free(MPI_Request req, uint64_t now)
 	p = &pend[i];
 	ev = p->ev;
 	if (p->active) {	/* freed while active: completion unseen */
+		cp_tau_done(&ev);
 		ev.dur = now - ev.t0;
 		ev.flags |= CP_F_NOTDONE;
 		cp_record(&ev);

@@ -16,6 +16,7 @@ libcommprof_la_SOURCES = \
 	src/lib/cp_state.c src/lib/cp_state.h \
 	src/lib/cp_comm.c src/lib/cp_comm.h \
 	src/lib/cp_req.c src/lib/cp_req.h \
+	src/lib/cp_tau.h \
 	src/lib/cp_fill.c \
 	src/lib/cp_coll.c \
 	src/lib/cp_fortran.c src/lib/cp_fortran.h \
@@ -24,6 +25,7 @@ libcommprof_la_SOURCES = \
 	src/lib/cp_layout.c src/lib/cp_layout.h \
 	src/lib/cp_predict.c src/lib/cp_predict.h \
 	src/lib/cp_pred_rt.c src/lib/cp_pred_rt.h \
+	src/lib/cp_coll_mca.c src/lib/cp_coll_mca.h \
 	$(CP_DB_WRITER)
 nodist_libcommprof_la_SOURCES = \
 	pmpi/cp_calls_gen.h \

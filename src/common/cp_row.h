@@ -107,6 +107,13 @@ static inline int32_t cp_row_size_class(uint64_t bytes)
 }
 
 /*
+ * cp_row_size_label - the label of size class k in the report: "0 B",
+ * then "lo-hi UNIT" for lo <= bytes < hi ("512 B-1 KiB", "4-8 KiB").
+ * buf: out, len bytes (truncated to fit).  Cannot fail.
+ */
+void cp_row_size_label(int32_t k, char *buf, size_t len);
+
+/*
  * cp_row_op_name - the name shown for op: name (ops.name) when there is
  * one, else "op<id>" (a rank file whose ops table lost the row).  buf:
  * out, len bytes (truncated to fit, always terminated when len > 0);

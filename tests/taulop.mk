@@ -18,3 +18,9 @@ tests_test_analysis_taulop_LDADD = libcpanalysis.la $(GSL_LIBS) -lm
 # damaged lines
 TESTS += tests/test_tl_params.sh
 dist_check_SCRIPTS += tests/test_tl_params.sh
+
+# tau-Lop in real runs: the concurrency of messages, the algorithms of
+# examples/colls as Open MPI decides them, a forced algorithm followed
+TESTS += tests/test_taulop_run.sh
+dist_check_SCRIPTS += tests/test_taulop_run.sh
+EXTRA_DIST += tests/test_tau.c

@@ -55,6 +55,7 @@ struct cp_db_row {
 	int64_t t_wait_ns;	/* wait or entry skew, -1 none */
 	int32_t late;		/* 1 sender late, 2 receiver late, 0 */
 	double mu[CP_NMODELS];	/* proportional error, NAN none */
+	const char *layout_descr; /* the layout's description, or NULL */
 };
 
 /*
@@ -127,6 +128,11 @@ int cp_db_get_meta(struct cp_db *db, const char *key, char *buf,
 		   size_t len);
 int cp_db_get_rank_meta(struct cp_db *db, int32_t rank, const char *key,
 			char *buf, size_t len);
+/* The GNU build id (hex) that module path had in the run, into buf (len
+ * bytes).  Returns 0, -CP_DB_ENOENT when the run did not record one, or
+ * -CP_DB_EIO. */
+int cp_db_get_build_id(struct cp_db *db, const char *path, char *buf,
+		       size_t len);
 
 /*
  * Reader: what "commprof report" (src/cli/cli_report.c, db/cp_db_report.c)

@@ -127,7 +127,7 @@ mca=$("$PYTHON3" -c '
 import sqlite3, sys
 print(sqlite3.connect(sys.argv[1]).execute("SELECT value FROM rank_meta "
       "WHERE rank = 0 AND key = \x27coll_mca\x27").fetchone()[0])' \
-	"$T/f/commprof.db") || fail "no coll_mca"
+	"$(cp_run_of "$T/f")/commprof.db") || fail "no coll_mca"
 case $mca in
 *"dynamic=1"*"bcast=6,"*) ;;
 *) fail "coll_mca '$mca' does not hold the forced bcast" ;;

@@ -77,15 +77,35 @@ static void plan_init(struct plan *p, bool quick)
 	p->lg_big = quick ? 16384 : 65536;
 }
 
+#define USAGE "usage: mpirun -np N commprof-calibrate -o FILE [--quick] " \
+	"[--reps K] [--lmo-bytes M] [--series FILE] [--slow-us US] " \
+	"[--lmo-stat mean|min] [--progress]\n"
+
 static int usage(int rank, const char *what)
 {
 	if (rank == 0)
-		fprintf(stderr, "commprof-calibrate: %s\nusage: mpirun -np N "
-			"commprof-calibrate -o FILE [--quick] [--reps K] "
-			"[--lmo-bytes M] [--series FILE] [--slow-us US] "
-			"[--lmo-stat mean|min] [--progress]\n",
-			what);
+		fprintf(stderr, "commprof-calibrate: %s\n" USAGE, what);
 	return 2;
+}
+
+/* --help: on stdout, before MPI_Init, so that it needs no mpirun. */
+static int help(void)
+{
+	fputs(USAGE "\n"
+	      "Measures the model parameters of the machine it runs on (N >= 2\n"
+	      "ranks) and writes them to FILE (see commprof-params(5)).\n"
+	      "  -o FILE            the parameter file to write\n"
+	      "  --quick            fewer sizes and repetitions (a smoke run)\n"
+	      "  --reps K           repetitions per measurement, 2 to 1000\n"
+	      "  --lmo-bytes M      LMO's message size M in bytes\n"
+	      "  --series FILE      also write LMO's raw series to FILE\n"
+	      "  --slow-us US       rerun a series whose median is US (default\n"
+	      "                     50) plus 2% above its minimum\n"
+	      "  --lmo-stat mean|min  statistic of LMO's repetitions\n"
+	      "  --progress         a progress line on stderr\n"
+	      "  --help, -h         this text\n"
+	      "See commprof-calibrate(1).\n", stdout);
+	return fflush(stdout) ? 1 : 0;
 }
 
 static int parse_args(struct calib *c, int argc, char **argv,
@@ -746,6 +766,9 @@ int main(int argc, char **argv)
 	FILE *f;
 	int rc;
 
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return help();
 	MPI_Init(&argc, &argv);
 	cp_stats_init();
 	c.t0_s = MPI_Wtime();

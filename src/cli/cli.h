@@ -50,16 +50,29 @@ int cp_cli_out_close(FILE *f, const char *path, bool wrote_ok, bool quiet);
  */
 void cp_cli_match(void *arg, struct cp_db *db);
 
-/* Open output directory dir for reading, printing one line per damaged
- * rank file and one line on failure.  Returns 0 and *db, or
+/* Open the run that *dir names for reading (see cp_cli_run_dir; *dir
+ * becomes its directory, valid until the next call), printing one line
+ * per damaged rank file and one line on failure.  Returns 0 and *db, or
  * CP_CLI_FAIL. */
-int cp_cli_open(const char *dir, struct cp_db **db);
+int cp_cli_open(const char **dir, struct cp_db **db);
+
+/*
+ * cp_cli_run_dir - the directory of the run that arg names (cli_runs.c):
+ * an output directory (its latest run, or itself when it holds the rank
+ * files), DIR@N (its run N, from 1, oldest first) or DIR@run-NAME.  The
+ * path goes to out (len bytes).  Returns 0, or CP_CLI_FAIL after one
+ * line (no such run).
+ */
+int cp_cli_run_dir(const char *arg, char *out, size_t len);
+/* commprof runs DIR: list the runs of DIR. */
+int cp_cli_runs(int argc, char **argv);
 
 /* Callsite texts, resolved once per (module, offset in module). */
 struct cp_cli_sites;
 
-/* NULL when out of memory. */
-struct cp_cli_sites *cp_cli_sites_new(void);
+/* db: the run, for the build ids of its modules (may be NULL: none
+ * checked).  NULL when out of memory. */
+struct cp_cli_sites *cp_cli_sites_new(struct cp_db *db);
 /* s may be NULL. */
 void cp_cli_sites_free(struct cp_cli_sites *s);
 /*

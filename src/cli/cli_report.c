@@ -1349,12 +1349,12 @@ int cp_cli_report(int argc, char **argv)
 			   "json, csv or html", a.format);
 		return CP_CLI_USAGE;
 	}
-	if (cp_cli_open(a.dir, &r.db))
+	if (cp_cli_open(&a.dir, &r.db))
 		return CP_CLI_FAIL;
 	a.html = !strcmp(a.format, "html");
 	r.top = a.top;
 	r.all_links = fmt == CP_CLI_FMT_JSON || fmt == CP_CLI_FMT_CSV;
-	r.sites = cp_cli_sites_new();
+	r.sites = cp_cli_sites_new(r.db);
 	ret = CP_CLI_FAIL;
 	if (!r.sites) {
 		cp_cli_err("out of memory");

@@ -34,6 +34,8 @@ static const char cp_cli_usage_text[] =
 "        page of charts (communication matrix, measured against\n"
 "        predicted, mu per size and op, callsites, strided sends,\n"
 "        timeline, links, ranks), each with its table\n"
+"  runs DIR\n"
+"        the runs recorded in DIR, oldest first, and which is the latest\n"
 "  params show FILE [--format text|json|html]\n"
 "        every model parameter of a calibration file with its interval\n"
 "        (made by commprof-calibrate, see commprof-params(5)); html: one\n"
@@ -44,13 +46,17 @@ static const char cp_cli_usage_text[] =
 "  --version\n"
 "        the version of commprof\n"
 "\n"
-"DIR is the output directory of a profiled run: one rank-NNNNN.db per\n"
-"rank; commprof merges them into DIR/commprof.db when needed.\n"
+"DIR is an output directory (COMMPROF_DIR): each run writes one\n"
+"rank-NNNNN.db per rank into a directory of its own in it,\n"
+"run-YYYYMMDD_HHMMSS_mmm, merged into commprof.db there when needed.\n"
+"Commands read the latest run; DIR@N reads run N of 'commprof runs DIR',\n"
+"and a run's own directory may be given too.\n"
 "\n"
 "profiling: LD_PRELOAD=libcommprof.so mpirun ... (see commprof(1))\n"
 "environment of the profiled run (see commprof-env(7)):\n"
 "  COMMPROF_DIR       output directory, default ./commprof-out relative to\n"
-"                     each rank's working directory\n"
+"                     each rank's working directory; a run writes into\n"
+"                     its own run-* directory in it\n"
 "  COMMPROF_MAX_ROWS  call rows kept per rank, default 1000000;\n"
 "                     0 keeps aggregates only\n"
 "  COMMPROF_SAMPLE    keep one call row in N, default 1 (all)\n"
@@ -88,6 +94,8 @@ int main(int argc, char **argv)
 		return cp_cli_summary(argc - 1, argv + 1);
 	if (!strcmp(cmd, "export"))
 		return cp_cli_export(argc - 1, argv + 1);
+	if (!strcmp(cmd, "runs"))
+		return cp_cli_runs(argc - 1, argv + 1);
 	if (!strcmp(cmd, "report"))
 		return cp_cli_report(argc - 1, argv + 1);
 	if (!strcmp(cmd, "params") && argc > 2 && !strcmp(argv[2], "show"))

@@ -320,9 +320,9 @@ int main(int argc, char **argv)
 	if (parse_config(argv[1]))
 		return 2;
 	for (k = 0; k < nhosts; k++) {
-		snprintf(name, sizeof(name), "cpbed-o%d", k);
+		snprintf(name, sizeof(name), "cpbed-o%u", (unsigned char)k);
 		out_fd[k] = tap_open(name);
-		snprintf(name, sizeof(name), "cpbed-i%d", k);
+		snprintf(name, sizeof(name), "cpbed-i%u", (unsigned char)k);
 		in_fd[k] = tap_open(name);
 		if (out_fd[k] < 0 || in_fd[k] < 0)
 			return 1;

@@ -24,3 +24,12 @@ dist_check_SCRIPTS += tests/test_tl_params.sh
 TESTS += tests/test_taulop_run.sh
 dist_check_SCRIPTS += tests/test_taulop_run.sh
 EXTRA_DIST += tests/test_tau.c
+
+# the issue's measure: a default calibration on 4 ranks, examples/colls
+# off the calibration grids, tau-Lop's mu_bar against the baselines
+TESTS += tests/test_taulop_accuracy.sh
+dist_check_SCRIPTS += tests/test_taulop_accuracy.sh
+
+# tau-Lop on LAMMPS's melt (2 ranks, 500 steps): the halo exchanges
+TESTS += tests/test_taulop_lammps.sh
+dist_check_SCRIPTS += tests/test_taulop_lammps.sh

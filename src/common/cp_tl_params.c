@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/common/cp_json.h"
 #include "src/common/cp_tl_params.h"
 
 #define MAXN 4096
@@ -380,43 +379,6 @@ int cp_tl_params_print(const struct cp_tl_params *tl, FILE *f)
 	return ferror(f) ? -1 : 0;
 }
 
-static void json_num(FILE *f, double x)
-{
-	if (isfinite(x))
-		fprintf(f, "%.9g", x);
-	else
-		fputs("null", f);
-}
-
-static void json_pval(FILE *f, const struct cp_pval *v)
-{
-	if (v->state == CP_PV_OK) {
-		fputs("{\"value\": ", f);
-		json_num(f, v->val);
-		fputs(", \"lo\": ", f);
-		json_num(f, v->lo);
-		fputs(", \"hi\": ", f);
-		json_num(f, v->hi);
-		fprintf(f, ", \"n\": %d}", v->n);
-	} else if (v->state == CP_PV_FAIL) {
-		fputs("{\"fail\": ", f);
-		cp_json_str(f, v->fail);
-		fputc('}', f);
-	} else {
-		fputs("null", f);
-	}
-}
-
-static void json_list(FILE *f, const double *a, int n)
-{
-	int i;
-
-	fputc('[', f);
-	for (i = 0; i < n; i++)
-		fprintf(f, "%s%.17g", i ? ", " : "", a[i]);
-	fputc(']', f);
-}
-
 static void json_chan(FILE *f, const struct cp_tl_chan_params *ch)
 {
 	int is, it;
@@ -426,20 +388,20 @@ static void json_chan(FILE *f, const struct cp_tl_chan_params *ch)
 		return;
 	}
 	fputs("{\"size_bytes\": ", f);
-	json_list(f, ch->size_bytes, ch->nsizes);
+	cp_params_json_nums(f, ch->size_bytes, ch->nsizes);
 	fputs(", \"tau\": ", f);
-	json_list(f, ch->tau, ch->ntau);
+	cp_params_json_nums(f, ch->tau, ch->ntau);
 	fprintf(f, ", \"ranks\": %d,\n      \"o_s\": [", ch->ranks);
 	for (is = 0; is < ch->nsizes; is++) {
 		fputs(is ? ", " : "", f);
-		json_pval(f, &ch->o_s[is]);
+		cp_params_json_pval(f, &ch->o_s[is]);
 	}
 	fputs("],\n      \"L_s\": [", f);
 	for (is = 0; is < ch->nsizes; is++) {
 		fputs(is ? ",\n        [" : "\n        [", f);
 		for (it = 0; it < ch->ntau; it++) {
 			fputs(it ? ", " : "", f);
-			json_pval(f, &ch->l_s[is * ch->ntau + it]);
+			cp_params_json_pval(f, &ch->l_s[is * ch->ntau + it]);
 		}
 		fputc(']', f);
 	}
@@ -457,7 +419,7 @@ int cp_tl_params_json(const struct cp_tl_params *tl, FILE *f)
 	fputs(",\n    \"net\": ", f);
 	json_chan(f, &tl->ch[1]);
 	fputs(",\n    \"red_spb\": ", f);
-	json_pval(f, &tl->red_spb);
+	cp_params_json_pval(f, &tl->red_spb);
 	fputc('}', f);
 	return ferror(f) ? -1 : 0;
 }

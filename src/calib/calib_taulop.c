@@ -63,30 +63,14 @@ static void *xcalloc(size_t n, size_t sz)
 	return p;
 }
 
-/* The ranks of the host with the most ranks (the lowest leader on a
- * tie), in world order. */
-static void pick_node(struct calib *c, struct tl_exp *e)
+/* e's participants: the ranks for which in is true, in world order
+ * (collective over MPI_COMM_WORLD). */
+static void members(struct calib *c, struct tl_exp *e, int in)
 {
-	MPI_Comm node;
-	int local, lrank, in[2], out[2], *all;
-	int i;
+	int *all = xcalloc((size_t)c->n, sizeof(int)), i;
 
-	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
-			    MPI_INFO_NULL, &node);
-	MPI_Comm_size(node, &local);
-	MPI_Comm_rank(node, &lrank);
-	in[0] = local;
-	in[1] = c->rank;
-	MPI_Bcast(&in[1], 1, MPI_INT, 0, node);	/* the node's leader */
-	MPI_Allreduce(in, out, 1, MPI_2INT, MPI_MAXLOC, MPI_COMM_WORLD);
-	MPI_Comm_free(&node);
-	e->chan = CP_TL_SHM;
-	e->n = out[0];
+	MPI_Allgather(&in, 1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD);
 	e->world = xcalloc((size_t)c->n, sizeof(int));
-	all = xcalloc((size_t)c->n, sizeof(int));
-	/* every rank says whether it lives on the chosen node */
-	i = in[1] == out[1];
-	MPI_Allgather(&i, 1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD);
 	e->n = 0;
 	e->me = -1;
 	for (i = 0; i < c->n; i++)
@@ -98,30 +82,39 @@ static void pick_node(struct calib *c, struct tl_exp *e)
 	free(all);
 }
 
+/* The ranks of the host with the most ranks (the lowest leader on a
+ * tie), in world order. */
+static void pick_node(struct calib *c, struct tl_exp *e)
+{
+	MPI_Comm node;
+	int local, lrank, in[2], out[2];
+
+	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
+			    MPI_INFO_NULL, &node);
+	MPI_Comm_size(node, &local);
+	MPI_Comm_rank(node, &lrank);
+	in[0] = local;
+	in[1] = c->rank;
+	MPI_Bcast(&in[1], 1, MPI_INT, 0, node);	/* the node's leader */
+	MPI_Allreduce(in, out, 1, MPI_2INT, MPI_MAXLOC, MPI_COMM_WORLD);
+	MPI_Comm_free(&node);
+	e->chan = CP_TL_SHM;
+	/* every rank says whether it lives on the chosen node */
+	members(c, e, in[1] == out[1]);
+}
+
 /* One rank per host (the lowest of each), in world order. */
 static void pick_hosts(struct calib *c, struct tl_exp *e)
 {
 	MPI_Comm node;
-	int lrank, *all, i;
+	int lrank;
 
 	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
 			    MPI_INFO_NULL, &node);
 	MPI_Comm_rank(node, &lrank);
 	MPI_Comm_free(&node);
-	all = xcalloc((size_t)c->n, sizeof(int));
-	i = lrank == 0;
-	MPI_Allgather(&i, 1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD);
 	e->chan = CP_TL_NET;
-	e->world = xcalloc((size_t)c->n, sizeof(int));
-	e->n = 0;
-	e->me = -1;
-	for (i = 0; i < c->n; i++)
-		if (all[i]) {
-			if (i == c->rank)
-				e->me = e->n;
-			e->world[e->n++] = i;
-		}
-	free(all);
+	members(c, e, lrank == 0);
 }
 
 /* tau 1..n with one message per process, then (shared memory) n*d. */

@@ -6,7 +6,8 @@ ANALYSIS_TESTS = \
 	tests/test_analysis_stats \
 	tests/test_analysis_breaks \
 	tests/test_analysis_lmo \
-	tests/test_analysis_log3p
+	tests/test_analysis_log3p \
+	tests/test_analysis_plogpt
 check_PROGRAMS += $(ANALYSIS_TESTS)
 TESTS += $(ANALYSIS_TESTS)
 EXTRA_DIST += tests/test_analysis.h
@@ -25,3 +26,6 @@ tests_test_analysis_lmo_LDADD = $(ANALYSIS_TEST_LDADD)
 tests_test_analysis_log3p_SOURCES = tests/test_analysis_log3p.c
 tests_test_analysis_log3p_CFLAGS = $(ANALYSIS_TEST_CFLAGS)
 tests_test_analysis_log3p_LDADD = $(ANALYSIS_TEST_LDADD)
+tests_test_analysis_plogpt_SOURCES = tests/test_analysis_plogpt.c
+tests_test_analysis_plogpt_CFLAGS = $(ANALYSIS_TEST_CFLAGS)
+tests_test_analysis_plogpt_LDADD = $(ANALYSIS_TEST_LDADD)

@@ -139,13 +139,4 @@ int cp_params_print(const struct cp_params *p, FILE *f);
  * -CP_PARAMS_EIO.  p: parameters; f: stream. */
 int cp_params_print_json(const struct cp_params *p, FILE *f);
 
-/* Print one parameter as JSON: {"value", "lo", "hi", "n"} (a value
- * that is not finite as null), {"fail": cause}, or null when unset.
- * f: stream; v: the parameter. */
-void cp_params_json_pval(FILE *f, const struct cp_pval *v);
-
-/* Print a[0..n) as a JSON array of numbers.  f: stream; a, n: the
- * numbers. */
-void cp_params_json_nums(FILE *f, const double *a, int n);
-
 #endif

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/common/cp_json.h"
 #include "src/common/cp_tl_params.h"
 
 #define MAXN 4096
@@ -388,20 +389,20 @@ static void json_chan(FILE *f, const struct cp_tl_chan_params *ch)
 		return;
 	}
 	fputs("{\"size_bytes\": ", f);
-	cp_params_json_nums(f, ch->size_bytes, ch->nsizes);
+	cp_json_nums(f, ch->size_bytes, ch->nsizes);
 	fputs(", \"tau\": ", f);
-	cp_params_json_nums(f, ch->tau, ch->ntau);
+	cp_json_nums(f, ch->tau, ch->ntau);
 	fprintf(f, ", \"ranks\": %d,\n      \"o_s\": [", ch->ranks);
 	for (is = 0; is < ch->nsizes; is++) {
 		fputs(is ? ", " : "", f);
-		cp_params_json_pval(f, &ch->o_s[is]);
+		cp_json_pval(f, &ch->o_s[is]);
 	}
 	fputs("],\n      \"L_s\": [", f);
 	for (is = 0; is < ch->nsizes; is++) {
 		fputs(is ? ",\n        [" : "\n        [", f);
 		for (it = 0; it < ch->ntau; it++) {
 			fputs(it ? ", " : "", f);
-			cp_params_json_pval(f, &ch->l_s[is * ch->ntau + it]);
+			cp_json_pval(f, &ch->l_s[is * ch->ntau + it]);
 		}
 		fputc(']', f);
 	}
@@ -419,7 +420,7 @@ int cp_tl_params_json(const struct cp_tl_params *tl, FILE *f)
 	fputs(",\n    \"net\": ", f);
 	json_chan(f, &tl->ch[1]);
 	fputs(",\n    \"red_spb\": ", f);
-	cp_params_json_pval(f, &tl->red_spb);
+	cp_json_pval(f, &tl->red_spb);
 	fputc('}', f);
 	return ferror(f) ? -1 : 0;
 }

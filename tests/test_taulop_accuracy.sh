@@ -18,15 +18,36 @@ COLLS="$top_builddir/examples/colls"
 [ -f "$LIBCP" ] || fail "no $LIBCP"
 [ -x "$COMMPROF" ] || fail "no $COMMPROF"
 [ -x "$CAL" ] && [ -x "$COLLS" ] || fail "no $CAL or $COLLS"
+[ "$CP_MPI" = openmpi ] ||
+	skip "tau-Lop prices Open MPI's collectives, not $CP_MPI_TITLE's"
 SIZES="1500 24000 200000"
 
-cp_mpirun 600 4 "$CAL" -o "$T/c.params" >"$T/cal.out" 2>&1 ||
-	fail "calibration: $(tail -3 "$T/cal.out")"
 cp_mpirun 300 4 "$COLLS" 20 $SIZES >"$T/plain.out" 2>"$T/plain.err" ||
 	fail "colls without commprof: $(cat "$T/plain.err")"
-cp_run_preload 300 4 "$T/d" -x COMMPROF_PARAMS="$T/c.params" \
-	"$COLLS" 20 $SIZES >"$T/cp.out" 2>"$T/cp.err" ||
-	fail "colls with commprof: $(cat "$T/cp.err")"
+# A calibration on a busy machine may fail a baseline's estimate, which
+# leaves that model out of the run (its pred_models says which are in):
+# take up to three.
+for try in 1 2 3; do
+	cp_mpirun 600 4 "$CAL" -o "$T/c.params" >"$T/cal.out" 2>&1 ||
+		fail "calibration: $(tail -3 "$T/cal.out")"
+	rm -rf "$T/d"
+	cp_run_preload 300 4 "$T/d" -x COMMPROF_PARAMS="$T/c.params" \
+		"$COLLS" 20 $SIZES >"$T/cp.out" 2>"$T/cp.err" ||
+		fail "colls with commprof: $(cat "$T/cp.err")"
+	got=$("$PYTHON3" -c 'import sqlite3, sys
+print(sqlite3.connect(sys.argv[1]).execute("SELECT value FROM meta "
+      "WHERE key = \x27pred_models\x27").fetchone()[0])' \
+		"$(cp_run_of "$T/d")/rank-00000.db") ||
+		fail "no pred_models in rank 0"
+	case ,$got, in
+	*,taulop,*) ;;
+	*) fail "tau-Lop left out of the run: models $got" ;;
+	esac
+	case ,$got, in
+	*,hockney,*) case ,$got, in *,loggp,*) break ;; esac ;;
+	esac
+	note "calibration $try: models $got; again"
+done
 expect_eq "colls: same output" "$(cat "$T/cp.out")" "$(cat "$T/plain.out")"
 expect_eq "colls: stderr" "$(cat "$T/cp.err")" ""
 "$COMMPROF" export "$T/d" --format csv >"$T/x.csv" || fail "export"
@@ -84,23 +105,25 @@ assert conf == 24, "%d configurations, want 24" % conf
 n = len(mu["taulop"])
 bar = {m: sum(v.values()) / len(v) if v else float("inf")
        for m, v in mu.items()}
-same = set(mu["taulop"]) & set(mu["hockney"]) & set(mu["loggp"])
-sbar = {m: sum(mu[m][k] for k in same) / len(same) if same else
-        float("inf") for m in models}
-print("# tau-Lop predicts %d of %d configurations, mu_bar %.3f; on the "
-      "%d they all predict: tau-Lop %.3f, Hockney %.3f, LogGP %.3f" % (
-      n, conf, bar["taulop"], len(same), sbar["taulop"], sbar["hockney"],
-      sbar["loggp"]))
+print("# tau-Lop predicts %d of %d configurations, mu_bar %.3f" % (
+      n, conf, bar["taulop"]))
 bad = []
 if n < 20:
     bad.append("tau-Lop predicts %d configurations, want >= 20" % n)
+# each baseline on the configurations both it and tau-Lop predict
+for m in models[1:]:
+    same = set(mu["taulop"]) & set(mu[m])
+    tl = sum(mu["taulop"][k] for k in same) / max(len(same), 1)
+    bm = sum(mu[m][k] for k in same) / max(len(same), 1)
+    print("# on the %d configurations %s predicts too: tau-Lop %.3f, "
+          "%s %.3f" % (len(same), m, tl, m, bm))
+    if not same or tl >= bm:
+        bad.append("tau-Lop does not beat %s: %.3f against %.3f on %d "
+                   "configurations" % (m, tl, bm, len(same)))
 met = bar["taulop"] <= 1.30
 print("# target mu_bar <= 1.30: %s" % ("met" if met else "not met"))
 if not met and sys.argv[5] == "1":
     bad.append("tau-Lop mu_bar %.3f > 1.30" % bar["taulop"])
-if not (sbar["taulop"] < sbar["hockney"] and
-        sbar["taulop"] < sbar["loggp"]):
-    bad.append("tau-Lop does not beat the baselines: %s" % sbar)
 for b in bad:
     print("FAIL:", b, file=sys.stderr)
 sys.exit(1 if bad else 0)

@@ -12,6 +12,7 @@
 # through persistent requests, which pml/monitoring does not count: those
 # calls are left out.
 . "$(dirname "$0")/lib.sh"
+[ "$CP_MPI" = openmpi ] || skip "Open MPI's schedules, not $CP_MPI_TITLE's"
 
 ompi_info --param pml monitoring --level 9 2>/dev/null |
 	grep -q pml_monitoring_enable || skip "no pml/monitoring component"

@@ -14,6 +14,7 @@ CAL="$top_builddir/commprof-calibrate"
 [ -f "$LIBCP" ] || fail "no $LIBCP"
 [ -x "$COMMPROF" ] || fail "no $COMMPROF"
 [ -x "$CAL" ] || fail "no $CAL"
+[ "$CP_MPI" = openmpi ] || skip "Debian's lmp is built for Open MPI"
 LMP=$(command -v lmp) ||
 	skip "no lmp: apt-get install lammps (scripts/check installs it)"
 melt=/usr/share/lammps/examples/melt/in.melt

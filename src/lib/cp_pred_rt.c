@@ -39,12 +39,17 @@ static unsigned char kind_of[CP_CALL_COUNT];
 static signed char coll_of[CP_CALL_COUNT];	/* CP_COLL_*, -1 */
 
 /* A collective call and its nonblocking form: one operation of
- * analysis/cp_coll.h, priced the same. */
+ * analysis/cp_coll.h, priced the same.  Its schedules are Open MPI's
+ * (coll/tuned): under another MPI no collective is priced over rounds. */
 static void coll_pair(int blocking, int nonblocking, enum cp_pred_kind k,
 		      enum cp_coll_op op)
 {
 	kind_of[blocking] = kind_of[nonblocking] = (unsigned char)k;
+#ifdef OPEN_MPI
 	coll_of[blocking] = coll_of[nonblocking] = (signed char)op;
+#else
+	(void)op;
+#endif
 }
 
 static void kinds_init(void)

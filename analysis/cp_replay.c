@@ -17,6 +17,14 @@
 #include "analysis/cp_err.h"
 #include "analysis/cp_replay.h"
 
+/* Where a rank is in its current operation. */
+enum cp_rp_phase {
+	CP_RP_BEFORE,		/* has yet to spend the op's before_s */
+	CP_RP_ENTER,		/* enters the op now */
+	CP_RP_WAITING,		/* in a Wait whose operation has no f yet */
+	CP_RP_LEAVING,		/* slept in a Wait until its leave time */
+};
+
 /* An Isend or Irecv, by its place in the flat list of all operations. */
 struct cp_rp_key {
 	int src, dst, tag, id;
@@ -39,7 +47,8 @@ struct cp_rp {
 	int *active, nactive;	/* Isends moving data */
 	int *up, *down;		/* transfers per edge: [h * nleaves + i] */
 	int *pc;		/* [rank]: next op */
-	double *wake;		/* [rank]: sleeps in a Wait until then */
+	double *wake;		/* [rank]: sleeps until then */
+	enum cp_rp_phase *phase;	/* [rank] */
 };
 
 static int cp_rp_key_cmp(const void *a, const void *b)
@@ -178,6 +187,51 @@ static int cp_rp_start(struct cp_rp *rp, int id, double now)
 	return 0;
 }
 
+/* One step of rank r at time now.  Returns 1 when it moved, 0 when it
+ * sleeps or waits, or the error of a transfer that could not start. */
+static int cp_rp_step(struct cp_rp *rp, int r, double now)
+{
+	struct cp_replay_op *o = &rp->ranks[r].ops[rp->pc[r]];
+	int id = rp->first[r] + rp->pc[r], w, rc;
+
+	switch (rp->phase[r]) {
+	case CP_RP_BEFORE:
+		rp->phase[r] = CP_RP_ENTER;
+		if (o->before_s > 0)
+			rp->wake[r] = now + o->before_s;
+		return 1;
+	case CP_RP_ENTER:
+		o->e_s = now;
+		if (o->kind == CP_REPLAY_WAIT) {
+			rp->phase[r] = CP_RP_WAITING;
+			return 1;
+		}
+		o->l_s = now;
+		if (o->kind == CP_REPLAY_ISEND) {
+			rc = cp_rp_start(rp, id, now);
+			if (rc)
+				return rc;
+		}
+		break;
+	case CP_RP_WAITING:
+		w = rp->first[r] + o->waits;
+		if (!rp->known[w])
+			return 0;
+		o->l_s = fmax(o->e_s, rp->op[w]->f_s);
+		if (o->l_s > now) {
+			rp->wake[r] = o->l_s;
+			rp->phase[r] = CP_RP_LEAVING;
+			return 1;
+		}
+		break;
+	case CP_RP_LEAVING:
+		break;
+	}
+	rp->pc[r]++;
+	rp->phase[r] = CP_RP_BEFORE;
+	return 1;
+}
+
 /* Move every rank as far as it goes at time now.  Returns 0 or the
  * error of a transfer that could not start. */
 static int cp_rp_run_ranks(struct cp_rp *rp, double now)
@@ -188,42 +242,14 @@ static int cp_rp_run_ranks(struct cp_rp *rp, double now)
 	while (moved) {
 		moved = false;
 		for (r = 0; r < rp->nranks; r++) {
-			struct cp_replay_rank *k = &rp->ranks[r];
-
-			while (rp->pc[r] < k->n && rp->wake[r] <= now) {
-				struct cp_replay_op *o = &k->ops[rp->pc[r]];
-				int id = rp->first[r] + rp->pc[r];
-				int w;
-
-				if (rp->wake[r] > -INFINITY) {
-					/* woke in the Wait that slept */
-					rp->wake[r] = -INFINITY;
-					rp->pc[r]++;
-					moved = true;
-					continue;
-				}
-				if (isnan(o->e_s))
-					o->e_s = now;
-				if (o->kind != CP_REPLAY_WAIT) {
-					o->l_s = now;
-					if (o->kind == CP_REPLAY_ISEND) {
-						rc = cp_rp_start(rp, id, now);
-						if (rc)
-							return rc;
-					}
-					rp->pc[r]++;
-					moved = true;
-					continue;
-				}
-				w = rp->first[r] + o->waits;
-				if (!rp->known[w])
+			while (rp->pc[r] < rp->ranks[r].n &&
+			       !(rp->wake[r] > now)) {
+				rc = cp_rp_step(rp, r, now);
+				if (rc < 0)
+					return rc;
+				if (!rc)
 					break;
-				o->l_s = fmax(o->e_s, rp->op[w]->f_s);
 				moved = true;
-				if (o->l_s > now)
-					rp->wake[r] = o->l_s;
-				else
-					rp->pc[r]++;
 			}
 		}
 	}
@@ -308,6 +334,7 @@ static int cp_rp_pass(struct cp_rp *rp)
 	for (r = 0; r < rp->nranks; r++) {
 		rp->pc[r] = 0;
 		rp->wake[r] = -INFINITY;
+		rp->phase[r] = CP_RP_BEFORE;
 	}
 	rp->nactive = 0;
 	for (;;) {
@@ -422,6 +449,7 @@ static void cp_rp_free(struct cp_rp *rp)
 	free(rp->down);
 	free(rp->pc);
 	free(rp->wake);
+	free(rp->phase);
 }
 
 static int cp_rp_alloc(struct cp_rp *rp)
@@ -444,10 +472,11 @@ static int cp_rp_alloc(struct cp_rp *rp)
 	rp->down = malloc(cells * sizeof(*rp->down));
 	rp->pc = malloc(r * sizeof(*rp->pc));
 	rp->wake = malloc(r * sizeof(*rp->wake));
+	rp->phase = malloc(r * sizeof(*rp->phase));
 	if (!rp->first || !rp->op || !rp->rank_of || !rp->match ||
 	    !rp->work || !rp->rate || !rp->f_norto || !rp->known ||
 	    !rp->flag || !rp->active || !rp->up || !rp->down || !rp->pc ||
-	    !rp->wake)
+	    !rp->wake || !rp->phase)
 		return -CP_ENOMEM;
 	for (k = 0; k < rp->nranks; k++) {
 		rp->first[k] = id;

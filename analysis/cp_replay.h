@@ -6,17 +6,19 @@
  * 6-7), and an Isend draws T_RTO when eq. 14 holds.  Blocking calls and
  * collectives are given as their Isend/Irecv/Wait sequence by the caller.
  *
- * Time starts at 0 on every rank; the cost of Isend and Irecv is charged
- * to the Wait that completes them; local copies (a rank to itself, or two
- * ranks on one leaf) finish at once.  Messages match in order per
+ * Time starts at 0 on every rank, and a rank spends each op's before_s
+ * (ours: the computation between calls of a recorded run) before it
+ * enters the op; the cost of Isend and Irecv is charged to the Wait that
+ * completes them; local copies (a rank to itself, or two ranks on one
+ * leaf) finish at once.  Messages match in order per
  * (source, destination, tag), as MPI's non-overtaking rule.
  *
  * The RTO rule refers to the finish time it changes, so the replay runs
  * again with the Isends it flagged, adding those the new times flag (a
  * stall is never taken back: it delays the very burst that caused it),
  * until none is added (at most CP_REPLAY_MAX_PASSES passes).  The rule
- * is tested against the finish time without T_RTO.  Actions return 0 or -CP_E*
- * (analysis/cp_err.h).  No global state; allocates.
+ * is tested against the finish time without T_RTO.  Actions return 0 or
+ * -CP_E* (analysis/cp_err.h).  No global state; allocates.
  */
 #ifndef CP_REPLAY_H
 #define CP_REPLAY_H
@@ -41,6 +43,8 @@ struct cp_replay_op {
 	double bytes;		/* Isend, Irecv: message size m */
 	int waits;		/* Wait: index, in its rank's list, of the
 				 * Isend or Irecv it completes */
+	double before_s;	/* time the rank spends before it enters the
+				 * op: computation, or calls not replayed */
 	/* out */
 	double e_s, l_s, f_s;	/* enter, leave, finish (Isend, Irecv) */
 	int height;		/* Isend: h of the transfer, 0 local */

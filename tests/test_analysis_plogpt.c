@@ -87,6 +87,12 @@ static void test_example(void)
 		 p.ops[3][5].l_s);
 	ta_check(res.total_s == 26, "III-E: the run takes 26 (got %g)",
 		 res.total_s);
+	/* rank 0 computes 5 before its last Isend: it starts at 20 */
+	p.ops[0][4].before_s = 5;
+	rc = cp_replay_run(&net, p.ranks, 4, &res);
+	ta_check(rc == 0 && p.ops[0][4].e_s == 20 && res.total_s == 31,
+		 "III-E with 5 of computation before 0 -> 3: enters at 20, the "
+		 "run takes 31 (got %g, %g)", p.ops[0][4].e_s, res.total_s);
 }
 
 /* Alltoall over 2^D ranks, partner r xor i at step i; a: Irecv, Send,

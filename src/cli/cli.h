@@ -23,6 +23,7 @@ struct cp_db;
 int cp_cli_summary(int argc, char **argv);
 int cp_cli_export(int argc, char **argv);
 int cp_cli_report(int argc, char **argv);
+int cp_cli_replay(int argc, char **argv);
 
 /* Print "commprof: <fmt...>" and a newline on stderr. */
 void cp_cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -4,7 +4,7 @@
  * summary, a report of the predictions, or exports every recorded call.
  * Usage errors exit 2, other failures 1, each with one "commprof: ..."
  * line on stderr.  This file only reads the command line and hands it to
- * a subcommand (cli_summary.c, cli_export.c, cli_report.c,
+ * a subcommand (cli_summary.c, cli_export.c, cli_report.c, cli_replay.c,
  * cp_params_show.c); what they share is in cli_io.c and cli_open.c.
  */
 #include <stdio.h>
@@ -34,6 +34,11 @@ static const char cp_cli_usage_text[] =
 "        page of charts (communication matrix, measured against\n"
 "        predicted, mu per size and op, callsites, strided sends,\n"
 "        timeline, links, ranks), each with its table\n"
+"  replay DIR [--model plogpt] [--params FILE]\n"
+"        the run's point-to-point calls replayed under PlogPT: each\n"
+"        rank's predicted time against the measured one, and the sends\n"
+"        that drew a TCP retransmission timeout; FILE defaults to the\n"
+"        run's COMMPROF_PARAMS\n"
 "  runs DIR\n"
 "        the runs recorded in DIR, oldest first, and which is the latest\n"
 "  params show FILE [--format text|json|html]\n"
@@ -98,6 +103,8 @@ int main(int argc, char **argv)
 		return cp_cli_runs(argc - 1, argv + 1);
 	if (!strcmp(cmd, "report"))
 		return cp_cli_report(argc - 1, argv + 1);
+	if (!strcmp(cmd, "replay"))
+		return cp_cli_replay(argc - 1, argv + 1);
 	if (!strcmp(cmd, "params") && argc > 2 && !strcmp(argv[2], "show"))
 		return cp_params_show_main(argc - 2, argv + 2);
 	cp_cli_err("unknown command '%s'; try 'commprof --help'", cmd);

@@ -24,6 +24,7 @@ commprof_SOURCES = \
 	src/cli/cli_report.c \
 	src/cli/cli_rtab.c \
 	src/cli/cli_runs.c \
+	src/cli/cli_replay.c \
 	src/cli/cli_match.c \
 	src/cli/cli_site.c \
 	src/cli/cli_summary.c \

@@ -18,6 +18,8 @@ libcpmodel_la_SOURCES = \
 	analysis/cp_lmo_eval.c \
 	analysis/cp_log3p_eval.c \
 	analysis/cp_baseline_eval.c \
+	analysis/cp_coll.h analysis/cp_coll_rules.c analysis/cp_coll_sched.c \
+	analysis/cp_taulop.h analysis/cp_taulop_eval.c \
 	analysis/cp_plogpt_eval.c
 libcpmodel_la_LIBADD = -lm
 libcpreduce_la_SOURCES = \
@@ -30,6 +32,7 @@ libcpanalysis_la_SOURCES = \
 	analysis/cp_lmo.h analysis/cp_lmo_fit.c \
 	analysis/cp_log3p.h analysis/cp_log3p_fit.c \
 	analysis/cp_baseline.h analysis/cp_baseline_fit.c \
+	analysis/cp_taulop_fit.h analysis/cp_taulop_fit.c \
 	analysis/cp_replay.h analysis/cp_replay.c
 libcpanalysis_la_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
 libcpanalysis_la_LIBADD = libcpmodel.la libcpreduce.la $(GSL_LIBS) -lm

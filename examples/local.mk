@@ -25,3 +25,10 @@ noinst_PROGRAMS += examples/stride
 examples_stride_SOURCES = examples/stride.c
 examples_stride_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
 examples_stride_LDADD = $(MPI_LIBS)
+
+# the eight collectives at three sizes, each call after a barrier: what
+# a new user profiles first (tests/test_taulop_run.sh, README "Collectives")
+noinst_PROGRAMS += examples/colls
+examples_colls_SOURCES = examples/colls.c
+examples_colls_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
+examples_colls_LDADD = $(MPI_LIBS)

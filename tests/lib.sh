@@ -64,6 +64,20 @@ cp_run_preload() {
 		-x LD_PRELOAD="$CP_PRELOAD" -x COMMPROF_DIR="$dir" "$@"
 }
 
+# cp_models: the models of CP_MODEL_MAP (src/common/cp_row.h), one a
+# line, in column order: tests build model columns from it, so that a
+# model added to the map changes no test
+cp_models() {
+	sed -n '/define CP_MODEL_MAP/,/^$/{
+		s/.*X([A-Z0-9_]*, *\([a-z0-9_]*\)).*/\1/p
+	}' "$top_srcdir/src/common/cp_row.h"
+}
+
+# cp_model_list SED: the models through SED, comma separated
+cp_model_list() {
+	cp_models | sed "$1" | paste -sd, -
+}
+
 # cp_wait_gone PATTERN: wait up to 20 s until no process's command line
 # matches PATTERN (a launcher may return while a signalled rank still
 # flushes); fails the test if one remains

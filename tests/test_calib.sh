@@ -59,6 +59,16 @@ has c3.params '^(fail )?hockney\.beta '
 has c3.params '^(fail )?loggp\.L '
 has c3.params '^(fail )?plogp\.g 0 '
 grep -q '^assume lmo.n2' c3.params && fail "n2 assumption on 3 ranks"
+# tau-Lop: rings of 1 to 3 ranks, then all 3 sending to 2 each (tau 6);
+# an o and an L (value or failed) for every size and tau; no network
+has c3.params '^taulop\.sizes 0 5 0 1024 8192 65536 524288$'
+has c3.params '^taulop\.taus 0 4 1 2 3 6$'
+has c3.params '^taulop\.ranks 0 3$'
+expect_eq "taulop.o lines" "$(grep -Ec '^(fail )?taulop\.o 0 ' c3.params)" 5
+expect_eq "taulop.L lines" "$(grep -Ec '^(fail )?taulop\.L 0 ' c3.params)" 20
+has c3.params '^(fail )?taulop\.red '
+grep -q '^taulop\.sizes 1 ' c3.params && fail "a network channel on one host"
+has c3.out '^tau-Lop channel 0 \(shared memory\) on 3 ranks'
 
 # what the calibrator says: experiments, rounds, wall time, saving;
 # with 3 ranks every pair and triplet shares a process: one per round
@@ -93,6 +103,7 @@ has c4.out '^lmo one-to-one +: +6 experiments in +3 rounds'
 has c4.out '^lmo one-to-two +: +12 experiments in +12 rounds'
 has c4.out '^lmo experiments: 36 in 30 rounds'
 expect_eq "beta lines" "$(grep -Ec '^(fail )?lmo\.beta ' c4.params)" 6
+has c4.params '^taulop\.taus 0 6 1 2 3 4 8 12$'
 "$TP" show c4.params >/dev/null || fail "show c4.params"
 
 # --- 2 ranks: no triplets, the documented assumption ---
@@ -102,6 +113,7 @@ has c2.out '^lmo: 2 ranks, no triplets: assumed C_0 = C_1 and t_0 = t_1 = 0'
 has c2.out '^lmo experiments: 2 in 2 rounds'
 grep -q 'one-to-two' c2.out && fail "one-to-two run on 2 ranks"
 has c2.params '^(fail )?lmo\.beta 0 1 '
+has c2.params '^taulop\.taus 0 2 1 2$'
 "$TP" show c2.params >show2.out || fail "show c2.params"
 has show2.out '^assumed: 2 ranks, LMO C_0 = C_1 and t_0 = t_1 = 0$'
 

@@ -30,6 +30,13 @@ L=$(grep -n 'cp_test_here();	/\* callsite \*/' \
 [ -n "$L" ] || fail "callsite marker not found in test_db.c"
 S="test_db.c:$L"
 
+# the model columns of the export, from CP_MODEL_MAP: every model's
+# prediction 0 in these rows, no mu
+PRED=$(cp_model_list 's/^/pred_/')
+MU=$(cp_model_list 's/^/mu_/')
+ZERO=$(cp_model_list 's/.*/0.000000000/')
+NONE=$(cp_model_list 's/.*//')
+
 D="$T/run"
 mkdir "$D"
 "$TESTDB" "$D" || fail "test_db could not write the rank files"
@@ -39,13 +46,13 @@ run_cp csv export "$D" --format csv
 expect_eq "export csv status" "$rc" 0
 expect_file "export csv stderr" "$T/csv.err" </dev/null
 expect_file "export csv" "$T/csv.out" <<EOF
-rank,op,peer,root,tag,comm_size,bytes,contiguous,block_bytes,stride_bytes,nblocks,callsite,t_start,t_measured,count,comm,t_incall,flags,thread,seq,function,pred_lmo,pred_log3p,pred_hockney,pred_loggp,pred_plogp,t_transfer,t_wait,late,mu_lmo,mu_log3p,mu_hockney,mu_loggp,mu_plogp,layout
-0,MPI_Send,1,,7,2,1000,1,8,,1,$S,0.001000000,0.000002500,125,0,,,0,0,main,0.000000000,0.000000000,0.000000000,0.000000000,0.000000000,,,,,,,,,MPI_DOUBLE
-0,MPI_Isend,MPI_PROC_NULL,,9,2,0,0,8,64,16,$S,0.002000000,0.000000100,4,0,0.000000050,procnull|nonblock,0,1,main,0.000000000,0.000000000,0.000000000,0.000000000,0.000000000,,,,,,,,,"vector(16,1,8) of MPI_DOUBLE"
-0,MPI_Bcast,,0,,2,4096,,,,,0x10,3.000000001,0.000000300,512,3,,inplace,1,2,,0.000000000,0.000000000,0.000000000,0.000000000,0.000000000,,,,,,,,,
-1,MPI_Recv,0,,7,2,1000,1,1,,1,$S,0.001000500,0.000002000,1000,0,0.000000000,recv,0,0,main,0.000000000,0.000000000,0.000000000,0.000000000,0.000000000,,,,,,,,,MPI_BYTE
-1,MPI_Recv,MPI_ANY_SOURCE,,,2,0,1,1,,1,$S,0.005000000,1.234567890,0,0,,nonblock|notdone|anysrc|anytag|recv,0,1,main,0.000000000,0.000000000,0.000000000,0.000000000,0.000000000,,,,,,,,,MPI_BYTE
-1,"MPI_Odd,""x""",,1,0,3,1099511627776,,,,,$S,0.006000000,0.000000007,0,1,,zero|persistent|fortran|cancelled|varblock|inter,0,2,main,0.000000000,0.000000000,0.000000000,0.000000000,0.000000000,,,,,,,,,
+rank,op,peer,root,tag,comm_size,bytes,contiguous,block_bytes,stride_bytes,nblocks,callsite,t_start,t_measured,count,comm,t_incall,flags,thread,seq,function,$PRED,t_transfer,t_wait,late,$MU,layout
+0,MPI_Send,1,,7,2,1000,1,8,,1,$S,0.001000000,0.000002500,125,0,,,0,0,main,$ZERO,,,,$NONE,MPI_DOUBLE
+0,MPI_Isend,MPI_PROC_NULL,,9,2,0,0,8,64,16,$S,0.002000000,0.000000100,4,0,0.000000050,procnull|nonblock,0,1,main,$ZERO,,,,$NONE,"vector(16,1,8) of MPI_DOUBLE"
+0,MPI_Bcast,,0,,2,4096,,,,,0x10,3.000000001,0.000000300,512,3,,inplace,1,2,,$ZERO,,,,$NONE,
+1,MPI_Recv,0,,7,2,1000,1,1,,1,$S,0.001000500,0.000002000,1000,0,0.000000000,recv,0,0,main,$ZERO,,,,$NONE,MPI_BYTE
+1,MPI_Recv,MPI_ANY_SOURCE,,,2,0,1,1,,1,$S,0.005000000,1.234567890,0,0,,nonblock|notdone|anysrc|anytag|recv,0,1,main,$ZERO,,,,$NONE,MPI_BYTE
+1,"MPI_Odd,""x""",,1,0,3,1099511627776,,,,,$S,0.006000000,0.000000007,0,1,,zero|persistent|fortran|cancelled|varblock|inter,0,2,main,$ZERO,,,,$NONE,
 EOF
 [ -f "$D/commprof.db" ] || fail "no merged $D/commprof.db"
 
@@ -58,15 +65,15 @@ diff "$T/csv.out" "$T/o.csv" >&2 || fail "export -o differs from stdout"
 # --- export json: parsed, keys in order, types
 run_cp json export "$D" --format json
 expect_eq "export json status" "$rc" 0
-"$PYTHON3" - "$T/json.out" "$S" <<'EOF' || fail "export json"
+"$PYTHON3" - "$T/json.out" "$S" "$PRED" "$MU" <<'EOF' || fail "export json"
 import json, sys
 rows = json.load(open(sys.argv[1]))
 site = sys.argv[2]
 keys = ("rank op peer root tag comm_size bytes contiguous block_bytes "
         "stride_bytes nblocks callsite t_start t_measured count comm "
-        "t_incall flags thread seq function pred_lmo pred_log3p "
-        "pred_hockney pred_loggp pred_plogp t_transfer t_wait late mu_lmo "
-        "mu_log3p mu_hockney mu_loggp mu_plogp layout").split()
+        "t_incall flags thread seq function").split() + \
+    sys.argv[3].split(",") + "t_transfer t_wait late".split() + \
+    sys.argv[4].split(",") + ["layout"]
 assert len(rows) == 6, len(rows)
 for r in rows:
     assert list(r) == keys, list(r)
@@ -259,9 +266,9 @@ mkdir "$K"
 run_cp kill export "$K"
 expect_eq "killed writer status" "$rc" 0
 expect_file "killed writer" "$T/kill.out" <<EOF
-rank,op,peer,root,tag,comm_size,bytes,contiguous,block_bytes,stride_bytes,nblocks,callsite,t_start,t_measured,count,comm,t_incall,flags,thread,seq,function,pred_lmo,pred_log3p,pred_hockney,pred_loggp,pred_plogp,t_transfer,t_wait,late,mu_lmo,mu_log3p,mu_hockney,mu_loggp,mu_plogp,layout
-0,MPI_Send,1,,1,2,10,,,,,0x10,0.000000001,0.000000001,10,0,,,0,0,,0.000000000,0.000000000,0.000000000,0.000000000,0.000000000,,,,,,,,,
-0,MPI_Send,1,,2,2,20,,,,,0x10,0.000000002,0.000000001,20,0,,,0,1,,0.000000000,0.000000000,0.000000000,0.000000000,0.000000000,,,,,,,,,
-0,MPI_Send,1,,3,2,30,,,,,0x10,0.000000003,0.000000001,30,0,,,0,2,,0.000000000,0.000000000,0.000000000,0.000000000,0.000000000,,,,,,,,,
+rank,op,peer,root,tag,comm_size,bytes,contiguous,block_bytes,stride_bytes,nblocks,callsite,t_start,t_measured,count,comm,t_incall,flags,thread,seq,function,$PRED,t_transfer,t_wait,late,$MU,layout
+0,MPI_Send,1,,1,2,10,,,,,0x10,0.000000001,0.000000001,10,0,,,0,0,,$ZERO,,,,$NONE,
+0,MPI_Send,1,,2,2,20,,,,,0x10,0.000000002,0.000000001,20,0,,,0,1,,$ZERO,,,,$NONE,
+0,MPI_Send,1,,3,2,30,,,,,0x10,0.000000003,0.000000001,30,0,,,0,2,,$ZERO,,,,$NONE,
 EOF
 exit 0

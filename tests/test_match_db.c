@@ -18,7 +18,7 @@ static const char *const kinds[] = { "blocking", "blocking", "blocking" };
 static const char *const classes[] = { "p2p", "p2p", "coll" };
 
 /* A row on comm 0 of size 2; predictions lmo, log3p, hockney, loggp,
- * plogp in ns (NAN none). */
+ * plogp in ns (NAN none), every other model NAN. */
 static struct cp_db_call row(int64_t seq, int op, int32_t peer, int32_t tag,
 			     uint32_t flags, int64_t start_ns, int64_t dur_ns,
 			     double lmo, double l3, double hk, double lg,
@@ -29,9 +29,17 @@ static struct cp_db_call row(int64_t seq, int op, int32_t peer, int32_t tag,
 		.comm_size = 2, .layout = -1, .flags = flags, .bytes = 8,
 		.count = 1, .site = 0x10, .t_start_ns = start_ns,
 		.t_measured_ns = dur_ns, .t_incall_ns = -1,
-		.pred_ns = { lmo, l3, hk, lg, pl }, .pred_lmw_ns = NAN,
+		.pred_lmw_ns = NAN,
 	};
+	int k;
 
+	for (k = 0; k < CP_NMODELS; k++)
+		c.pred_ns[k] = NAN;
+	c.pred_ns[CP_MODEL_LMO] = lmo;
+	c.pred_ns[CP_MODEL_LOG3P] = l3;
+	c.pred_ns[CP_MODEL_HOCKNEY] = hk;
+	c.pred_ns[CP_MODEL_LOGGP] = lg;
+	c.pred_ns[CP_MODEL_PLOGP] = pl;
 	return c;
 }
 

@@ -8,7 +8,11 @@
  * that drifts from the other fails here.  What a model does not cover is
  * NAN; a gather's ranges (escalation, failed kappa) are the same online
  * and offline; a job that differs from the calibrated one uses averaged
- * LMO parameters and says so.  No MPI.
+ * LMO parameters and says so.  tau-Lop and the baselines over a
+ * collective's rounds: the formulas written out for a message, a
+ * concurrent one and a broadcast across two hosts, and over a grid of
+ * collectives of every operation the runtime against cp_taulop_coll and
+ * cp_coll_baseline on tables built here from the file.  No MPI.
  */
 #include <math.h>
 #include <stdio.h>
@@ -20,7 +24,9 @@
 #include "analysis/cp_err.h"
 #include "analysis/cp_lmo.h"
 #include "analysis/cp_log3p.h"
+#include "analysis/cp_taulop.h"
 #include "src/common/cp_params.h"
+#include "src/common/cp_tl_params.h"
 #include "src/lib/cp_predict.h"
 #include "tests/test_analysis.h"
 
@@ -76,6 +82,31 @@ static const char file_ok[] =
 	"plogp.g 0 1e-7 lo 1e-7 hi 1e-7 n 5\n"
 	"plogp.g 1000 1.1e-6 lo 1.1e-6 hi 1.1e-6 n 5\n"
 	"plogp.g 3000 4.1e-6 lo 4.1e-6 hi 4.1e-6 n 5\n"
+	"taulop.sizes 0 3 0 1000 4000\n"
+	"taulop.taus 0 3 1 2 4\n"
+	"taulop.ranks 0 2\n"
+	"taulop.o 0 0 1e-7 lo 1e-7 hi 1e-7 n 11\n"
+	"taulop.o 0 1000 2e-7 lo 2e-7 hi 2e-7 n 11\n"
+	"taulop.o 0 4000 5e-7 lo 5e-7 hi 5e-7 n 11\n"
+	"taulop.L 0 0 1 1e-6 lo 1e-6 hi 1e-6 n 11\n"
+	"taulop.L 0 0 2 2e-6 lo 2e-6 hi 2e-6 n 11\n"
+	"taulop.L 0 0 4 4e-6 lo 4e-6 hi 4e-6 n 11\n"
+	"taulop.L 0 1000 1 2e-6 lo 2e-6 hi 2e-6 n 11\n"
+	"taulop.L 0 1000 2 3e-6 lo 3e-6 hi 3e-6 n 11\n"
+	"taulop.L 0 1000 4 6e-6 lo 6e-6 hi 6e-6 n 11\n"
+	"taulop.L 0 4000 1 5e-6 lo 5e-6 hi 5e-6 n 11\n"
+	"taulop.L 0 4000 2 9e-6 lo 9e-6 hi 9e-6 n 11\n"
+	"taulop.L 0 4000 4 1.7e-5 lo 1.7e-5 hi 1.7e-5 n 11\n"
+	"taulop.sizes 1 2 0 4000\n"
+	"taulop.taus 1 2 1 2\n"
+	"taulop.ranks 1 2\n"
+	"taulop.o 1 0 1e-6 lo 1e-6 hi 1e-6 n 11\n"
+	"taulop.o 1 4000 3e-6 lo 3e-6 hi 3e-6 n 11\n"
+	"taulop.L 1 0 1 2e-5 lo 2e-5 hi 2e-5 n 11\n"
+	"taulop.L 1 0 2 3e-5 lo 3e-5 hi 3e-5 n 11\n"
+	"taulop.L 1 4000 1 6e-5 lo 6e-5 hi 6e-5 n 11\n"
+	"taulop.L 1 4000 2 1e-4 lo 1e-4 hi 1e-4 n 11\n"
+	"taulop.red 1e-10 lo 1e-10 hi 1e-10 n 5\n"
 	"end\n";
 
 /* The line of beta_02 in the usual file. */
@@ -142,7 +173,44 @@ static struct cp_pred_in p2p(int src, int dst, double mb, double d,
 {
 	return (struct cp_pred_in){ .kind = CP_PK_P2P, .src = src,
 		.dst = dst, .bytes = mb, .stride_bytes = d,
-		.block_bytes = blk };
+		.block_bytes = blk, .coll_op = -1, .tau = 1 };
+}
+
+/* tau-Lop of one message: channel 0 between ranks 0 and 1 (host a),
+ * channel 1 to rank 2 (host b); tau from the call. */
+static void check_taulop_p2p(const struct cp_pred *m)
+{
+	struct cp_pred_in in = p2p(0, 1, 1500, 0, 0);
+	struct cp_pred_out o = eval(m, in);
+	double want;
+
+	/* o0(1500) = 2.5e-7, L0(1500, 1) = 2.5e-6: eq. 1 */
+	want = 2.5e-7 + 2 * 2.5e-6;
+	ta_check(ta_near(o.t_ns[CP_MODEL_TAULOP], want * 1e9, TOL),
+		 "tau-Lop 0->1 1500 B, tau 1: o0 + 2 L0 = %.3f ns (want "
+		 "%.3f)", o.t_ns[CP_MODEL_TAULOP], want * 1e9);
+	in.tau = 3;	/* L0(1000, 3) = 4.5 us, L0(4000, 3) = 13 us */
+	o = eval(m, in);
+	want = 2.5e-7 + 2 * (4.5e-6 + (13e-6 - 4.5e-6) / 6);
+	ta_check(ta_near(o.t_ns[CP_MODEL_TAULOP], want * 1e9, TOL),
+		 "tau-Lop 1500 B among 3 in flight: o0 + 2 L0(m, 3) = %.3f "
+		 "ns", o.t_ns[CP_MODEL_TAULOP]);
+	o = eval(m, p2p(0, 2, 1500, 0, 0));
+	want = 1.75e-6 + 3.5e-5;
+	ta_check(ta_near(o.t_ns[CP_MODEL_TAULOP], want * 1e9, TOL),
+		 "tau-Lop 0->2 across hosts: o1 + L1 = %.3f ns",
+		 o.t_ns[CP_MODEL_TAULOP]);
+	in = p2p(2, 0, 1500, 0, 0);
+	in.tau = 8;	/* the network was measured up to tau 2 */
+	o = eval(m, in);
+	want = 1.75e-6 + 4 * (3e-5 + 0.375 * 7e-5);
+	ta_check(ta_near(o.t_ns[CP_MODEL_TAULOP], want * 1e9, TOL) &&
+		 (o.flags & CP_PF_TL_EXTRAP),
+		 "tau 8 beyond the table: 4 L1(m, 2), flagged (%#x)",
+		 o.flags);
+	o = eval(m, p2p(1, 1, 1500, 0, 0));
+	ta_check(isnan(o.t_ns[CP_MODEL_TAULOP]),
+		 "tau-Lop: no message to oneself");
 }
 
 static void check_p2p(const struct cp_pred *m)
@@ -208,14 +276,22 @@ static void check_p2p(const struct cp_pred *m)
 		 o.t_ns[CP_MODEL_LOG3P]);
 	o = eval(m, p2p(0, 7, 1000, 0, 0));
 	ta_check(isnan(o.t_ns[CP_MODEL_LMO]) &&
-		 isnan(o.t_ns[CP_MODEL_HOCKNEY]),
+		 isnan(o.t_ns[CP_MODEL_HOCKNEY]) &&
+		 isnan(o.t_ns[CP_MODEL_TAULOP]),
 		 "peer outside the job: nothing predicted");
+	check_taulop_p2p(m);
 }
 
+/* A collective of kind k on the 3 ranks, mb bytes of MPI_BYTE. */
 static struct cp_pred_in coll(enum cp_pred_kind k, int root, double mb)
 {
+	int op = k == CP_PK_BCAST ? CP_COLL_BCAST :
+		 k == CP_PK_SCATTER ? CP_COLL_SCATTER :
+		 k == CP_PK_GATHER ? CP_COLL_GATHER : -1;
+
 	return (struct cp_pred_in){ .kind = k, .root = root, .nmembers = 3,
-		.bytes = mb, .stride_bytes = 0, .block_bytes = 0 };
+		.bytes = mb, .stride_bytes = 0, .block_bytes = 0,
+		.coll_op = op, .count = mb };
 }
 
 static void check_coll(const struct cp_pred *m)
@@ -240,9 +316,8 @@ static void check_coll(const struct cp_pred *m)
 	ta_check(ta_near(o.t_ns[CP_MODEL_LMO], want * 1e9, TOL),
 		 "LMO scatter 6000 B > S: serialised, %.3f ns",
 		 o.t_ns[CP_MODEL_LMO]);
-	ta_check(isnan(o.t_ns[CP_MODEL_HOCKNEY]) &&
-		 isnan(o.t_ns[CP_MODEL_LOG3P]),
-		 "scatter: no other model invents one");
+	ta_check(isnan(o.t_ns[CP_MODEL_LOG3P]) && isnan(o.t_ns[CP_MODEL_PLOGP]),
+		 "scatter: log3P and PLogP invent none");
 	/* gather to 1: small, escalation zone, large (kappa: NT0 variant) */
 	M = 1000;
 	o = eval(m, coll(CP_PK_GATHER, 1, M));
@@ -267,16 +342,29 @@ static void check_coll(const struct cp_pred *m)
 	want = 2 * (7e-7 + 0 + 3e-6);
 	ta_check(ta_near(o.t_ns[CP_MODEL_LOG3P], want * 1e9, TOL),
 		 "log3P tree bcast P=3: %.3f ns", o.t_ns[CP_MODEL_LOG3P]);
-	want = 2 * (2 * 5e-7 + 1e-6 + (M - 1) * 2e-9) + 1 * 7e-7;
+	/* Open MPI's linear bcast on 3 (2000 B): the root sends both at
+	 * once; the baselines pay its two sends one after the other */
+	want = 2 * (1e-6 + 2 * 5e-7 + (M - 1) * 2e-9);
 	ta_check(ta_near(o.t_ns[CP_MODEL_LOGGP], want * 1e9, TOL),
-		 "LogGP tree bcast P=3: %.3f ns", o.t_ns[CP_MODEL_LOGGP]);
-	ta_check(isnan(o.t_ns[CP_MODEL_LMO]) &&
-		 isnan(o.t_ns[CP_MODEL_HOCKNEY]) &&
-		 isnan(o.t_ns[CP_MODEL_PLOGP]),
-		 "bcast: LMO, Hockney, PLogP not predicted");
+		 "LogGP over the linear bcast P=3: %.3f ns",
+		 o.t_ns[CP_MODEL_LOGGP]);
+	want = 2 * (2e-6 + 1e-9 * M);
+	ta_check(ta_near(o.t_ns[CP_MODEL_HOCKNEY], want * 1e9, TOL),
+		 "Hockney over the linear bcast P=3: %.3f ns",
+		 o.t_ns[CP_MODEL_HOCKNEY]);
+	/* tau-Lop: rank 1 through shared memory, rank 2 (host b) through
+	 * the network, channels apart (A3): the slower one */
+	want = fmax(3e-7 + 2 * 3e-6, 2e-6 + 4e-5);
+	ta_check(ta_near(o.t_ns[CP_MODEL_TAULOP], want * 1e9, TOL) &&
+		 !(o.flags & (CP_PF_TL_EXTRAP | CP_PF_COLL_NOALG)),
+		 "tau-Lop linear bcast P=3 over two hosts: max(o0 + 2 L0, "
+		 "o1 + L1) = %.3f ns (want %.3f)", o.t_ns[CP_MODEL_TAULOP],
+		 want * 1e9);
+	ta_check(isnan(o.t_ns[CP_MODEL_LMO]) && isnan(o.t_ns[CP_MODEL_PLOGP]),
+		 "bcast: LMO, PLogP not predicted");
 	o = eval(m, coll(CP_PK_NONE, 0, M));
 	ta_check(isnan(o.t_ns[0]) && isnan(o.t_ns[1]) && isnan(o.t_ns[2]) &&
-		 isnan(o.t_ns[3]) && isnan(o.t_ns[4]),
+		 isnan(o.t_ns[3]) && isnan(o.t_ns[4]) && isnan(o.t_ns[5]),
 		 "an uncovered operation gets no prediction");
 }
 
@@ -314,9 +402,10 @@ static void check_fallbacks(void)
 	if (cp_pred_build(p, 3, hosts_same, &m, &models, &differs, note, sizeof(note)))
 		exit(1);
 	o = eval(m, p2p(0, 2, M, 0, 0));
-	ta_check(!(o.flags & CP_PF_AVERAGED) && note[0] == '\0' &&
-		 !differs && models == 0x1f,
-		 "same hosts: as calibrated, all 5 models");
+	ta_check(!(o.flags & CP_PF_AVERAGED) && !differs &&
+		 models == (1u << CP_NMODELS) - 1,
+		 "same hosts: as calibrated, all %d models (%s)", CP_NMODELS,
+		 note);
 	cp_pred_free(m);
 	cp_params_free(p);
 
@@ -431,7 +520,39 @@ struct fit {
 	struct cp_hockney hock;
 	struct cp_loggp lg;
 	struct cp_plogp pl;
+	struct cp_taulop tl;
+	double *tl_buf[CP_TL_NCHAN][2];	/* o, L of each channel */
 };
+
+/* Ranks 0 and 1 on host a, 2 on host b, as in the file. */
+static const int32_t host_idx[3] = { 0, 0, 1 };
+
+/* tau-Lop's tables as the calibrator's fit held them: the file's values
+ * (a failed one NAN), sizes and taus as declared. */
+static void tl_of(const struct cp_params *p, struct fit *f)
+{
+	int c, i;
+
+	f->tl.red_spb = p->tl->red_spb.val;
+	for (c = 0; c < CP_TL_NCHAN; c++) {
+		const struct cp_tl_chan_params *pc = &p->tl->ch[c];
+		int nl = pc->nsizes * pc->ntau;
+
+		f->tl_buf[c][0] = malloc(sizeof(double) * (pc->nsizes + 1));
+		f->tl_buf[c][1] = malloc(sizeof(double) * (nl + 1));
+		if (!f->tl_buf[c][0] || !f->tl_buf[c][1])
+			exit(1);
+		for (i = 0; i < pc->nsizes; i++)
+			f->tl_buf[c][0][i] = pc->o_s[i].state == CP_PV_OK ?
+					     pc->o_s[i].val : NAN;
+		for (i = 0; i < nl; i++)
+			f->tl_buf[c][1][i] = pc->l_s[i].state == CP_PV_OK ?
+					     pc->l_s[i].val : NAN;
+		f->tl.ch[c] = (struct cp_taulop_chan){ pc->nsizes, pc->ntau,
+			c ? 1 : 2, pc->size_bytes, pc->tau, f->tl_buf[c][0],
+			f->tl_buf[c][1] };
+	}
+}
 
 static void fit_of(const struct cp_params *p, struct fit *f)
 {
@@ -456,13 +577,44 @@ static void fit_of(const struct cp_params *p, struct fit *f)
 		f->pl.size_bytes[i] = p->plogp_size_bytes[i];
 		f->pl.g_s[i] = p->plogp_g_s[i].val;
 	}
+	tl_of(p, f);
 }
 
 static void fit_free(struct fit *f)
 {
+	int c;
+
 	cp_lmo_free(&f->lmo);
 	cp_log3p_free(&f->l3);
 	cp_plogp_free(&f->pl);
+	for (c = 0; c < CP_TL_NCHAN; c++) {
+		free(f->tl_buf[c][0]);
+		free(f->tl_buf[c][1]);
+	}
+}
+
+/* tau-Lop and the baselines over the rounds of the algorithm Open MPI
+ * runs for the collective in (the file's parameters). */
+static void fit_sched(const struct fit *f, const struct cp_pred_in *in,
+		      double *t)
+{
+	struct cp_coll_call c = { (enum cp_coll_op)in->coll_op, in->nmembers,
+				  in->root < 0 ? 0 : in->root,
+				  (int64_t)in->count, 1, true };
+	struct cp_coll_place pl = { NULL, host_idx };
+	int alg = cp_coll_decide(&c, NULL);
+	double x;
+
+	if (alg < 0)
+		return;
+	if (!cp_taulop_coll(&f->tl, &c, alg, NULL, &pl, &x, NULL))
+		t[CP_MODEL_TAULOP] = x;
+	if (!cp_coll_baseline(CP_COLL_HOCKNEY, f->hock.alpha_s.val,
+			      f->hock.beta_spb.val, 0, &c, alg, NULL, &x))
+		t[CP_MODEL_HOCKNEY] = x;
+	if (!cp_coll_baseline(CP_COLL_LOGGP, f->lg.l_s.val, f->lg.o_s.val,
+			      f->lg.gb_spb.val, &c, alg, NULL, &x))
+		t[CP_MODEL_LOGGP] = x;
 }
 
 /* The fitting side's prediction of call in by every model that covers
@@ -491,13 +643,16 @@ static void fit_eval(const struct fit *f, const struct cp_pred_in *in,
 		t[CP_MODEL_LOGGP] = cp_loggp_predict(&f->lg, in->bytes);
 		if (!cp_plogp_predict(&f->pl, in->bytes, &x, NULL))
 			t[CP_MODEL_PLOGP] = x;
+		t[CP_MODEL_TAULOP] = cp_taulop_p2p(&f->tl,
+			host_idx[in->src] == host_idx[in->dst] ? CP_TL_SHM :
+			CP_TL_NET, in->bytes, in->tau, NULL);
+		if (in->src == in->dst)
+			t[CP_MODEL_TAULOP] = NAN;
 		break;
 	case CP_PK_BCAST:
 		if (!cp_log3p_eval(&f->l3, in->bytes, in->stride_bytes, &lp) &&
 		    !cp_log3p_eval_bcast_tree(&lp, in->nmembers, &x))
 			t[CP_MODEL_LOG3P] = x;
-		if (!cp_loggp_bcast_tree(&f->lg, in->bytes, in->nmembers, &x))
-			t[CP_MODEL_LOGGP] = x;
 		break;
 	case CP_PK_SCATTER:
 		if (!cp_lmo_predict_scatter(&f->lmo, &f->th, in->root, peers,
@@ -509,9 +664,12 @@ static void fit_eval(const struct fit *f, const struct cp_pred_in *in,
 					   in->root, peers, k, in->bytes, &x))
 			t[CP_MODEL_LMO] = x;
 		break;
+	case CP_PK_COLL:
 	case CP_PK_NONE:
 		break;
 	}
+	if (in->kind != CP_PK_P2P && in->coll_op >= 0)
+		fit_sched(f, in, t);
 }
 
 /* Calls compared per model, and the first that disagreed. */
@@ -587,6 +745,46 @@ static void parity_coll(const struct cp_pred *m, const struct fit *f,
 	parity_report(name, &r, covers);
 }
 
+/* The models priced over a collective's rounds. */
+#define SCHED_MODELS (1u << CP_MODEL_TAULOP | 1u << CP_MODEL_HOCKNEY | \
+		      1u << CP_MODEL_LOGGP)
+
+/* Every operation of analysis/cp_coll.h, as CP_PK_COLL, from every root
+ * at every size of the grid, concurrent sends too. */
+static void parity_ops(const struct cp_pred *m, const struct fit *f)
+{
+	struct parity r;
+	struct cp_pred_in in;
+	char name[64];
+	size_t is;
+	int op, i;
+
+	for (op = 0; op < CP_COLL_NOPS; op++) {
+		memset(&r, 0, sizeof(r));
+		for (i = 0; i < 3; i++)
+			for (is = 0; is < NSIZES(grid_sizes); is++) {
+				in = coll(CP_PK_COLL, i, grid_sizes[is]);
+				in.coll_op = op;
+				if (op == CP_COLL_BARRIER)
+					in.count = in.bytes = 0;
+				parity_call(m, f, in, &r);
+			}
+		snprintf(name, sizeof(name), "%s", cp_coll_op_name(op));
+		parity_report(name, &r, SCHED_MODELS);
+	}
+	memset(&r, 0, sizeof(r));
+	for (i = 1; i <= 8; i *= 2)
+		for (is = 0; is < NSIZES(grid_sizes); is++) {
+			in = p2p(1, 2, grid_sizes[is], 0, 0);
+			in.tau = i;
+			parity_call(m, f, in, &r);
+			in = p2p(0, 1, grid_sizes[is], 0, 0);
+			in.tau = i;
+			parity_call(m, f, in, &r);
+		}
+	parity_report("p2p with tau 1..8", &r, (1u << CP_NMODELS) - 1);
+}
+
 /*
  * Every model, online against the fitting side, over a grid: messages
  * between every pair at sizes on, between and beyond the tables and
@@ -612,10 +810,13 @@ static void check_parity(const struct cp_pred *m, const struct cp_params *p)
 						    grid_sizes[is],
 						    strides[id], 8), &r);
 	parity_report("p2p", &r, (1u << CP_NMODELS) - 1);
-	parity_coll(m, &f, CP_PK_BCAST, "bcast",
-		    1u << CP_MODEL_LOG3P | 1u << CP_MODEL_LOGGP);
-	parity_coll(m, &f, CP_PK_SCATTER, "scatter", 1u << CP_MODEL_LMO);
-	parity_coll(m, &f, CP_PK_GATHER, "gather", 1u << CP_MODEL_LMO);
+	parity_coll(m, &f, CP_PK_BCAST, "bcast", 1u << CP_MODEL_LOG3P |
+		    SCHED_MODELS);
+	parity_coll(m, &f, CP_PK_SCATTER, "scatter", 1u << CP_MODEL_LMO |
+		    SCHED_MODELS);
+	parity_coll(m, &f, CP_PK_GATHER, "gather", 1u << CP_MODEL_LMO |
+		    SCHED_MODELS);
+	parity_ops(m, &f);
 	fit_free(&f);
 }
 

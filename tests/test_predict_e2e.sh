@@ -16,7 +16,7 @@ cp_mpirun 60 2 "$APP" >"$T/plain.out" 2>"$T/plain.err" ||
 # A quick calibration on a busy machine may fail an estimate, which
 # leaves its model out (the run's pred_models says which are in); take
 # up to three.
-want=lmo,log3p,hockney,loggp,plogp
+want=$(cp_model_list 's/^//')
 for try in 1 2 3; do
 	cp_mpirun 300 2 "$CAL" --quick -o "$T/c.params" >"$T/cal.out" \
 		2>&1 || fail "calibration: $(tail -3 "$T/cal.out")"
@@ -46,13 +46,13 @@ contig=$(grep -n 'MPI_Send(vec' "$SRC" | cut -d: -f1 | sort -n | tr '\n' ' ')
 # MPICH packs stride.c's column faster than log3P's other terms, so on
 # this machine its calibrations mostly leave l_mw below them: there the
 # strided sends may go unflagged; a contiguous one never may.
-"$PYTHON3" - "$T/r.json" "$strided" "$contig" "$CP_MPI" <<'PY' || exit 1
+"$PYTHON3" - "$T/r.json" "$strided" "$contig" "$CP_MPI" "$want" <<'PY' || exit 1
 import json, sys
 r = json.load(open(sys.argv[1]))
 mpi = sys.argv[4]
 strided = ["stride.c:" + x for x in sys.argv[2].split()]
 contig = ["stride.c:" + x for x in sys.argv[3].split()]
-models = ["lmo", "log3p", "hockney", "loggp", "plogp"]
+models = sys.argv[5].split(",")
 bad = []
 h = r["header"]
 # a baseline that three quick calibrations could not estimate may be out,

@@ -26,9 +26,10 @@ done
 cmp -s "$T/o.txt" "$T/r.text" || fail "report -o differs from stdout"
 "$COMMPROF" summary "$D" >"$T/summary" || fail "summary failed"
 
-"$PYTHON3" - "$T" <<'EOF' || fail "report content"
+"$PYTHON3" - "$T" "$(cp_model_list s/^//)" <<'EOF' || fail "report content"
 import csv, json, sys
 T = sys.argv[1]
+PRED_MODELS = sys.argv[2]
 j = json.load(open(T + "/r.json"))
 def eq(what, got, want):
     if got != want:
@@ -104,12 +105,22 @@ eq("worst fields", {k: wo[0][k] for k in ("rank", "site", "op", "bytes",
    {"rank": 0, "site": "0x1000", "op": "MPI_Send", "bytes": 1000,
     "peer": 1, "t_transfer": 1e-06})
 
+# 9. collectives: the two broadcasts (4096 B, no communicator size:
+# no algorithm), log3P's mu 1.5 and 2.5, LogGP's 4; 10. no tau-Lop row
+co = j["collectives"]["rows"]
+eq("collectives", [(c["op"], c["size"], c["algorithm"], c["model"],
+                    c["rows"], c["mu_bar"], c["best"]) for c in co],
+   [("MPI_Bcast", "4-8 KiB", "?", "log3p", 2, 2.0, True),
+    ("MPI_Bcast", "4-8 KiB", "?", "loggp", 2, 4.0, False)])
+eq("collectives times", [co[0]["t_transfer"], co[0]["t_wait"]], [1e-6, None])
+eq("coll_worst", j["coll_worst"]["rows"], [])
+
 # 0. header
 h = j["header"]
 eq("header", [h[k] for k in ("ranks", "params", "pred_models",
                              "rows_predicted", "matched",
                              "match_p2p_rows", "match_note")],
-   [2, "/tmp/cluster.params", "lmo,log3p,hockney,loggp,plogp", 18, "yes",
+   [2, "/tmp/cluster.params", PRED_MODELS, 18, "yes",
     11, "4 sends had no receive"])
 # bytes: each message once, by its send (the receive at 0x2100 adds
 # nothing); the callsite tables still show what each site moved
@@ -207,7 +218,7 @@ EOF
 # unless --wide (this report has lines of 300 columns when not folded);
 # papers cited by name
 expect_eq "section numbers" "$(grep -o '^[0-9]*\. ' "$T/r.text" | tr -d '. ' |
-	tr '\n' ' ')" "1 2 3 4 5 6 7 8 "
+	tr '\n' ' ')" "1 2 3 4 5 6 7 8 9 10 "
 long=$(awk 'length($0) > 120' "$T/r.text" | head -1)
 [ -z "$long" ] || fail "text line over 120 columns: $long"
 "$COMMPROF" report "$D" --top 3 --wide >"$T/r.wide" || fail "--wide"

@@ -106,6 +106,16 @@ void calib_log3p(struct calib *c, const double *sizes, int ns,
 		 double *t_mem, double *t00, double *t01, double *t00sd,
 		 double *t01sd);
 
+struct cp_params;
+
+/* tau-Lop's Ring experiments (src/calib/calib_taulop.c) into the
+ * tau-Lop section of p (rank 0; the other ranks pass what they have).
+ * Collective. */
+void calib_taulop(struct calib *c, struct cp_params *p);
+
+/* Progress units calib_taulop reports.  Not collective. */
+int calib_taulop_units(const struct calib *c);
+
 /* LogGP samples between ranks 0 and 1 (models.md "Baselines"): on
  * rank 0, nsamp samples each of o_s, o_r, small roundtrips, bursts of
  * burst small sends and of burst sends of big bytes.  Ranks 0 and 1

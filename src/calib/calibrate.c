@@ -10,8 +10,8 @@
  *
  * Order (models.md "LMO"): thresholds from scatter and gather rows, then
  * the LMO series at a size below S, then kappa; log3P and LogGP between
- * ranks 0 and 1.  Output on rank 0's stdout; exit 0, 1 (failure), 2
- * (usage).
+ * ranks 0 and 1; tau-Lop's Ring experiments (calib_taulop.c).  Output on
+ * rank 0's stdout; exit 0, 1 (failure), 2 (usage).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -722,7 +722,7 @@ static int calibrate(struct calib *c, const char *path, FILE *f)
 
 	plan_init(&pl, c->quick);
 	over = check_oversub(c);
-	c->units_total = 2 * pl.nrow + pl.ns + 1;
+	c->units_total = 2 * pl.nrow + pl.ns + 1 + calib_taulop_units(c);
 	for (k = 0; k < nk; k++) {
 		if (calib_sched_build(&s[k], k, c->n))
 			calib_fatal("out of memory");
@@ -749,6 +749,7 @@ static int calibrate(struct calib *c, const char *path, FILE *f)
 			    r.or_, r.rtt, r.bs, r.bbs);
 	}
 	calib_idle_barrier();
+	calib_taulop(c, &p);
 	if (c->rank == 0)
 		rc = finish(c, &pl, &r, &p, f, path);
 	for (k = 0; k < nk; k++)

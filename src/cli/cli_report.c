@@ -421,42 +421,6 @@ static int cp_rep_worsts(struct cp_rep *r)
 
 /* ---- labels ---- */
 
-/* v bytes with the largest binary unit that divides it. */
-static const char *cp_rep_unit(uint64_t v, uint64_t *n)
-{
-	static const char *const u[] = { "B", "KiB", "MiB", "GiB", "TiB",
-					 "PiB", "EiB" };
-	int i = 0;
-
-	while (v && v % 1024 == 0 && i < 6) {
-		v /= 1024;
-		i++;
-	}
-	*n = v;
-	return u[i];
-}
-
-/* Label of size class k (see the file comment). */
-static void cp_rep_cls_label(int32_t k, char *buf, size_t len)
-{
-	const char *ul, *uh;
-	uint64_t lo, hi;
-
-	if (k == 0) {
-		snprintf(buf, len, "0 B");
-		return;
-	}
-	ul = cp_rep_unit(UINT64_C(1) << (k - 1), &lo);
-	uh = cp_rep_unit(k == 64 ? 0 : UINT64_C(1) << k, &hi);
-	if (k == 64)
-		snprintf(buf, len, "%" PRIu64 " %s-16 EiB", lo, ul);
-	else if (!strcmp(ul, uh))
-		snprintf(buf, len, "%" PRIu64 "-%" PRIu64 " %s", lo, hi, uh);
-	else
-		snprintf(buf, len, "%" PRIu64 " %s-%" PRIu64 " %s", lo, ul,
-			 hi, uh);
-}
-
 static const char *cp_rep_op(const struct cp_rep *r, int32_t op)
 {
 	return op >= 0 && (size_t)op < r->nops && r->ops[op] ? r->ops[op] :
@@ -794,7 +758,7 @@ static void cp_rep_accuracy(struct cp_cli_tab *t, const struct cp_rep *r)
 			cp_rep_acc_group(t, r, "op", r->ops[ix[i]], 1, ix[i]);
 	free(ix);
 	for (i = 0; i < CP_REP_NCLS; i++) {
-		cp_rep_cls_label((int32_t)i, label, sizeof(label));
+		cp_row_size_label((int32_t)i, label, sizeof(label));
 		cp_rep_acc_group(t, r, "size", label, 2, (int64_t)i);
 	}
 	cp_rep_acc_links(t, r);
@@ -1342,7 +1306,7 @@ static void cp_rep_free(struct cp_rep *r)
 enum {
 	CP_REP_T_HEAD, CP_REP_T_ACC, CP_REP_T_COV, CP_REP_T_WHY,
 	CP_REP_T_SITES, CP_REP_T_RANKS, CP_REP_T_RSITES, CP_REP_T_STRIDED,
-	CP_REP_T_WORST, CP_REP_NT
+	CP_REP_T_WORST, CP_REP_T_COLL, CP_REP_T_CWORST, CP_REP_NT
 };
 
 #define CP_REP_N(a)	(sizeof(a) / sizeof((a)[0]))
@@ -1378,6 +1342,14 @@ static void cp_rep_tabs_init(struct cp_cli_tab *t, const char *title)
 	cp_cli_tab_init(&t[CP_REP_T_WORST], "worst",
 			"8. Worst-predicted calls", CP_REP_N(cp_rep_worst_cols),
 			cp_rep_worst_cols, cp_rep_worst_heads, false);
+	cp_cli_tab_init(&t[CP_REP_T_COLL], "collectives",
+			"9. Collectives: accuracy per operation, size and "
+			"algorithm", CP_CLI_COLL_NCOLS, cp_cli_coll_cols,
+			cp_cli_coll_heads, false);
+	cp_cli_tab_init(&t[CP_REP_T_CWORST], "coll_worst",
+			"10. Worst-predicted collective calls",
+			CP_CLI_CWORST_NCOLS, cp_cli_cworst_cols,
+			cp_cli_cworst_heads, false);
 }
 
 /* Fill every table.  Returns 0, -CP_DB_EIO or 1 out of memory. */
@@ -1399,6 +1371,9 @@ static int cp_rep_build(struct cp_rep *r, struct cp_cli_tab *t,
 	if (!ret)
 		ret = cp_rep_strided(&t[CP_REP_T_STRIDED], r);
 	cp_rep_worst(&t[CP_REP_T_WORST], r);
+	if (!ret)
+		ret = cp_cli_coll_tabs(r->db, r->top, &t[CP_REP_T_COLL],
+				       &t[CP_REP_T_CWORST]);
 	for (i = 0; !ret && i < CP_REP_NT; i++)
 		if (t[i].oom)
 			ret = 1;

@@ -8,6 +8,7 @@
 #define CP_CLI_VIEWS_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "src/cli/cli.h"
@@ -89,5 +90,25 @@ void cp_cli_html_links(FILE *f, const char *path);
  * the file as cp_params_print_json writes it, or why it cannot be read.
  * arg: the path of the file (const char *).  Returns 0 or -1. */
 int cp_cli_html_params(FILE *f, void *arg);
+
+/*
+ * cp_cli_coll_tabs - the report's collective sections: acc, accuracy
+ * per MPI function, size class and algorithm, each model's rows, mu_bar
+ * and median with the calls' median t_transfer and t_wait (a group
+ * whose ranks arrived further apart than it took is flagged); worst,
+ * the top collective calls by tau-Lop's mu, each call once.  The
+ * algorithm is decided from each row and the rank 0 meta coll_mca.
+ * Returns 0, -CP_DB_EIO or 1 (out of memory).  db: the merged run;
+ * top: lines of worst; acc, worst: tables initialised with the
+ * columns below.
+ */
+#define CP_CLI_COLL_NCOLS	11
+#define CP_CLI_CWORST_NCOLS	9
+extern const char *const cp_cli_coll_cols[CP_CLI_COLL_NCOLS];
+extern const char *const cp_cli_coll_heads[CP_CLI_COLL_NCOLS];
+extern const char *const cp_cli_cworst_cols[CP_CLI_CWORST_NCOLS];
+extern const char *const cp_cli_cworst_heads[CP_CLI_CWORST_NCOLS];
+int cp_cli_coll_tabs(struct cp_db *db, size_t top, struct cp_cli_tab *acc,
+		     struct cp_cli_tab *worst);
 
 #endif

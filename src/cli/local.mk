@@ -20,6 +20,7 @@ commprof_SOURCES = \
 	src/cli/cli_html_report.c \
 	src/cli/cli_lines.c \
 	src/cli/cli_ranks.c \
+	src/cli/cli_coll.c \
 	src/cli/cli_views.h \
 	src/cli/cli_report.c \
 	src/cli/cli_rtab.c \

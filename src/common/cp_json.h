@@ -1,7 +1,8 @@
 /*
  * cp_json.h - JSON text that every program writes the same way: the
- * parameter file's JSON form (src/common/cp_params.c) and the CLI's
- * export and report (src/cli/).  Plain libc.
+ * parameter file's JSON form (src/common/cp_params.c and its tau-Lop
+ * section, src/common/cp_tl_params.c) and the CLI's export and report
+ * (src/cli/).  Plain libc.
  */
 #ifndef CP_JSON_H
 #define CP_JSON_H
@@ -15,5 +16,21 @@
  * errors are left in f's error flag.  f: output; s: text, not NULL.
  */
 void cp_json_str(FILE *f, const char *s);
+
+struct cp_pval;
+
+/*
+ * cp_json_pval - write a parameter of the parameter file
+ * (src/common/cp_params.h) as {"value", "lo", "hi", "n"} (a bound that
+ * is not finite as null), {"fail": cause} when its estimate failed, or
+ * null when unset.  f: output; v: the parameter.
+ */
+void cp_json_pval(FILE *f, const struct cp_pval *v);
+
+/*
+ * cp_json_nums - write a[0..n) as a JSON array of numbers, each with
+ * 17 significant digits.  f: output; a, n: the numbers.
+ */
+void cp_json_nums(FILE *f, const double *a, int n);
 
 #endif

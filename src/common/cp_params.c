@@ -16,6 +16,7 @@
 
 #include "src/common/cp_json.h"
 #include "src/common/cp_params.h"
+#include "src/common/cp_tl_params.h"
 
 /* How a parameter is indexed. */
 enum cp_pk {
@@ -159,6 +160,7 @@ void cp_params_clear(struct cp_params *p)
 	free(p->l3_l_mw_s);
 	free(p->plogp_size_bytes);
 	free(p->plogp_g_s);
+	cp_tl_params_free(p->tl);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -314,6 +316,7 @@ int cp_params_write(const struct cp_params *p, FILE *f)
 	      " bytes/s\n", f);
 	for (k = 0; k < NDESC; k++)
 		each_idx(p, &cp_params_desc[k], write_one, f);
+	cp_tl_params_write(p->tl, f);
 	fputs("end\n", f);
 	return ferror(f) ? -CP_PARAMS_EIO : 0;
 }
@@ -696,6 +699,17 @@ static int check_present(const struct cp_params *p, const struct cp_pdesc *d,
 	return fmt_err(r, "missing '%s'", nm);
 }
 
+/* A line of the tau-Lop section (src/common/cp_tl_params.c). */
+static int rd_taulop(struct rd *r, char **tok, int ntok, const char *cause)
+{
+	char msg[256];
+	int rc = cp_tl_params_line(r->p, tok, ntok, cause, msg, sizeof(msg));
+
+	if (rc == -2)
+		return -CP_PARAMS_ENOMEM;
+	return rc ? fmt_err(r, "%s", msg) : 0;
+}
+
 /* One line after the header; *end set on "end". */
 static int rd_line(struct rd *r, char *raw, bool *end)
 {
@@ -715,6 +729,8 @@ static int rd_line(struct rd *r, char *raw, bool *end)
 	ntok = split(raw, tok, MAXTOK);
 	if (ntok < 0)
 		return fmt_err(r, "too many fields");
+	if (!strncmp(tok[0], "taulop.", 7))
+		return rd_taulop(r, tok, ntok, cause);
 	if (cause)
 		return rd_param(r, tok, ntok, cause);
 	if (!strcmp(tok[0], "end")) {
@@ -885,34 +901,8 @@ int cp_params_print(const struct cp_params *p, FILE *f)
 			fprintf(f, "%s\n", assume_tab[i].text);
 	for (k = 0; k < NDESC; k++)
 		each_idx(p, &cp_params_desc[k], print_one, f);
+	cp_tl_params_print(p->tl, f);
 	return ferror(f) ? -CP_PARAMS_EIO : 0;
-}
-
-static void json_num(FILE *f, double x)
-{
-	if (isfinite(x))
-		fprintf(f, "%.9g", x);
-	else
-		fputs("null", f);
-}
-
-static void json_val(FILE *f, const struct cp_pval *v)
-{
-	if (v->state == CP_PV_OK) {
-		fputs("{\"value\": ", f);
-		json_num(f, v->val);
-		fputs(", \"lo\": ", f);
-		json_num(f, v->lo);
-		fputs(", \"hi\": ", f);
-		json_num(f, v->hi);
-		fprintf(f, ", \"n\": %d}", v->n);
-	} else if (v->state == CP_PV_FAIL) {
-		fputs("{\"fail\": ", f);
-		cp_json_str(f, v->fail);
-		fputc('}', f);
-	} else {
-		fputs("null", f);
-	}
 }
 
 static void json_arr(FILE *f, const struct cp_pval *a, int n)
@@ -923,25 +913,15 @@ static void json_arr(FILE *f, const struct cp_pval *a, int n)
 	for (i = 0; i < n; i++) {
 		if (i)
 			fputs(", ", f);
-		json_val(f, &a[i]);
+		cp_json_pval(f, &a[i]);
 	}
-	fputc(']', f);
-}
-
-static void json_nums(FILE *f, const double *a, int n)
-{
-	int i;
-
-	fputc('[', f);
-	for (i = 0; i < n; i++)
-		fprintf(f, "%s%.17g", i ? ", " : "", a[i]);
 	fputc(']', f);
 }
 
 static void json_field(FILE *f, const char *name, const struct cp_pval *v)
 {
 	fprintf(f, ",\n  \"%s\": ", name);
-	json_val(f, v);
+	cp_json_pval(f, v);
 }
 
 /* rows x cols values, row-major, as an array of row arrays. */
@@ -959,7 +939,7 @@ static void json_matrix(FILE *f, const struct cp_pval *v, int rows, int cols)
 static void json_lmo(const struct cp_params *p, FILE *f)
 {
 	fputs(",\n  \"lmo\": {\"M_bytes\": ", f);
-	json_val(f, &p->lmo_msg_bytes);
+	cp_json_pval(f, &p->lmo_msg_bytes);
 	fputs(",\n    \"C_s\": ", f);
 	json_arr(f, p->lmo_c_s, p->nranks);
 	fputs(",\n    \"t_spb\": ", f);
@@ -967,11 +947,11 @@ static void json_lmo(const struct cp_params *p, FILE *f)
 	fputs(",\n    \"beta_Bps\": ", f);
 	json_matrix(f, p->lmo_beta_Bps, p->nranks, p->nranks);
 	fputs(",\n    \"S_bytes\": ", f);
-	json_val(f, &p->lmo_s_bytes);
+	cp_json_pval(f, &p->lmo_s_bytes);
 	fputs(", \"M1_bytes\": ", f);
-	json_val(f, &p->lmo_m1_bytes);
+	cp_json_pval(f, &p->lmo_m1_bytes);
 	fputs(", \"M2_bytes\": ", f);
-	json_val(f, &p->lmo_m2_bytes);
+	cp_json_pval(f, &p->lmo_m2_bytes);
 	fputs(",\n    \"kappa1_spb\": ", f);
 	json_arr(f, p->lmo_kappa1_spb, 2);
 	fputs(", \"kappa2_spb\": ", f);
@@ -982,9 +962,9 @@ static void json_lmo(const struct cp_params *p, FILE *f)
 static void json_log3p(const struct cp_params *p, FILE *f)
 {
 	fputs(",\n  \"log3p\": {\"size_bytes\": ", f);
-	json_nums(f, p->l3_size_bytes, p->l3_nsizes);
+	cp_json_nums(f, p->l3_size_bytes, p->l3_nsizes);
 	fputs(", \"stride_bytes\": ", f);
-	json_nums(f, p->l3_stride_bytes, p->l3_nstrides);
+	cp_json_nums(f, p->l3_stride_bytes, p->l3_nstrides);
 	fputs(",\n    \"t_mem_s\": ", f);
 	json_arr(f, p->l3_t_mem_s, p->l3_nsizes);
 	fputs(",\n    \"o_mw_s\": ", f);
@@ -1022,22 +1002,24 @@ int cp_params_print_json(const struct cp_params *p, FILE *f)
 	json_lmo(p, f);
 	json_log3p(p, f);
 	fputs(",\n  \"hockney\": {\"alpha_s\": ", f);
-	json_val(f, &p->hockney_alpha_s);
+	cp_json_pval(f, &p->hockney_alpha_s);
 	fputs(", \"beta_spb\": ", f);
-	json_val(f, &p->hockney_beta_spb);
+	cp_json_pval(f, &p->hockney_beta_spb);
 	fputs("},\n  \"loggp\": {\"L_s\": ", f);
-	json_val(f, &p->loggp_l_s);
+	cp_json_pval(f, &p->loggp_l_s);
 	json_field(f, "o_s", &p->loggp_o_s);
 	json_field(f, "os_s", &p->loggp_os_s);
 	json_field(f, "or_s", &p->loggp_or_s);
 	json_field(f, "g_s", &p->loggp_g_s);
 	json_field(f, "G_spb", &p->loggp_gb_spb);
 	fputs("},\n  \"plogp\": {\"L_s\": ", f);
-	json_val(f, &p->plogp_l_s);
+	cp_json_pval(f, &p->plogp_l_s);
 	fputs(", \"size_bytes\": ", f);
-	json_nums(f, p->plogp_size_bytes, p->plogp_n);
+	cp_json_nums(f, p->plogp_size_bytes, p->plogp_n);
 	fputs(", \"g_s\": ", f);
 	json_arr(f, p->plogp_g_s, p->plogp_n);
-	fputs("}}\n", f);
+	fputc('}', f);
+	cp_tl_params_json(p->tl, f);
+	fputs("}\n", f);
 	return ferror(f) ? -CP_PARAMS_EIO : 0;
 }

@@ -52,6 +52,8 @@ struct cp_pval {
 #define CP_PARAMS_A_STAT_MIN	0x10	/* lmo.stat min: LMO experiments
 					 * by their minimum, no intervals */
 
+struct cp_tl_params;
+
 /* Everything in a parameter file.  Arrays owned: cp_params_free(). */
 struct cp_params {
 	char mpi_library[256];	/* MPI_Get_library_version, first line */
@@ -97,6 +99,9 @@ struct cp_params {
 	int plogp_n;
 	double *plogp_size_bytes;	/* [plogp_n] increasing, first 0 */
 	struct cp_pval *plogp_g_s;	/* [plogp_n] g(m) */
+
+	/* tau-Lop (src/common/cp_tl_params.h); NULL: no section */
+	struct cp_tl_params *tl;
 };
 
 /* Allocate the arrays of p for nranks ranks, nhosts hosts, l3 tables of

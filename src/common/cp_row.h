@@ -58,6 +58,15 @@
 #define CP_PF_LMO_FAILED	0x0400	/* LMO not predicted: a parameter the
 					 * call needs (a gather's kappa)
 					 * failed in the calibration */
+#define CP_PF_TL_EXTRAP		0x0800	/* tau-Lop: a size or concurrency
+					 * beyond its tables */
+#define CP_PF_COLL_NOALG	0x1000	/* collective: the algorithm Open
+					 * MPI runs is not modelled (or a
+					 * rules file decides): tau-Lop and
+					 * the baselines not predicted */
+#define CP_PF_TL_NOCHAN		0x2000	/* tau-Lop not predicted: a channel
+					 * (shared memory or network) the
+					 * calibration did not measure */
 
 /*
  * The models, in column order: the one list of them, as libuv's
@@ -73,7 +82,8 @@
 	X(LOG3P, log3p)			\
 	X(HOCKNEY, hockney)		\
 	X(LOGGP, loggp)			\
-	X(PLOGP, plogp)
+	X(PLOGP, plogp)			\
+	X(TAULOP, taulop)
 
 enum cp_model {
 #define CP_MODEL_ID(id, name) CP_MODEL_##id,
@@ -95,6 +105,13 @@ static inline int32_t cp_row_size_class(uint64_t bytes)
 {
 	return bytes ? 64 - __builtin_clzll(bytes) : 0;
 }
+
+/*
+ * cp_row_size_label - the label of size class k in the report: "0 B",
+ * then "lo-hi UNIT" for lo <= bytes < hi ("512 B-1 KiB", "4-8 KiB").
+ * buf: out, len bytes (truncated to fit).  Cannot fail.
+ */
+void cp_row_size_label(int32_t k, char *buf, size_t len);
 
 /*
  * cp_row_op_name - the name shown for op: name (ops.name) when there is

@@ -47,6 +47,8 @@ static void base(struct cp_event *ev, const struct cp_raw *s,
 			       (fl & CP_RF_HALF ? CP_F_HALF : 0) |
 			       (ci->inter ? CP_F_INTER : 0));
 	ev->pred_flags = 0;
+	ev->tau = 0;		/* the flusher counts messages (cp_tau.h) */
+	ev->tau_mark = 0;
 }
 
 static void peer_of(struct cp_event *ev, const struct cp_comm_info *ci,

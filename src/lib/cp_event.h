@@ -40,6 +40,10 @@ struct cp_event {
 	uint16_t flags;		/* CP_F_* (src/common/cp_row.h) */
 	uint16_t pred_flags;	/* CP_PF_* (src/common/cp_row.h); 0: the
 				 * pred fields below were not written */
+	uint16_t tau;		/* p2p: messages of this thread in flight
+				 * with this one, itself included */
+	uint32_t tau_mark;	/* p2p request: messages started before
+				 * its post (src/lib/cp_tau.h) */
 	float pred_ns[CP_NMODELS];	/* [CP_MODEL_*], ns; NAN none */
 	float pred_lmw_ns;	/* log3P's l_mw term, ns; NAN none */
 };

@@ -47,6 +47,7 @@
 #include "src/lib/cp_flush.h"
 #include "src/lib/cp_layout.h"
 #include "src/lib/cp_pred_rt.h"
+#include "src/lib/cp_tau.h"
 #include "src/lib/cp_req.h"
 #include "src/lib/cp_ring.h"
 #include "src/lib/cp_state.h"
@@ -201,6 +202,13 @@ static bool sampled(const struct cp_event *ev)
 	return rows_seen % (int64_t)cp_env.sample == 0;
 }
 
+/* 1 for the halves of a Sendrecv, which run at once. */
+static int sendrecv(unsigned call)
+{
+	return call == CP_CALL_MPI_Sendrecv ||
+	       call == CP_CALL_MPI_Sendrecv_replace;
+}
+
 /* Count ev (of thread, on communicator ci) and keep or queue its row:
  * the sampling by identity, then a prefix of what it keeps up to
  * COMMPROF_MAX_ROWS. */
@@ -233,14 +241,17 @@ static void emit(struct cp_event *ev, const struct cp_comm_info *ci,
 	q->thread = thread;
 }
 
-static void emit_req(const struct cp_req_row *o, int thread)
+/* A request's row, completed on the thread of ring r (freed active
+ * counts as completed). */
+static void emit_req(const struct cp_req_row *o, struct cp_ring *r)
 {
 	struct cp_event ev = o->ev;
 
-	emit(&ev, o->ci, thread);
+	cp_tau_done(&r->f_tau, &ev);
+	emit(&ev, o->ci, r->thread);
 }
 
-static void on_post(const struct cp_raw *s, int thread)
+static void on_post(const struct cp_raw *s, struct cp_ring *r)
 {
 	unsigned k = CP_W0_KIND(s->w0);
 	const struct cp_comm_info *ci;
@@ -249,10 +260,12 @@ static void on_post(const struct cp_raw *s, int thread)
 	uint64_t size;
 
 	cp_derive(s, &ev, &ci, &size);
+	if (k == CP_RK_ISEND || k == CP_RK_IRECV)
+		cp_tau_post(&r->f_tau, &ev);	/* persistent: at start */
 	if (cp_req_post(k == CP_RK_ICOLL ? s->u.c.req : s->u.p.req, s->t0,
 			&ev, ci, size, k == CP_RK_PSEND || k == CP_RK_PRECV,
 			&o))
-		emit_req(&o, thread);
+		emit_req(&o, r);
 }
 
 /* A completion call's record, with what it completed. */
@@ -267,7 +280,7 @@ static void on_done(const struct cp_raw *s, struct cp_ring *r)
 	    (CP_W0_FL(s->w0) & CP_RF_ITEM)) {
 		if (cp_req_done(s->u.d.req, &s->u.d.st, s->t0, s->t1, cycle,
 				&o)) {
-			emit_req(&o, r->thread);
+			emit_req(&o, r);
 			r->f_items++;
 		}
 	}
@@ -287,23 +300,28 @@ static void record(const struct cp_raw *s, struct cp_ring *r)
 	uint64_t size;
 
 	switch (CP_W0_KIND(s->w0)) {
-	case CP_RK_SEND: case CP_RK_RECV: case CP_RK_PROBE: case CP_RK_COLL:
+	case CP_RK_SEND: case CP_RK_RECV:
+		cp_derive(s, &ev, &ci, &size);
+		cp_tau_blocking(&r->f_tau, &ev, sendrecv(ev.call));
+		emit(&ev, ci, r->thread);
+		break;
+	case CP_RK_PROBE: case CP_RK_COLL:
 		cp_derive(s, &ev, &ci, &size);
 		emit(&ev, ci, r->thread);
 		break;
 	case CP_RK_ISEND: case CP_RK_IRECV: case CP_RK_ICOLL:
 	case CP_RK_PSEND: case CP_RK_PRECV:
-		on_post(s, r->thread);
+		on_post(s, r);
 		break;
 	case CP_RK_START:
-		cp_req_start(s->u.q.req, s->t0);
+		cp_req_start(s->u.q.req, s->t0, &r->f_tau);
 		break;
 	case CP_RK_ITEM: case CP_RK_DONE:
 		on_done(s, r);
 		break;
 	case CP_RK_FREE:
 		if (cp_req_free(s->u.q.req, s->t0, &o))
-			emit_req(&o, r->thread);
+			emit_req(&o, r);
 		break;
 	case CP_RK_CANCEL:
 		cp_req_cancel(s->u.q.req, s->t0);
@@ -552,8 +570,11 @@ static void pending_rows(void)
 	uint64_t now = cp_ticks();
 	struct cp_req_row o;
 
-	while (cp_req_pending(now, &o))
-		emit_req(&o, 0);
+	while (cp_req_pending(now, &o)) {
+		struct cp_event ev = o.ev;
+
+		emit(&ev, o.ci, 0);
+	}
 }
 
 /* One wake-up: drain, write what was queued, and the meta when due (or

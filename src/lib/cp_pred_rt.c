@@ -17,6 +17,7 @@
 
 #include "pmpi/cp_calls_gen.h"
 #include "src/common/cp_row.h"
+#include "src/lib/cp_coll_mca.h"
 #include "src/lib/cp_comm.h"
 #include "src/lib/cp_event.h"
 #include "src/lib/cp_layout.h"
@@ -29,26 +30,57 @@
 const struct cp_pred *cp_pred_tab;
 char cp_pred_models[64];
 char cp_pred_note[5120];
+char cp_pred_coll[512];
 
 /* Kept to the end of the process: a thread may still be pricing a call
  * while another finalizes. */
 static struct cp_pred *tab;
 static unsigned char kind_of[CP_CALL_COUNT];
+static signed char coll_of[CP_CALL_COUNT];	/* CP_COLL_*, -1 */
+
+/* A collective call and its nonblocking form: one operation of
+ * analysis/cp_coll.h, priced the same.  Its schedules are Open MPI's
+ * (coll/tuned): under another MPI no collective is priced over rounds. */
+static void coll_pair(int blocking, int nonblocking, enum cp_pred_kind k,
+		      enum cp_coll_op op)
+{
+	kind_of[blocking] = kind_of[nonblocking] = (unsigned char)k;
+#ifdef OPEN_MPI
+	coll_of[blocking] = coll_of[nonblocking] = (signed char)op;
+#else
+	(void)op;
+#endif
+}
 
 static void kinds_init(void)
 {
 	static const char *const classes[] = CP_CALL_CLASSES;
 	int i;
 
-	for (i = 0; i < CP_CALL_COUNT; i++)
+	for (i = 0; i < CP_CALL_COUNT; i++) {
 		kind_of[i] = strcmp(classes[i], "p2p") ? CP_PK_NONE :
 							 CP_PK_P2P;
-	kind_of[CP_CALL_MPI_Bcast] = CP_PK_BCAST;
-	kind_of[CP_CALL_MPI_Ibcast] = CP_PK_BCAST;
-	kind_of[CP_CALL_MPI_Scatter] = CP_PK_SCATTER;
-	kind_of[CP_CALL_MPI_Iscatter] = CP_PK_SCATTER;
-	kind_of[CP_CALL_MPI_Gather] = CP_PK_GATHER;
-	kind_of[CP_CALL_MPI_Igather] = CP_PK_GATHER;
+		coll_of[i] = -1;
+	}
+	coll_pair(CP_CALL_MPI_Barrier, CP_CALL_MPI_Ibarrier, CP_PK_COLL,
+		  CP_COLL_BARRIER);
+	coll_pair(CP_CALL_MPI_Bcast, CP_CALL_MPI_Ibcast, CP_PK_BCAST,
+		  CP_COLL_BCAST);
+	coll_pair(CP_CALL_MPI_Reduce, CP_CALL_MPI_Ireduce, CP_PK_COLL,
+		  CP_COLL_REDUCE);
+	coll_pair(CP_CALL_MPI_Allreduce, CP_CALL_MPI_Iallreduce, CP_PK_COLL,
+		  CP_COLL_ALLREDUCE);
+	coll_pair(CP_CALL_MPI_Allgather, CP_CALL_MPI_Iallgather, CP_PK_COLL,
+		  CP_COLL_ALLGATHER);
+	coll_pair(CP_CALL_MPI_Alltoall, CP_CALL_MPI_Ialltoall, CP_PK_COLL,
+		  CP_COLL_ALLTOALL);
+	coll_pair(CP_CALL_MPI_Gather, CP_CALL_MPI_Igather, CP_PK_GATHER,
+		  CP_COLL_GATHER);
+	coll_pair(CP_CALL_MPI_Scatter, CP_CALL_MPI_Iscatter, CP_PK_SCATTER,
+		  CP_COLL_SCATTER);
+	coll_pair(CP_CALL_MPI_Reduce_scatter_block,
+		  CP_CALL_MPI_Ireduce_scatter_block, CP_PK_COLL,
+		  CP_COLL_REDUCE_SCATTER_BLOCK);
 }
 
 /* Every rank's host name, [cp_size][CP_HOST_BYTES]; NULL on failure.
@@ -115,6 +147,13 @@ static bool load(char (*hosts)[CP_HOST_BYTES])
 		return true;
 	}
 	models_text(models);
+	{
+		struct cp_coll_mca mca;
+
+		cp_coll_mca_read(&mca);
+		cp_pred_set_coll(tab, &mca);
+		cp_coll_mca_format(&mca, cp_pred_coll, sizeof(cp_pred_coll));
+	}
 	if (err[0])
 		snprintf(cp_pred_note, sizeof(cp_pred_note),
 			 "COMMPROF_PARAMS %s: %s", cp_env.params, err);
@@ -160,6 +199,10 @@ void cp_pred_event(struct cp_event *ev, const struct cp_comm_info *ci)
 			 CP_F_INTER))
 		return;
 	in.kind = ev->call < CP_CALL_COUNT ? kind_of[ev->call] : CP_PK_NONE;
+	in.coll_op = ev->call < CP_CALL_COUNT ? coll_of[ev->call] : -1;
+	in.alg = 0;
+	in.count = (double)ev->count;
+	in.tau = ev->tau;
 	if (ev->flags & CP_F_RECV) {
 		in.src = ev->peer;
 		in.dst = cp_rank;

@@ -16,6 +16,9 @@ extern const struct cp_pred *cp_pred_tab;
 extern char cp_pred_models[64];
 /* Rank meta pred_note: fallbacks, or why nothing is predicted; "". */
 extern char cp_pred_note[5120];
+/* Rank meta coll_mca: the collective settings the predictions used
+ * (cp_coll_mca_format of analysis/cp_coll.h); "" without predictions. */
+extern char cp_pred_coll[512];
 
 /* Load COMMPROF_PARAMS and build the tables; collective over
  * MPI_COMM_WORLD (every rank calls it, set or not).  A failure or a

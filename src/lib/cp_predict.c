@@ -21,6 +21,8 @@
 
 #include "analysis/cp_err.h"
 #include "analysis/cp_model.h"
+#include "analysis/cp_taulop.h"
+#include "src/common/cp_tl_params.h"
 #include "src/lib/cp_predict.h"
 
 /* log3P was measured with one double per block (src/calib/calib_meas.c). */
@@ -46,6 +48,10 @@ struct cp_pred {
 	double pl_l_s;		/* PLogP L */
 	int pl_n;		/* g(m) table */
 	double *pl_size_bytes, *pl_g_s;	/* [pl_n] */
+	/* tau-Lop: tables per channel (arrays owned), hosts, collectives */
+	struct cp_taulop tl;
+	int32_t *host;		/* [n] host index of each job rank */
+	struct cp_coll_mca mca;	/* the job's collective settings */
 };
 
 static bool pv_ok(const struct cp_pval *v)
@@ -288,6 +294,92 @@ static int build_baselines(struct cp_pred *m, const struct cp_params *p,
 	return 0;
 }
 
+/* A copy of n values of v, failed or unset ones NAN (a hole). */
+static double *vals(const struct cp_pval *v, int n)
+{
+	double *a = malloc(sizeof(double) * (size_t)(n ? n : 1));
+	int i;
+
+	for (i = 0; a && i < n; i++)
+		a[i] = v[i].state == CP_PV_OK ? v[i].val : NAN;
+	return a;
+}
+
+static double *dup_arr(const double *x, int n)
+{
+	double *a = malloc(sizeof(double) * (size_t)(n ? n : 1));
+
+	if (a)
+		memcpy(a, x, sizeof(double) * (size_t)n);
+	return a;
+}
+
+/* Host index of each job rank (0 for all without names). */
+static int build_hosts(struct cp_pred *m, const char *const *hosts)
+{
+	int r, q;
+
+	m->host = calloc((size_t)m->n, sizeof(int32_t));
+	if (!m->host)
+		return -ENOMEM;
+	for (r = 0; hosts && r < m->n; r++)
+		for (q = 0, m->host[r] = r; q < r; q++)
+			if (hosts[q] && hosts[r] &&
+			    !strcmp(hosts[q], hosts[r])) {
+				m->host[r] = m->host[q];
+				break;
+			}
+	return 0;
+}
+
+/* tau-Lop's tables from the file's section; a job whose hosts hold
+ * another number of ranks than the in-node Rings had is noted. */
+static int build_taulop(struct cp_pred *m, const struct cp_params *p,
+			char *note, size_t len)
+{
+	const struct cp_tl_params *tl = p->tl;
+	int c, r, most = 0, k;
+
+	m->tl.red_spb = NAN;
+	if (!tl || (!tl->ch[0].nsizes && !tl->ch[1].nsizes)) {
+		note_add(note, len, "tau-Lop: no tables");
+		return 0;
+	}
+	for (c = 0; c < CP_TL_NCHAN; c++) {
+		const struct cp_tl_chan_params *pc = &tl->ch[c];
+		struct cp_taulop_chan *ch = &m->tl.ch[c];
+
+		if (!pc->nsizes)
+			continue;
+		ch->hops = c == CP_TL_SHM ? 2 : 1;
+		ch->size_bytes = dup_arr(pc->size_bytes, pc->nsizes);
+		ch->tau = dup_arr(pc->tau, pc->ntau);
+		ch->o_s = vals(pc->o_s, pc->nsizes);
+		ch->l_s = vals(pc->l_s, pc->nsizes * pc->ntau);
+		if (!ch->size_bytes || !ch->tau || !ch->o_s || !ch->l_s)
+			return -ENOMEM;
+		ch->nsizes = pc->nsizes;
+		ch->ntau = pc->ntau;
+	}
+	m->tl.red_spb = pv_or_nan(&tl->red_spb);
+	for (r = 0; r < m->n; r++) {
+		for (k = 0, c = 0; c < m->n; c++)
+			k += m->host[c] == m->host[r];
+		if (k > most)
+			most = k;
+	}
+	if (tl->ch[0].nsizes && tl->ch[0].ranks && most != tl->ch[0].ranks) {
+		char what[128];
+
+		snprintf(what, sizeof(what), "tau-Lop: measured with %d ranks "
+			 "on a host, the job runs up to %d", tl->ch[0].ranks,
+			 most);
+		note_add(note, len, what);
+	}
+	m->models |= 1u << CP_MODEL_TAULOP;
+	return 0;
+}
+
 int cp_pred_build(const struct cp_params *p, int nranks,
 		  const char *const *hosts, struct cp_pred **out,
 		  unsigned *models, bool *job_differs, char *note,
@@ -318,11 +410,16 @@ int cp_pred_build(const struct cp_params *p, int nranks,
 			 p->nranks == nranks ? " on other hosts" : "", nranks);
 		note_add(note, len, what);
 	}
-	rc = build_lmo(m, p, same, note, len);
+	cp_coll_mca_default(&m->mca);
+	rc = build_hosts(m, hosts);
+	if (!rc)
+		rc = build_lmo(m, p, same, note, len);
 	if (!rc)
 		rc = build_log3p(m, p, note, len);
 	if (!rc)
 		rc = build_baselines(m, p, note, len);
+	if (!rc)
+		rc = build_taulop(m, p, note, len);
 	if (rc) {
 		cp_pred_free(m);
 		return rc;
@@ -344,7 +441,20 @@ void cp_pred_free(struct cp_pred *m)
 	cp_log3p_free(&m->l3);
 	free(m->pl_size_bytes);
 	free(m->pl_g_s);
+	for (int c = 0; c < CP_TL_NCHAN; c++) {
+		free((void *)m->tl.ch[c].size_bytes);
+		free((void *)m->tl.ch[c].tau);
+		free((void *)m->tl.ch[c].o_s);
+		free((void *)m->tl.ch[c].l_s);
+	}
+	free(m->host);
 	free(m);
+}
+
+void cp_pred_set_coll(struct cp_pred *m, const struct cp_coll_mca *mca)
+{
+	if (m && mca)
+		m->mca = *mca;
 }
 
 /* ---- evaluation ---------------------------------------------------- */
@@ -432,6 +542,33 @@ static bool log3p_terms(const struct cp_pred *m, const struct cp_pred_in *in,
 	return true;
 }
 
+/* tau-Lop's flags as pred_flags. */
+static uint32_t tl_flags(unsigned f)
+{
+	return (f & (CP_TL_F_EXTRAP_SIZE | CP_TL_F_EXTRAP_TAU) ?
+		CP_PF_TL_EXTRAP : 0) |
+	       (f & CP_TL_F_NOCHAN ? CP_PF_TL_NOCHAN : 0);
+}
+
+/* tau || T_c(m) of one message, c the channel between its ranks. */
+static void eval_taulop_p2p(const struct cp_pred *m,
+			    const struct cp_pred_in *in, struct cp_pred_out *o)
+{
+	int c = m->host[in->src] == m->host[in->dst] ? CP_TL_SHM : CP_TL_NET;
+	unsigned f = 0;
+	double t;
+
+	if (!m->tl.ch[c].nsizes) {
+		o->flags |= CP_PF_TL_NOCHAN;
+		return;
+	}
+	t = cp_taulop_p2p(&m->tl, c, in->bytes, in->tau > 1 ? in->tau : 1,
+			  &f);
+	o->flags |= tl_flags(f);
+	if (!isnan(t))
+		o->t_ns[CP_MODEL_TAULOP] = t * 1e9;
+}
+
 static void eval_p2p(const struct cp_pred *m, const struct cp_pred_in *in,
 		     struct cp_pred_out *o)
 {
@@ -472,6 +609,8 @@ static void eval_p2p(const struct cp_pred *m, const struct cp_pred_in *in,
 		if (extrap)
 			o->flags |= CP_PF_PLOGP_EXTRAP;
 	}
+	if (has(m, CP_MODEL_TAULOP))
+		eval_taulop_p2p(m, in, o);
 }
 
 static void eval_bcast(const struct cp_pred *m, const struct cp_pred_in *in,
@@ -487,10 +626,60 @@ static void eval_bcast(const struct cp_pred *m, const struct cp_pred_in *in,
 		o->t_ns[CP_MODEL_LOG3P] = t * 1e9;
 		o->lmw_ns = lp.l_mw_s * 1e9;
 	}
-	if (has(m, CP_MODEL_LOGGP) && !isnan(m->lg_g_s) &&
-	    !cp_loggp_eval_bcast_tree(m->lg_l_s, m->lg_o_s, m->lg_g_s,
-				      m->lg_gb_spb, in->bytes, in->nmembers,
-				      &t))
+}
+
+/* The group rank of world rank w among in's members, or -1. */
+static int group_rank(const struct cp_pred_in *in, int32_t w)
+{
+	int i;
+
+	for (i = 0; i < in->nmembers; i++)
+		if ((in->members ? in->members[i] : i) == w)
+			return i;
+	return -1;
+}
+
+/*
+ * A collective of analysis/cp_coll.h: the algorithm Open MPI runs for
+ * it, then tau-Lop, Hockney and LogGP over that algorithm's rounds (the
+ * baselines per process, as the paper prices HLogGP).
+ */
+static void eval_coll(const struct cp_pred *m, const struct cp_pred_in *in,
+		      struct cp_pred_out *o)
+{
+	struct cp_coll_call c = { (enum cp_coll_op)in->coll_op,
+				  in->nmembers, 0, 0, 0, true };
+	struct cp_coll_place pl = { in->members, m->host };
+	unsigned f = 0;
+	double t;
+	int alg, rc;
+
+	if (in->nmembers < 2 || in->nmembers > CP_COLL_MAXP)
+		return;
+	c.count = in->count > 0 ? (int64_t)in->count : 0;
+	c.type_bytes = c.count ? in->bytes / (double)c.count : 0;
+	if (in->root >= 0 && (c.root = group_rank(in, in->root)) < 0)
+		return;
+	alg = in->alg > 0 ? in->alg : cp_coll_decide(&c, &m->mca);
+	if (alg < 0 || !cp_coll_alg_modelled(c.op, alg)) {
+		o->flags |= CP_PF_COLL_NOALG;
+		return;
+	}
+	if (has(m, CP_MODEL_TAULOP)) {
+		rc = cp_taulop_coll(&m->tl, &c, alg, &m->mca, &pl, &t, &f);
+		o->flags |= tl_flags(f);
+		if (rc == -CP_COLL_E_ALG || rc == -CP_COLL_E_RULES)
+			o->flags |= CP_PF_COLL_NOALG;
+		if (!rc)
+			o->t_ns[CP_MODEL_TAULOP] = t * 1e9;
+	}
+	if (has(m, CP_MODEL_HOCKNEY) &&
+	    !cp_coll_baseline(CP_COLL_HOCKNEY, m->hock_alpha_s,
+			      m->hock_beta_spb, 0, &c, alg, &m->mca, &t))
+		o->t_ns[CP_MODEL_HOCKNEY] = t * 1e9;
+	if (has(m, CP_MODEL_LOGGP) &&
+	    !cp_coll_baseline(CP_COLL_LOGGP, m->lg_l_s, m->lg_o_s,
+			      m->lg_gb_spb, &c, alg, &m->mca, &t))
 		o->t_ns[CP_MODEL_LOGGP] = t * 1e9;
 }
 
@@ -517,7 +706,11 @@ void cp_pred_eval(const struct cp_pred *m, const struct cp_pred_in *in,
 		if (has(m, CP_MODEL_LMO))
 			eval_lmo_coll(m, in, o);
 		break;
+	case CP_PK_COLL:
 	case CP_PK_NONE:
 		break;
 	}
+	if (in->kind != CP_PK_P2P && in->kind != CP_PK_NONE &&
+	    in->coll_op >= 0 && in->coll_op < CP_COLL_NOPS)
+		eval_coll(m, in, o);
 }

@@ -10,12 +10,17 @@
  *
  * What each model covers (anything else gets no prediction, NAN):
  *   point to point    LMO, log3P, Hockney, LogGP, PLogP (one message);
- *                     a message to oneself: log3P's send-to-self only
+ *                     tau-Lop (one message among the tau this rank had
+ *                     in flight with it); a message to oneself: log3P's
+ *                     send-to-self only
  *   linear scatter    LMO (threshold S)
  *   linear gather     LMO (M1, M2; nothing between them)
- *   broadcast         log3P and LogGP, tree form h = ceil(log2 P): Open
- *                     MPI's default broadcasts are trees (binomial,
- *                     binary, pipelined chains of one)
+ *   broadcast         log3P, tree form h = ceil(log2 P)
+ *   a collective of analysis/cp_coll.h (barrier, bcast, reduce,
+ *                     allreduce, allgather, alltoall, gather, scatter,
+ *                     reduce_scatter_block; nonblocking ones as their
+ *                     blocking form): tau-Lop, Hockney and LogGP over the
+ *                     rounds of the algorithm Open MPI runs for it
  *
  * Plain libc and the formulas of analysis/cp_model.h: no MPI, so tests
  * run it without mpirun.
@@ -27,6 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/cp_coll.h"
 #include "src/common/cp_params.h"
 #include "src/common/cp_row.h"
 
@@ -37,6 +43,7 @@ enum cp_pred_kind {
 	CP_PK_BCAST,		/* broadcast from root to the group */
 	CP_PK_SCATTER,		/* linear scatter from root */
 	CP_PK_GATHER,		/* linear gather to root */
+	CP_PK_COLL,		/* another collective (coll_op) */
 };
 
 /* One call, as cp_pred_eval needs it. */
@@ -51,6 +58,14 @@ struct cp_pred_in {
 	double stride_bytes;	/* 0 contiguous; > 0 distance between
 				 * blocks; < 0 irregular or unknown */
 	double block_bytes;	/* bytes per block when strided */
+	/* collectives: coll_op CP_COLL_* (analysis/cp_coll.h) or -1; the
+	 * other kinds of collective set it too */
+	int32_t coll_op;
+	int32_t alg;		/* Open MPI's algorithm, 0: decided here */
+	double count;		/* elements of the per-process block (bytes
+				 * of it over count: the element size) */
+	int32_t tau;		/* P2P: transfers this rank had in flight
+				 * with this one, itself included (>= 1) */
 };
 
 /* Its predictions. */
@@ -81,6 +96,15 @@ int cp_pred_build(const struct cp_params *p, int nranks,
 
 /* Release m (NULL-safe).  Cannot fail. */
 void cp_pred_free(struct cp_pred *m);
+
+/*
+ * cp_pred_set_coll - the Open MPI MCA settings the job's collectives run
+ * under (what the user forced; cp_coll_mca_default() when nothing):
+ * cp_pred_eval decides each collective's algorithm with them.  Until
+ * set, Open MPI's defaults.  Not thread-safe against cp_pred_eval: set
+ * before the first call is priced.  Cannot fail.
+ */
+void cp_pred_set_coll(struct cp_pred *m, const struct cp_coll_mca *mca);
 
 /*
  * cp_pred_eval - price one call with every model.  Cannot fail: what a

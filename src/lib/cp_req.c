@@ -15,6 +15,7 @@
 #include "src/common/cp_row.h"
 #include "src/lib/cp_comm.h"
 #include "src/lib/cp_req.h"
+#include "src/lib/cp_tau.h"
 
 struct inst {
 	struct inst *next;	/* in its bucket */
@@ -161,7 +162,7 @@ int cp_req_post(MPI_Request req, uint64_t made, const struct cp_event *ev,
 	return !persist && norphan ? adopt(x, &bucket[slot_of(k)], out) : 0;
 }
 
-void cp_req_start(MPI_Request req, uint64_t t)
+void cp_req_start(MPI_Request req, uint64_t t, struct cp_tau *tau)
 {
 	struct inst *x = find((uintptr_t)req, t, NULL);
 
@@ -169,6 +170,7 @@ void cp_req_start(MPI_Request req, uint64_t t)
 		return;
 	x->ev.t0 = t;
 	x->active = 1;
+	cp_tau_post(tau, &x->ev);	/* each start is a message */
 }
 
 static void orphan(uintptr_t req, const MPI_Status *st, uint64_t t0,

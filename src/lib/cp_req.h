@@ -22,6 +22,7 @@
 #include "src/lib/cp_event.h"
 
 struct cp_comm_info;
+struct cp_tau;
 
 /* A row the matcher completed: the call and its communicator (for the
  * predictions). */
@@ -42,9 +43,9 @@ int cp_req_post(MPI_Request req, uint64_t made, const struct cp_event *ev,
 		const struct cp_comm_info *ci, uint64_t type_bytes,
 		int persist, struct cp_req_row *out);
 
-/* cp_req_start - persistent request req started at tick t.  Cannot
- * fail. */
-void cp_req_start(MPI_Request req, uint64_t t);
+/* cp_req_start - persistent request req started at tick t by the thread
+ * whose messages tau counts (src/lib/cp_tau.h).  Cannot fail. */
+void cp_req_start(MPI_Request req, uint64_t t, struct cp_tau *tau);
 
 /*
  * cp_req_done - request req completed in a call [t0, t1] with status st

@@ -149,6 +149,13 @@ struct cp_sagg {
 	uint64_t f_count, f_bytes, f_ticks;	/* the flusher's: folded */
 };
 
+/* One thread's messages as the flusher has read them so far
+ * (src/lib/cp_tau.h). */
+struct cp_tau {
+	uint32_t started;	/* messages started */
+	uint32_t pending;	/* nonblocking ones not completed */
+};
+
 struct cp_ring {
 	/* first, so that cp_commit() tells them by the ring's address */
 	struct cp_raw spill[CP_SPILL_SLOTS];
@@ -163,6 +170,7 @@ struct cp_ring {
 	_Atomic uint64_t tail __attribute__((aligned(64)));
 	uint64_t f_items;	/* flusher: completions read since the last
 				 * completion call's record */
+	struct cp_tau f_tau;	/* flusher: the thread's messages */
 	/* written by the producer when its ring was full */
 	_Atomic uint64_t spilled;	/* rows spilled (dropped) */
 	struct cp_sagg sagg[CP_SPILL_AGGS];

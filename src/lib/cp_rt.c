@@ -229,6 +229,8 @@ static void put_meta(void)
 		cp_db_put_meta(db, "params", cp_env.params);
 	cp_db_put_meta(db, "pred_models", cp_pred_models);
 	cp_db_put_meta(db, "pred_note", cp_pred_note);
+	if (cp_pred_coll[0])
+		cp_db_put_meta(db, "coll_mca", cp_pred_coll);
 	cp_db_put_ops(db, names, kinds, classes, CP_CALL_COUNT);
 }
 

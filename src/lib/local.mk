@@ -20,6 +20,7 @@ libcommprof_la_SOURCES = \
 	src/lib/cp_derive.c src/lib/cp_derive.h \
 	src/lib/cp_agg.c src/lib/cp_agg.h \
 	src/lib/cp_req.c src/lib/cp_req.h \
+	src/lib/cp_tau.h \
 	src/lib/cp_wait.c src/lib/cp_wait.h \
 	src/lib/cp_coll.c src/lib/cp_coll.h \
 	src/lib/cp_fortran.c src/lib/cp_fortran.h \
@@ -29,6 +30,7 @@ libcommprof_la_SOURCES = \
 	src/lib/cp_layout.c src/lib/cp_layout.h \
 	src/lib/cp_predict.c src/lib/cp_predict.h \
 	src/lib/cp_pred_rt.c src/lib/cp_pred_rt.h \
+	src/lib/cp_coll_mca.c src/lib/cp_coll_mca.h \
 	$(CP_DB_WRITER)
 nodist_libcommprof_la_SOURCES = \
 	pmpi/cp_calls_gen.h \

@@ -1,0 +1,156 @@
+/*
+ * cp_taulop.h - the tau-Lop model (models.md "tau-Lop"; the paper of
+ * Rico-Gallego, Lastovetsky and Diaz-Martin, sections 3 to 5): per
+ * channel c an overhead o_c(m) and a transfer time L_c(m, tau) under tau
+ * concurrent transfers, composed into one message, into the rounds of a
+ * collective's schedule (analysis/cp_coll.h) and, for comparison, the
+ * Hockney and LogGP baselines over the same rounds.
+ *
+ * Evaluation (cp_taulop_eval.c) is libc only (libcpmodel.la: the
+ * preloaded library prices with it); the estimation of the tables from
+ * Ring times (cp_taulop_fit.c) is in libcpanalysis.la.  Times are
+ * seconds, sizes bytes.  No global state, no allocation; thread-safe.
+ */
+#ifndef CP_TAULOP_H
+#define CP_TAULOP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analysis/cp_coll.h"
+
+/* Channels: 0 shared memory inside a node, 1 the network between
+ * nodes (the paper's numbering). */
+#define CP_TL_SHM	0
+#define CP_TL_NET	1
+#define CP_TL_NCHAN	2
+
+/*
+ * One channel's tables, measured at discrete sizes and concurrencies.
+ * A transmission of m bytes through it costs o(m) + hops * L(m, tau):
+ * hops is 2 in shared memory (eq. 1: a copy into a shared buffer, one
+ * out of it) and 1 on the network, where L holds all of eq. 2's
+ * transfers (ours: a Ring between nodes times them together, and
+ * nothing else in a collective separates them).
+ */
+struct cp_taulop_chan {
+	int nsizes;		/* 0: the channel was not calibrated */
+	int ntau;		/* concurrencies measured, >= 1 */
+	int hops;		/* transfers of a transmission priced by L */
+	const double *size_bytes;	/* [nsizes] increasing, >= 0 */
+	const double *tau;	/* [ntau] increasing, the first 1 */
+	const double *o_s;	/* [nsizes] o_c(m) */
+	const double *l_s;	/* [is * ntau + it] L_c(m, tau) */
+};
+
+/* The model's parameters. */
+struct cp_taulop {
+	struct cp_taulop_chan ch[CP_TL_NCHAN];
+	double red_spb;		/* local reduction per byte (ours: an
+				 * MPI_Op over a received block, which
+				 * the paper's kernels do not have);
+				 * NAN: collectives that reduce are not
+				 * priced */
+};
+
+/* Flags of a prediction. */
+#define CP_TL_F_EXTRAP_SIZE	0x1	/* m beyond the largest size */
+#define CP_TL_F_EXTRAP_TAU	0x2	/* tau beyond the largest tau */
+#define CP_TL_F_NOCHAN		0x4	/* a transfer on a channel not
+					 * calibrated: not predicted */
+#define CP_TL_F_NORED		0x8	/* a reduction, no red_spb: not
+					 * predicted */
+
+/*
+ * cp_taulop_o - o_c(m): linear between measured sizes, the end segment
+ * extended beyond them (flag CP_TL_F_EXTRAP_SIZE above the largest).
+ * NAN when the channel has no tables or m < 0.  ch: the channel; bytes:
+ * m; flags: or'ed with CP_TL_F_*, may be NULL.
+ */
+double cp_taulop_o(const struct cp_taulop_chan *ch, double bytes,
+		   unsigned *flags);
+
+/*
+ * cp_taulop_l - L_c(m, tau): linear in m and in tau between measured
+ * points.  Above the largest size, L(m_max, tau) * m / m_max (the
+ * paper's L(A*m, tau) = A*L(m, tau)); above the largest tau,
+ * L(m, tau_max) * tau / tau_max (its bound L(m, A*tau) <= A*L(m, tau)),
+ * both flagged.  NAN when the channel has no tables, m < 0 or tau < 1.
+ * ch: the channel; bytes: m; tau: concurrent transfers; flags: as
+ * cp_taulop_o.
+ */
+double cp_taulop_l(const struct cp_taulop_chan *ch, double bytes, double tau,
+		   unsigned *flags);
+
+/*
+ * cp_taulop_p2p - one transmission of m bytes while tau transfers share
+ * channel c: tau || T_c(m) = o_c(m) + hops * L_c(m, tau) (eqs. 1-3; the
+ * overhead belongs to the processor and is not shared).  NAN as
+ * cp_taulop_l.  m: model; chan: CP_TL_*; bytes: m; tau: >= 1; flags: as
+ * cp_taulop_o.
+ */
+double cp_taulop_p2p(const struct cp_taulop *m, int chan, double bytes,
+		     double tau, unsigned *flags);
+
+/*
+ * cp_taulop_round - one round of k concurrent transmissions on one
+ * channel, sizes[] ascending with counts[] (d distinct sizes): the
+ * sender with the most overhead pays its overheads one after another,
+ * max_p sum o_c(m), and the transfers follow 001's rule A2 (eq. 9):
+ * sum_j hops * L_c(m_j - m_(j-1), n_j), n_j the transfers of size >=
+ * m_j, m_0 = 0; the overheads of the remainders are dropped (rule A1).
+ * Returns NAN as cp_taulop_l.  m: model; chan: CP_TL_*; sizes, counts:
+ * the round's sizes; d: their number; o_s: the overhead term, computed
+ * by the caller (cp_taulop_o summed per sender, the largest); flags: as
+ * cp_taulop_o.
+ */
+double cp_taulop_round(const struct cp_taulop *m, int chan,
+		       const double *sizes, const int *counts, int d,
+		       double o_s, unsigned *flags);
+
+/*
+ * Where the ranks of a collective live: group rank g is world rank
+ * members[g] (NULL: g itself), on host host[world] (NULL: all on one).
+ * Two ranks on one host talk through CP_TL_SHM, else CP_TL_NET.
+ */
+struct cp_coll_place {
+	const int32_t *members;
+	const int32_t *host;
+};
+
+/*
+ * cp_taulop_coll - tau-Lop of collective c under algorithm alg (rules
+ * of cp_coll_decide with mca): the sum over its rounds of the slowest
+ * channel's round (rule A3: channels do not interfere), plus red_spb
+ * times the largest reduction of the round.  Returns 0 and *t_s;
+ * -CP_COLL_E_* from the schedule; -1 when a round cannot be priced
+ * (*flags says why: CP_TL_F_NOCHAN, CP_TL_F_NORED).  m: model; c: the
+ * call; alg: algorithm; mca: overrides or NULL; pl: placement, may be
+ * NULL (one host); t_s: out; flags: out, CP_TL_F_*.
+ */
+int cp_taulop_coll(const struct cp_taulop *m, const struct cp_coll_call *c,
+		   int alg, const struct cp_coll_mca *mca,
+		   const struct cp_coll_place *pl, double *t_s,
+		   unsigned *flags);
+
+/* Cost of one message for a per-process baseline. */
+enum cp_coll_base {
+	CP_COLL_HOCKNEY,	/* alpha + beta*m */
+	CP_COLL_LOGGP,		/* L + 2o + (m-1)G */
+};
+
+/*
+ * cp_coll_baseline - a baseline over the same rounds, as 001 prices
+ * HLogGP: in each round every process pays the messages it sends one
+ * after another and, at the same time, those it receives; the round
+ * costs the most any process pays, max_p max(sum of its sends, sum of
+ * its receives); the rounds add up.  No reduction term.  Returns 0 and
+ * *t_s, or -CP_COLL_E_* from the schedule.  kind: the message cost;
+ * a, b, c: its parameters (Hockney alpha, beta, unused; LogGP L, o, G);
+ * call: the call; alg, mca: as cp_taulop_coll; t_s: out.
+ */
+int cp_coll_baseline(enum cp_coll_base kind, double a, double b, double c,
+		     const struct cp_coll_call *call, int alg,
+		     const struct cp_coll_mca *mca, double *t_s);
+
+#endif

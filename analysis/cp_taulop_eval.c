@@ -1,0 +1,330 @@
+/*
+ * cp_taulop_eval.c - tau-Lop's formulas (analysis/cp_taulop.h): the
+ * parameters at any size and concurrency, one transmission, one round,
+ * a whole collective; and the per-process baselines over the same
+ * rounds.  libc and libm only.
+ */
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "analysis/cp_model.h"
+#include "analysis/cp_taulop.h"
+
+static bool chan_ok(const struct cp_taulop_chan *ch)
+{
+	return ch && ch->nsizes >= 1 && ch->ntau >= 1 && ch->size_bytes &&
+	       ch->tau && ch->o_s && ch->l_s;
+}
+
+double cp_taulop_o(const struct cp_taulop_chan *ch, double bytes,
+		   unsigned *flags)
+{
+	int a;
+	double w;
+
+	if (!chan_ok(ch) || !(bytes >= 0))
+		return NAN;
+	if (cp_model_locate(ch->size_bytes, ch->nsizes, bytes, &a, &w) &&
+	    bytes > ch->size_bytes[ch->nsizes - 1] && flags)
+		*flags |= CP_TL_F_EXTRAP_SIZE;
+	return cp_model_lerp(ch->o_s, 1, a, w, ch->nsizes);
+}
+
+/* L at measured size index is, linear in tau. */
+static double l_at_size(const struct cp_taulop_chan *ch, int is, double tau,
+			unsigned *flags)
+{
+	const double *row = ch->l_s + (size_t)is * ch->ntau;
+	double tmax = ch->tau[ch->ntau - 1];
+	int a;
+	double w;
+
+	if (tau > tmax) {
+		if (flags)
+			*flags |= CP_TL_F_EXTRAP_TAU;
+		return row[ch->ntau - 1] * tau / tmax;
+	}
+	cp_model_locate(ch->tau, ch->ntau, tau, &a, &w);
+	return cp_model_lerp(row, 1, a, w, ch->ntau);
+}
+
+double cp_taulop_l(const struct cp_taulop_chan *ch, double bytes, double tau,
+		   unsigned *flags)
+{
+	int a, n;
+	double w, mmax;
+
+	if (!chan_ok(ch) || !(bytes >= 0) || !(tau >= 1))
+		return NAN;
+	n = ch->nsizes;
+	mmax = ch->size_bytes[n - 1];
+	if (bytes > mmax && mmax > 0) {
+		if (flags)
+			*flags |= CP_TL_F_EXTRAP_SIZE;
+		return l_at_size(ch, n - 1, tau, flags) * bytes / mmax;
+	}
+	cp_model_locate(ch->size_bytes, n, bytes, &a, &w);
+	if (n == 1 || w == 0)
+		return l_at_size(ch, a, tau, flags);
+	return (1 - w) * l_at_size(ch, a, tau, flags) +
+	       w * l_at_size(ch, a + 1, tau, flags);
+}
+
+double cp_taulop_p2p(const struct cp_taulop *m, int chan, double bytes,
+		     double tau, unsigned *flags)
+{
+	const struct cp_taulop_chan *ch;
+
+	if (!m || chan < 0 || chan >= CP_TL_NCHAN)
+		return NAN;
+	ch = &m->ch[chan];
+	return cp_taulop_o(ch, bytes, flags) +
+	       ch->hops * cp_taulop_l(ch, bytes, tau, flags);
+}
+
+double cp_taulop_round(const struct cp_taulop *m, int chan,
+		       const double *sizes, const int *counts, int d,
+		       double o_s, unsigned *flags)
+{
+	const struct cp_taulop_chan *ch;
+	double x = 0, prev = 0;
+	int j, left = 0;
+
+	if (!m || chan < 0 || chan >= CP_TL_NCHAN || d < 1)
+		return NAN;
+	ch = &m->ch[chan];
+	for (j = 0; j < d; j++)
+		left += counts[j];
+	for (j = 0; j < d; j++) {
+		/* the first piece is paid even at 0 bytes (a message's
+		 * latency); later ones only for what they add (A2) */
+		if (j == 0 || sizes[j] > prev)
+			x += ch->hops * cp_taulop_l(ch, sizes[j] - prev, left,
+						    flags);
+		prev = sizes[j];
+		left -= counts[j];
+	}
+	return o_s + x;
+}
+
+/* ---- a collective, round by round ---- */
+
+#define NSZ 8		/* distinct sizes kept per round and channel */
+
+struct tl_chan_round {
+	int d;			/* distinct sizes */
+	double sz[NSZ];		/* ascending */
+	int cnt[NSZ];
+	int src;		/* sender being summed, -1 none */
+	double o_cur, o_max;	/* its overheads; the largest sum */
+};
+
+struct tl_sink {
+	const struct cp_taulop *m;
+	const struct cp_coll_place *pl;
+	struct tl_chan_round ch[CP_TL_NCHAN];
+	double red_max;		/* largest reduction this round, bytes */
+	double total;
+	unsigned flags;
+	bool bad;
+};
+
+static int host_of(const struct cp_coll_place *pl, int g)
+{
+	int32_t w;
+
+	if (!pl || !pl->host)
+		return 0;
+	w = pl->members ? pl->members[g] : g;
+	return pl->host[w];
+}
+
+/* Add size to the round's multiset; when NSZ sizes are taken, the
+ * nearest one absorbs it (rounds have one to three sizes). */
+static void add_size(struct tl_chan_round *r, double bytes)
+{
+	int i, best = 0;
+
+	for (i = 0; i < r->d && r->sz[i] < bytes; i++)
+		;
+	if (i < r->d && r->sz[i] == bytes) {
+		r->cnt[i]++;
+		return;
+	}
+	if (r->d < NSZ) {
+		memmove(&r->sz[i + 1], &r->sz[i], sizeof(double) * (r->d - i));
+		memmove(&r->cnt[i + 1], &r->cnt[i], sizeof(int) * (r->d - i));
+		r->sz[i] = bytes;
+		r->cnt[i] = 1;
+		r->d++;
+		return;
+	}
+	for (i = 1; i < r->d; i++)
+		if (fabs(r->sz[i] - bytes) < fabs(r->sz[best] - bytes))
+			best = i;
+	r->cnt[best]++;
+}
+
+static void tl_xfer(void *arg, int src, int dst, double bytes)
+{
+	struct tl_sink *s = arg;
+	int c = host_of(s->pl, src) == host_of(s->pl, dst) ? CP_TL_SHM :
+		CP_TL_NET;
+	struct tl_chan_round *r = &s->ch[c];
+
+	if (r->src != src) {
+		if (r->o_cur > r->o_max)
+			r->o_max = r->o_cur;
+		r->o_cur = 0;
+		r->src = src;
+	}
+	r->o_cur += cp_taulop_o(&s->m->ch[c], bytes, &s->flags);
+	add_size(r, bytes);
+}
+
+static void tl_reduce(void *arg, int rank, double bytes)
+{
+	struct tl_sink *s = arg;
+
+	(void)rank;
+	if (bytes > s->red_max)
+		s->red_max = bytes;
+}
+
+static void tl_round(void *arg)
+{
+	struct tl_sink *s = arg;
+	double worst = 0, t;
+	int c;
+
+	for (c = 0; c < CP_TL_NCHAN; c++) {
+		struct tl_chan_round *r = &s->ch[c];
+
+		if (!r->d)
+			continue;
+		if (s->m->ch[c].nsizes < 1) {
+			s->flags |= CP_TL_F_NOCHAN;
+			s->bad = true;
+		}
+		if (r->o_cur > r->o_max)
+			r->o_max = r->o_cur;
+		t = cp_taulop_round(s->m, c, r->sz, r->cnt, r->d, r->o_max,
+				    &s->flags);
+		if (t > worst)
+			worst = t;
+		memset(r, 0, sizeof(*r));
+		r->src = -1;
+	}
+	if (s->red_max > 0) {
+		if (isnan(s->m->red_spb)) {
+			s->flags |= CP_TL_F_NORED;
+			s->bad = true;
+		}
+		worst += s->red_max * s->m->red_spb;
+	}
+	s->red_max = 0;
+	s->total += worst;
+}
+
+int cp_taulop_coll(const struct cp_taulop *m, const struct cp_coll_call *c,
+		   int alg, const struct cp_coll_mca *mca,
+		   const struct cp_coll_place *pl, double *t_s,
+		   unsigned *flags)
+{
+	struct tl_sink s;
+	struct cp_coll_sink sink = { tl_xfer, tl_reduce, tl_round, &s };
+	int rc;
+
+	memset(&s, 0, sizeof(s));
+	s.m = m;
+	s.pl = pl;
+	s.ch[0].src = s.ch[1].src = -1;
+	*t_s = NAN;
+	rc = cp_coll_sched(c, alg, mca, &sink);
+	if (flags)
+		*flags |= s.flags;
+	if (rc < 0)
+		return rc;
+	if (s.bad || isnan(s.total))
+		return -1;
+	*t_s = s.total;
+	return 0;
+}
+
+/* ---- per-process baselines over the same rounds ---- */
+
+struct base_sink {
+	enum cp_coll_base kind;
+	double a, b, c;
+	int p;
+	int src;
+	double snd_cur, worst;
+	double total;
+	double rcv[CP_COLL_MAXP];	/* last: only P of them are zeroed */
+};
+
+static double base_cost(const struct base_sink *s, double bytes)
+{
+	if (s->kind == CP_COLL_HOCKNEY)
+		return cp_hockney_eval(s->a, s->b, bytes);
+	return cp_loggp_eval(s->a, s->b, s->c, bytes);
+}
+
+static void base_xfer(void *arg, int src, int dst, double bytes)
+{
+	struct base_sink *s = arg;
+	double t = base_cost(s, bytes);
+
+	if (s->src != src) {
+		if (s->snd_cur > s->worst)
+			s->worst = s->snd_cur;
+		s->snd_cur = 0;
+		s->src = src;
+	}
+	s->snd_cur += t;
+	s->rcv[dst] += t;
+}
+
+static void base_round(void *arg)
+{
+	struct base_sink *s = arg;
+	int r;
+
+	if (s->snd_cur > s->worst)
+		s->worst = s->snd_cur;
+	for (r = 0; r < s->p; r++) {
+		if (s->rcv[r] > s->worst)
+			s->worst = s->rcv[r];
+		s->rcv[r] = 0;
+	}
+	s->total += s->worst;
+	s->worst = s->snd_cur = 0;
+	s->src = -1;
+}
+
+int cp_coll_baseline(enum cp_coll_base kind, double a, double b, double c,
+		     const struct cp_coll_call *call, int alg,
+		     const struct cp_coll_mca *mca, double *t_s)
+{
+	struct base_sink s;
+	struct cp_coll_sink sink = { base_xfer, NULL, base_round, &s };
+	int rc;
+
+	*t_s = NAN;
+	if (!call || call->nprocs > CP_COLL_MAXP || call->nprocs < 1)
+		return -CP_COLL_E_ARG;
+	memset(&s, 0, offsetof(struct base_sink, rcv));
+	memset(s.rcv, 0, sizeof(double) * (size_t)call->nprocs);
+	s.kind = kind;
+	s.a = a;
+	s.b = b;
+	s.c = c;
+	s.p = call->nprocs;
+	s.src = -1;
+	rc = cp_coll_sched(call, alg, mca, &sink);
+	if (rc < 0)
+		return rc;
+	*t_s = s.total;
+	return 0;
+}

@@ -1,0 +1,132 @@
+/*
+ * colls.c - the eight collectives a new user tries first, each at three
+ * sizes per process block, every call after a barrier: MPI_Bcast,
+ * MPI_Reduce, MPI_Allreduce, MPI_Allgather, MPI_Alltoall, MPI_Gather,
+ * MPI_Scatter and MPI_Reduce_scatter_block of MPI_DOUBLE (MPI_SUM).
+ *
+ *   mpirun -np 4 colls [REPS] [BYTES...]
+ *
+ * REPS calls of each (default 50), each after an MPI_Barrier, so that
+ * every call starts together and its time, from the last rank's entry
+ * to the last rank's exit (commprof's t_transfer), is the collective's
+ * own; BYTES the block sizes (default 1500 24000 200000, off any
+ * calibration grid).  Prints one line per (operation, size) with a
+ * checksum of the result.  Exit 0, or 1 on a wrong result.
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { BCAST, REDUCE, ALLREDUCE, ALLGATHER, ALLTOALL, GATHER, SCATTER,
+       REDSCAT, NOPS };
+
+static const char *const names[NOPS] = { "MPI_Bcast", "MPI_Reduce",
+	"MPI_Allreduce", "MPI_Allgather", "MPI_Alltoall", "MPI_Gather",
+	"MPI_Scatter", "MPI_Reduce_scatter_block" };
+
+static void call(int op, double *a, double *b, int n)
+{
+	switch (op) {
+	case BCAST:
+		MPI_Bcast(a, n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+		break;
+	case REDUCE:
+		MPI_Reduce(a, b, n, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+		break;
+	case ALLREDUCE:
+		MPI_Allreduce(a, b, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+		break;
+	case ALLGATHER:
+		MPI_Allgather(a, n, MPI_DOUBLE, b, n, MPI_DOUBLE,
+			      MPI_COMM_WORLD);
+		break;
+	case ALLTOALL:
+		MPI_Alltoall(a, n, MPI_DOUBLE, b, n, MPI_DOUBLE,
+			     MPI_COMM_WORLD);
+		break;
+	case GATHER:
+		MPI_Gather(a, n, MPI_DOUBLE, b, n, MPI_DOUBLE, 0,
+			   MPI_COMM_WORLD);
+		break;
+	case SCATTER:
+		MPI_Scatter(a, n, MPI_DOUBLE, b, n, MPI_DOUBLE, 0,
+			    MPI_COMM_WORLD);
+		break;
+	default:
+		MPI_Reduce_scatter_block(a, b, n, MPI_DOUBLE, MPI_SUM,
+					 MPI_COMM_WORLD);
+		break;
+	}
+}
+
+/* The first element of the result, where the rank has one: the sum of
+ * the ranks + 1 for the reductions, rank + 1 of a block otherwise. */
+static double check(int op, const double *a, const double *b, int rank,
+		    int np)
+{
+	switch (op) {
+	case BCAST:
+		return a[0];
+	case REDUCE:
+		return rank ? np * (np + 1) / 2 : b[0];
+	case GATHER:
+		return rank ? 1 : b[0];
+	case SCATTER:
+		return rank ? b[0] : 1;
+	case ALLTOALL:
+	case ALLGATHER:
+		return b[0];
+	default:
+		return b[0];
+	}
+}
+
+int main(int argc, char **argv)
+{
+	int sizes[16] = { 1500, 24000, 200000 }, ns = 3, reps = 50;
+	int rank, np, op, k, i, r, n, bad = 0, all;
+	size_t cap;
+	double *a, *b, got, want;
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &np);
+	if (argc > 1)
+		reps = atoi(argv[1]);
+	if (argc > 2)
+		for (ns = 0; ns < 16 && ns + 2 < argc; ns++)
+			sizes[ns] = atoi(argv[ns + 2]);
+	if (reps < 1)
+		reps = 1;
+	for (cap = 0, k = 0; k < ns; k++)
+		if ((size_t)sizes[k] > cap)
+			cap = (size_t)sizes[k];
+	cap = cap / sizeof(double) * (size_t)np + 1;
+	a = malloc(cap * sizeof(double));
+	b = malloc(cap * sizeof(double));
+	if (!a || !b)
+		MPI_Abort(MPI_COMM_WORLD, 1);
+	for (op = 0; op < NOPS; op++)
+		for (k = 0; k < ns; k++) {
+			n = sizes[k] / (int)sizeof(double);
+			for (r = 0; r < reps; r++) {
+				for (i = 0; i < (int)cap; i++)
+					a[i] = rank + 1;
+				MPI_Barrier(MPI_COMM_WORLD);
+				call(op, a, b, n);
+			}
+			got = check(op, a, b, rank, np);
+			want = op == REDUCE || op == ALLREDUCE ||
+			       op == REDSCAT ? np * (np + 1) / 2 : 1;
+			bad |= n > 0 && got != want;
+			if (rank == 0)
+				printf("%-25s %7d B x %d: %g\n", names[op],
+				       n * (int)sizeof(double), reps, got);
+		}
+	MPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	free(a);
+	free(b);
+	MPI_Finalize();
+	return all ? 1 : 0;
+}

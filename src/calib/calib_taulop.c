@@ -1,0 +1,426 @@
+/*
+ * calib_taulop.c - the Ring experiments of tau-Lop (001 section 5.2;
+ * analysis/cp_taulop_fit.h says how o and L come out of them) and the
+ * cost of a local reduction, into the tau-Lop section of the parameter
+ * file (src/common/cp_tl_params.h).
+ *
+ * Channel 0 (shared memory) is measured among the ranks of the host
+ * that has the most: a ping-pong for tau = 1, rings of 2..n of them,
+ * then rings of all n in which each rank sends to its d next ones
+ * (tau = n*d, d up to n - 1, the most concurrent round a linear
+ * alltoall has).  Channel 1 (network) is measured when the job spans
+ * hosts, among one rank per host: a ping-pong and rings of 2..h hosts.
+ * Ranks not in an experiment wait for it inside MPI_Barrier, as ranks
+ * not in a collective's round wait inside the collective: with more
+ * ranks than CPUs on a host the experiments then time what an
+ * application of as many ranks meets (man/commprof-calibrate.1).
+ */
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/cp_err.h"
+#include "analysis/cp_taulop.h"
+#include "analysis/cp_taulop_fit.h"
+#include "src/calib/calib.h"
+#include "src/common/cp_tl_params.h"
+
+#define MAXTAU 64
+
+/* One channel's experiments. */
+struct tl_exp {
+	int chan;
+	int n;			/* participants */
+	int me;			/* my index among them, -1 none */
+	int *world;		/* [n] their world ranks */
+	int ntau;
+	double tau[MAXTAU];
+	int deg[MAXTAU];
+	double *ring;		/* [(is * ntau + it) * reps + r], rank 0 */
+	double *isend;		/* [is * reps + r], rank 0 */
+};
+
+static const double sizes_full[] = { 0, 256, 1024, 4000, 8192, 16384,
+				     32768, 65536, 131072, 262144, 524288,
+				     1048576 };
+static const double sizes_quick[] = { 0, 1024, 8192, 65536, 524288 };
+
+static int iters_for(double bytes, bool quick)
+{
+	int n = bytes <= 16384 ? 20 : bytes <= 262144 ? 8 : 3;
+
+	return quick ? (n + 1) / 2 : n;
+}
+
+static void *xcalloc(size_t n, size_t sz)
+{
+	void *p = calloc(n ? n : 1, sz);
+
+	if (!p)
+		calib_fatal("out of memory");
+	return p;
+}
+
+/* e's participants: the ranks for which in is true, in world order
+ * (collective over MPI_COMM_WORLD). */
+static void members(struct calib *c, struct tl_exp *e, int in)
+{
+	int *all = xcalloc((size_t)c->n, sizeof(int)), i;
+
+	MPI_Allgather(&in, 1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD);
+	e->world = xcalloc((size_t)c->n, sizeof(int));
+	e->n = 0;
+	e->me = -1;
+	for (i = 0; i < c->n; i++)
+		if (all[i]) {
+			if (i == c->rank)
+				e->me = e->n;
+			e->world[e->n++] = i;
+		}
+	free(all);
+}
+
+/* The ranks of the host with the most ranks (the lowest leader on a
+ * tie), in world order. */
+static void pick_node(struct calib *c, struct tl_exp *e)
+{
+	MPI_Comm node;
+	int local, lrank, in[2], out[2];
+
+	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
+			    MPI_INFO_NULL, &node);
+	MPI_Comm_size(node, &local);
+	MPI_Comm_rank(node, &lrank);
+	in[0] = local;
+	in[1] = c->rank;
+	MPI_Bcast(&in[1], 1, MPI_INT, 0, node);	/* the node's leader */
+	MPI_Allreduce(in, out, 1, MPI_2INT, MPI_MAXLOC, MPI_COMM_WORLD);
+	MPI_Comm_free(&node);
+	e->chan = CP_TL_SHM;
+	/* every rank says whether it lives on the chosen node */
+	members(c, e, in[1] == out[1]);
+}
+
+/* One rank per host (the lowest of each), in world order. */
+static void pick_hosts(struct calib *c, struct tl_exp *e)
+{
+	MPI_Comm node;
+	int lrank;
+
+	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
+			    MPI_INFO_NULL, &node);
+	MPI_Comm_rank(node, &lrank);
+	MPI_Comm_free(&node);
+	e->chan = CP_TL_NET;
+	members(c, e, lrank == 0);
+}
+
+/* tau 1..n with one message per process, then (shared memory) n*d. */
+static void plan_taus(struct tl_exp *e)
+{
+	int t, d;
+
+	e->ntau = 0;
+	for (t = 1; t <= e->n && e->ntau < MAXTAU; t++) {
+		e->tau[e->ntau] = t;
+		e->deg[e->ntau++] = 1;
+	}
+	for (d = 2; e->chan == CP_TL_SHM && d < e->n && e->ntau < MAXTAU;
+	     d++) {
+		e->tau[e->ntau] = (double)e->n * d;
+		e->deg[e->ntau++] = d;
+	}
+}
+
+/* One ping-pong iteration between participants 0 and 1; the caller's
+ * MPI_Isend duration into *isend (index 0 only). */
+static void pingpong(const struct tl_exp *e, char *sb, char *rb, int m,
+		     double *isend)
+{
+	MPI_Request q;
+	double t;
+
+	if (e->me == 0) {
+		t = MPI_Wtime();
+		MPI_Isend(sb, m, MPI_BYTE, e->world[1], 0, MPI_COMM_WORLD,
+			  &q);
+		*isend = MPI_Wtime() - t;
+		MPI_Wait(&q, MPI_STATUS_IGNORE);
+		MPI_Recv(rb, m, MPI_BYTE, e->world[1], 0, MPI_COMM_WORLD,
+			 MPI_STATUS_IGNORE);
+	} else {
+		MPI_Recv(rb, m, MPI_BYTE, e->world[0], 0, MPI_COMM_WORLD,
+			 MPI_STATUS_IGNORE);
+		MPI_Isend(sb, m, MPI_BYTE, e->world[0], 0, MPI_COMM_WORLD,
+			  &q);
+		MPI_Wait(&q, MPI_STATUS_IGNORE);
+	}
+}
+
+/* One ring iteration among the first k participants, d messages each:
+ * all receives posted, then all sends, as a linear alltoall does. */
+static void ring(const struct tl_exp *e, int k, int d, char *sb, char *rb,
+		 int m)
+{
+	MPI_Request q[2 * MAXTAU];
+	int j, nq = 0;
+
+	for (j = 1; j <= d; j++)
+		MPI_Irecv(rb + (size_t)j * m, m, MPI_BYTE,
+			  e->world[(e->me + k - j) % k], 1, MPI_COMM_WORLD,
+			  &q[nq++]);
+	for (j = 1; j <= d; j++)
+		MPI_Isend(sb + (size_t)j * m, m, MPI_BYTE,
+			  e->world[(e->me + j) % k], 1, MPI_COMM_WORLD,
+			  &q[nq++]);
+	MPI_Waitall(nq, q, MPI_STATUSES_IGNORE);
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Experiment it of size m, c->reps times after one warm-up: on the
+ * experiment's first participant, the time per iteration into t[] and
+ * (tau = 1) the median MPI_Isend duration into o[]. */
+static void run_exp(struct calib *c, const struct tl_exp *e, int it, int m,
+		    int reps, char *sb, char *rb, double *t, double *o)
+{
+	int k = e->deg[it] > 1 ? e->n : (int)e->tau[it];
+	int iters = iters_for(m, c->quick), r, i;
+	bool in = e->me >= 0 && e->me < (k < 2 ? 2 : k);
+	double t0, *is = xcalloc((size_t)iters, sizeof(double));
+
+	for (r = -1; r < reps; r++) {
+		MPI_Barrier(MPI_COMM_WORLD);
+		if (!in)
+			continue;
+		t0 = MPI_Wtime();
+		for (i = 0; i < iters; i++) {
+			if (k == 1)
+				pingpong(e, sb, rb, m, &is[i]);
+			else
+				ring(e, k, e->deg[it], sb, rb, m);
+		}
+		if (e->me || r < 0)
+			continue;
+		t[r] = (MPI_Wtime() - t0) / iters / (k == 1 ? 2 : 1);
+		if (k == 1) {
+			qsort(is, (size_t)iters, sizeof(double), cmp_dbl);
+			o[r] = is[iters / 2];
+		}
+	}
+	free(is);
+}
+
+/* Every experiment of e over the sizes; results reach rank 0. */
+static void run_chan(struct calib *c, struct tl_exp *e, const double *sizes,
+		     int ns, int reps)
+{
+	size_t nring = (size_t)ns * e->ntau * reps, nis = (size_t)ns * reps;
+	double *ring = xcalloc(nring, sizeof(double));
+	double *isend = xcalloc(nis, sizeof(double));
+	int maxd = 1, is, it;
+	size_t big;
+	char *sb, *rb;
+
+	for (it = 0; it < e->ntau; it++)
+		if (e->deg[it] > maxd)
+			maxd = e->deg[it];
+	big = (size_t)sizes[ns - 1] * (maxd + 1) + 64;
+	sb = xcalloc(big, 1);
+	rb = xcalloc(big, 1);
+	memset(sb, 1, big);	/* fault the pages in before timing */
+	memset(rb, 2, big);
+	for (is = 0; is < ns; is++) {
+		for (it = 0; it < e->ntau; it++)
+			run_exp(c, e, it, (int)sizes[is], reps, sb, rb,
+				ring + ((size_t)is * e->ntau + it) * reps,
+				isend + (size_t)is * reps);
+		calib_progress(c, e->chan ? "tau-Lop network rings" :
+			       "tau-Lop rings", 1);
+	}
+	free(sb);
+	free(rb);
+	/* the first participant measured; rank 0 collects */
+	e->ring = c->rank ? NULL : xcalloc(nring, sizeof(double));
+	e->isend = c->rank ? NULL : xcalloc(nis, sizeof(double));
+	MPI_Reduce(ring, e->ring, (int)nring, MPI_DOUBLE, MPI_MAX, 0,
+		   MPI_COMM_WORLD);
+	MPI_Reduce(isend, e->isend, (int)nis, MPI_DOUBLE, MPI_MAX, 0,
+		   MPI_COMM_WORLD);
+	free(ring);
+	free(isend);
+}
+
+/* The cost of MPI_Reduce_local (MPI_SUM of doubles), every rank of the
+ * node at once as in a collective's round; rank 0's medians. */
+static void run_red(struct calib *c, double *bytes, double *t_s, int *n)
+{
+	static const int sz[] = { 4096, 32768, 131072, 524288, 1048576 };
+	int k, r, i, reps = c->quick ? 5 : 11, iters = 4;
+	double *x = xcalloc(1048576 / 8, sizeof(double));
+	double *y = xcalloc(1048576 / 8, sizeof(double)), v[16], t0;
+
+	*n = (int)(sizeof(sz) / sizeof(sz[0]));
+	for (k = 0; k < *n; k++) {
+		for (r = -1; r < reps; r++) {
+			MPI_Barrier(MPI_COMM_WORLD);
+			t0 = MPI_Wtime();
+			for (i = 0; i < iters; i++)
+				MPI_Reduce_local(x, y, sz[k] / 8, MPI_DOUBLE,
+						 MPI_SUM);
+			if (r >= 0)
+				v[r] = (MPI_Wtime() - t0) / iters;
+		}
+		qsort(v, (size_t)reps, sizeof(double), cmp_dbl);
+		bytes[k] = sz[k];
+		t_s[k] = v[reps / 2];
+	}
+	free(x);
+	free(y);
+}
+
+/* ---- from estimates to the file (rank 0) ---- */
+
+static void pval(struct cp_pval *v, const struct cp_est *e)
+{
+	memset(v, 0, sizeof(*v));
+	if (e->fail || !isfinite(e->val)) {
+		v->state = CP_PV_FAIL;
+		snprintf(v->fail, sizeof(v->fail), "%s",
+			 e->fail ? e->fail : "non-finite estimate");
+		return;
+	}
+	v->state = CP_PV_OK;
+	v->val = e->val;
+	v->lo = e->lo < e->val ? e->lo : e->val;
+	v->hi = e->hi > e->val ? e->hi : e->val;
+	v->n = e->n;
+}
+
+static void print_chan(const struct tl_exp *e, const double *sizes, int ns,
+		       const struct cp_taulop_fit *f)
+{
+	int is, it;
+
+	printf("tau-Lop channel %d (%s) on %d ranks: o and L(m, tau) in "
+	       "us\n%10s %8s", e->chan, e->chan ? "network" :
+	       "shared memory", e->n, "size", "o");
+	for (it = 0; it < e->ntau; it++)
+		printf(" %6s%-3g", "tau=", e->tau[it]);
+	putchar('\n');
+	for (is = 0; is < ns; is++) {
+		printf("%10.0f %8.2f", sizes[is], f->o_s[is].val * 1e6);
+		for (it = 0; it < e->ntau; it++) {
+			const struct cp_est *l = &f->l_s[is * e->ntau + it];
+
+			if (l->fail)
+				printf(" %9s", "failed");
+			else
+				printf(" %9.2f", l->val * 1e6);
+		}
+		putchar('\n');
+	}
+	if (f->flags & CP_TLFIT_CLAMPED)
+		printf("tau-Lop: some L below 0 within noise, set to 0\n");
+}
+
+static void fill_chan(struct cp_params *p, const struct tl_exp *e,
+		      const double *sizes, int ns, int reps, int hops)
+{
+	struct cp_taulop_meas in = { ns, sizes, e->ntau, e->tau, e->deg,
+				     reps, e->ring, reps, e->isend, hops };
+	struct cp_tl_params *tl = cp_tl_params_get(p);
+	struct cp_taulop_fit f;
+	int is, it, rc;
+
+	if (!tl || cp_tl_params_alloc_chan(tl, e->chan, ns, e->ntau))
+		calib_fatal("out of memory");
+	rc = cp_taulop_fit(&in, CP_STATS_LEVEL, &f);
+	if (rc) {
+		printf("tau-Lop channel %d: fit failed: %s\n", e->chan,
+		       cp_err_str(rc));
+		tl->ch[e->chan].nsizes = 0;
+		return;
+	}
+	memcpy(tl->ch[e->chan].size_bytes, sizes, sizeof(double) * ns);
+	memcpy(tl->ch[e->chan].tau, e->tau, sizeof(double) * e->ntau);
+	tl->ch[e->chan].ranks = e->n;
+	for (is = 0; is < ns; is++) {
+		pval(&tl->ch[e->chan].o_s[is], &f.o_s[is]);
+		for (it = 0; it < e->ntau; it++)
+			pval(&tl->ch[e->chan].l_s[is * e->ntau + it],
+			     &f.l_s[is * e->ntau + it]);
+	}
+	print_chan(e, sizes, ns, &f);
+	cp_taulop_fit_free(&f);
+}
+
+static void fill_red(struct cp_params *p, const double *b, const double *t,
+		     int n)
+{
+	struct cp_tl_params *tl = cp_tl_params_get(p);
+	struct cp_est e = { 0 };
+	int rc;
+
+	if (!tl)
+		calib_fatal("out of memory");
+	rc = cp_taulop_fit_red(b, t, n, CP_STATS_LEVEL, &e);
+	if (rc && !e.fail)
+		e.fail = cp_err_str(rc);
+	e.n = n;
+	pval(&tl->red_spb, &e);
+	if (!e.fail)
+		printf("tau-Lop: local reduction %.4f ns/B (MPI_SUM of "
+		       "doubles)\n", e.val * 1e9);
+}
+
+static void free_exp(struct tl_exp *e)
+{
+	free(e->world);
+	free(e->ring);
+	free(e->isend);
+}
+
+int calib_taulop_units(const struct calib *c)
+{
+	return (c->quick ? 5 : 12) * 2;
+}
+
+void calib_taulop(struct calib *c, struct cp_params *p)
+{
+	const double *sizes = c->quick ? sizes_quick : sizes_full;
+	int ns = c->quick ? 5 : 12, reps = c->quick ? 7 : 11, nred;
+	struct tl_exp e[2];
+	double rb[8], rt[8];
+	int k;
+
+	memset(e, 0, sizeof(e));
+	pick_node(c, &e[0]);
+	pick_hosts(c, &e[1]);
+	for (k = 0; k < 2; k++) {
+		plan_taus(&e[k]);
+		if (e[k].n >= 2)
+			run_chan(c, &e[k], sizes, ns, reps);
+	}
+	run_red(c, rb, rt, &nred);
+	if (c->rank == 0) {
+		calib_progress_end(c);
+		for (k = 0; k < 2; k++)
+			if (e[k].n >= 2)
+				fill_chan(p, &e[k], sizes, ns, reps,
+					  k ? 1 : 2);
+		if (e[0].n < 2)
+			printf("tau-Lop: no host runs 2 ranks: shared memory "
+			       "channel not measured\n");
+		fill_red(p, rb, rt, nred);
+	}
+	for (k = 0; k < 2; k++)
+		free_exp(&e[k]);
+}

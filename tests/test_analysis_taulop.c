@@ -1,0 +1,263 @@
+/*
+ * test_analysis_taulop.c - analysis/cp_taulop without MPI: the formulas
+ * on integer tables where every value is exact (one transmission, 001's
+ * eq. 9 example, a binomial broadcast and a recursive doubling allreduce
+ * written out by hand, the baselines over the same rounds, channels and
+ * reductions), then the estimation: Ring and fan times synthesized from
+ * known o and L with noise must give them back, within their intervals.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/cp_err.h"
+#include "analysis/cp_taulop.h"
+#include "analysis/cp_taulop_fit.h"
+#include "tests/test_analysis.h"
+
+/* Shared memory tables, microseconds: o(m) = 1 + m/1000 and
+ * L(m, tau) = tau * (2 + m/100), at sizes 0, 100, 1000 and tau 1, 2, 4. */
+static const double sizes[] = { 0, 100, 1000 };
+static const double taus[] = { 1, 2, 4 };
+static double o_tab[3], l_tab[9];
+
+static double o_true(double m)
+{
+	return 1 + m / 1000;
+}
+
+static double l_true(double m, double tau)
+{
+	return tau * (2 + m / 100);
+}
+
+static void tables(struct cp_taulop *m)
+{
+	int is, it;
+
+	for (is = 0; is < 3; is++) {
+		o_tab[is] = o_true(sizes[is]);
+		for (it = 0; it < 3; it++)
+			l_tab[is * 3 + it] = l_true(sizes[is], taus[it]);
+	}
+	memset(m, 0, sizeof(*m));
+	m->ch[CP_TL_SHM] = (struct cp_taulop_chan){ 3, 3, 2, sizes, taus,
+						    o_tab, l_tab };
+	m->red_spb = 0.01;
+}
+
+static void test_formulas(const struct cp_taulop *m)
+{
+	unsigned f = 0;
+	double t, x;
+	const double sz[] = { 35, 97, 124 };
+	const int cnt[] = { 1, 1, 1 };
+
+	t = cp_taulop_p2p(m, CP_TL_SHM, 100, 2, &f);
+	ta_check(t == o_true(100) + 2 * l_true(100, 2) && !f,
+		 "2 || T_0(100) = o(100) + 2 L(100, 2) = %g", t);
+	/* between measured points: linear in m, then in tau */
+	t = cp_taulop_l(&m->ch[CP_TL_SHM], 550, 3, &f);
+	ta_check(ta_near(t, 3 * (2 + 5.5), 1e-12) && !f,
+		 "L(550, 3) interpolated = %g (want 22.5)", t);
+	t = cp_taulop_l(&m->ch[CP_TL_SHM], 2000, 2, &f);
+	ta_check(t == 2 * l_true(1000, 2) && f == CP_TL_F_EXTRAP_SIZE,
+		 "L(2000, 2) = 2 L(1000, 2) (L(A m) = A L(m)), flagged");
+	f = 0;
+	t = cp_taulop_l(&m->ch[CP_TL_SHM], 100, 8, &f);
+	ta_check(t == 2 * l_true(100, 4) && f == CP_TL_F_EXTRAP_TAU,
+		 "L(100, 8) = 2 L(100, 4) (the bound A L), flagged");
+	ta_check(isnan(cp_taulop_p2p(m, CP_TL_NET, 100, 1, NULL)),
+		 "an uncalibrated channel prices nothing");
+	/* 001 eq. 9: T(124) || T(97) || T(35) = 3||T(35) + 2||T(62) + T(27),
+	 * the remainders' overheads dropped (A1) */
+	f = 0;
+	t = cp_taulop_round(m, CP_TL_SHM, sz, cnt, 3, 5, &f);
+	x = 5 + 2 * (l_true(35, 3) + l_true(62, 2) + l_true(27, 1));
+	ta_check(ta_near(t, x, 1e-12),
+		 "eq. 9 round: o + 2[L(35,3) + L(62,2) + L(27,1)] = %g (want "
+		 "%g)", t, x);
+}
+
+static void test_colls(const struct cp_taulop *m)
+{
+	struct cp_coll_mca mca;
+	struct cp_coll_call c = { CP_COLL_BCAST, 4, 0, 100, 1, true };
+	int32_t hosts[4] = { 0, 0, 1, 1 };
+	struct cp_coll_place pl = { NULL, hosts };
+	unsigned f = 0;
+	double t, x;
+	int rc;
+
+	cp_coll_mca_default(&mca);
+	mca.use_dynamic = true;
+	mca.alg[CP_COLL_BCAST] = 6;
+	/* Open MPI's binomial broadcast on 4: the root sends to 1 and 2 at
+	 * once, then 1 to 3 */
+	rc = cp_taulop_coll(m, &c, 6, &mca, NULL, &t, &f);
+	x = 2 * o_true(100) + 2 * l_true(100, 2) + o_true(100) +
+	    2 * l_true(100, 1);
+	ta_check(!rc && ta_near(t, x, 1e-12) && !f,
+		 "binomial bcast P=4 of 100 B: 2o + 2L(100,2) + o + 2L(100,1) "
+		 "= %g (want %g)", t, x);
+	/* recursive doubling allreduce: two rounds of 4 exchanges, each
+	 * followed by a reduction of the whole message */
+	c.op = CP_COLL_ALLREDUCE;
+	c.count = 1000;
+	rc = cp_taulop_coll(m, &c, 3, NULL, NULL, &t, &f);
+	x = 2 * (o_true(1000) + 2 * l_true(1000, 4) + 1000 * 0.01);
+	ta_check(!rc && ta_near(t, x, 1e-12),
+		 "recursive doubling allreduce P=4 of 1000 B = %g (want %g)",
+		 t, x);
+	/* across two hosts with no network tables: not priced */
+	f = 0;
+	rc = cp_taulop_coll(m, &c, 3, NULL, &pl, &t, &f);
+	ta_check(rc == -1 && (f & CP_TL_F_NOCHAN) && isnan(t),
+		 "a round on an uncalibrated channel: not predicted");
+	{
+		struct cp_taulop m2 = *m;
+
+		m2.red_spb = NAN;
+		f = 0;
+		rc = cp_taulop_coll(&m2, &c, 3, NULL, NULL, &t, &f);
+		ta_check(rc == -1 && (f & CP_TL_F_NORED),
+			 "a reduction without its cost: not predicted");
+		c.op = CP_COLL_ALLGATHER;
+		rc = cp_taulop_coll(&m2, &c, 3, NULL, NULL, &t, &f);
+		/* 2000 B lies beyond the table: L(2000) = 2 L(1000) */
+		ta_check(!rc && ta_near(t, o_true(1000) + 2 * l_true(1000, 4) +
+					   o_true(2000) + 4 * l_true(1000, 4),
+					1e-12),
+			 "allgather (no reduction) needs no reduction cost");
+	}
+	/* the baselines over the same rounds: per process, max of what it
+	 * sends and what it receives, rounds added */
+	c.op = CP_COLL_BCAST;
+	c.count = 100;
+	rc = cp_coll_baseline(CP_COLL_HOCKNEY, 3, 0.5, 0, &c, 1, NULL, &t);
+	ta_check(!rc && t == 3 * (3 + 0.5 * 100),
+		 "Hockney of a linear bcast P=4: 3 (alpha + beta m) = %g", t);
+	c.op = CP_COLL_ALLGATHER;
+	rc = cp_coll_baseline(CP_COLL_LOGGP, 3, 1, 0.5, &c, 3, NULL, &t);
+	ta_check(!rc && t == (3 + 2 + 0.5 * 99) + (3 + 2 + 0.5 * 199),
+		 "LogGP of a recursive doubling allgather P=4: one message "
+		 "of m, one of 2m = %g", t);
+	rc = cp_coll_baseline(CP_COLL_LOGGP, 3, 1, 0.5, &c, 9, NULL, &t);
+	ta_check(rc == -CP_COLL_E_ALG, "no algorithm 9 of allgather");
+}
+
+/* Noise of +-2%, deterministic. */
+static double noisy(double x, unsigned *seed)
+{
+	*seed = *seed * 1103515245u + 12345u;
+	return x * (0.98 + 0.04 * ((*seed >> 8) % 1000) / 1000.0);
+}
+
+static void test_fit(void)
+{
+	enum { NS = 3, NT = 5, REPS = 11 };
+	const double tau[NT] = { 1, 2, 3, 4, 8 };
+	const int deg[NT] = { 1, 1, 1, 1, 2 };
+	double ring[NS * NT * REPS], isend[NS * REPS];
+	struct cp_taulop_meas in = { NS, sizes, NT, tau, deg, REPS, ring,
+				     REPS, isend, 2 };
+	struct cp_taulop_fit f;
+	unsigned seed = 7;
+	int is, it, r, bad_in = 0, bad_near = 0, rc;
+	struct cp_est e;
+
+	for (is = 0; is < NS; is++) {
+		double m = sizes[is];
+
+		for (it = 0; it < NT; it++)
+			for (r = 0; r < REPS; r++)
+				ring[(is * NT + it) * REPS + r] = noisy(
+					deg[it] * o_true(m) +
+					2 * l_true(m, tau[it]), &seed);
+		for (r = 0; r < REPS; r++)
+			isend[is * REPS + r] = noisy(o_true(m), &seed);
+	}
+	rc = cp_taulop_fit(&in, 0.95, &f);
+	ta_check(!rc && f.nsizes == NS && f.ntau == NT, "fit: %d sizes x %d "
+		 "taus", f.nsizes, f.ntau);
+	for (is = 0; !rc && is < NS; is++)
+		for (it = 0; it < NT; it++) {
+			struct cp_est *l = &f.l_s[is * NT + it];
+			double want = l_true(sizes[is], tau[it]);
+
+			bad_in += l->fail || !(l->lo <= want && want <= l->hi);
+			bad_near += !ta_near(l->val, want, 0.05);
+		}
+	ta_check(!rc && !bad_in && !bad_near, "L recovered within 5%% and "
+		 "inside its interval at every size and tau (%d outside, %d "
+		 "off)", bad_in, bad_near);
+	ta_check(!rc && f.o_s[2].lo <= o_true(1000) &&
+		 o_true(1000) <= f.o_s[2].hi &&
+		 ta_near(f.o_s[2].val, o_true(1000), 0.03),
+		 "o(1000) = %g in [%g, %g] (true 2)", f.o_s[2].val,
+		 f.o_s[2].lo, f.o_s[2].hi);
+	cp_taulop_fit_free(&f);
+	/* a Ring faster than its overheads: L below 0 beyond noise fails */
+	for (r = 0; r < REPS; r++)
+		ring[(2 * NT + 4) * REPS + r] = 1;
+	rc = cp_taulop_fit(&in, 0.95, &f);
+	ta_check(!rc && f.l_s[2 * NT + 4].fail && !f.l_s[2 * NT + 3].fail,
+		 "an L wholly below 0 fails, its neighbours do not");
+	cp_taulop_fit_free(&f);
+	in.tau = (const double[]){ 2, 3, 4, 5, 8 };
+	ta_check(cp_taulop_fit(&in, 0.95, &f) == -CP_EINVAL,
+		 "taus must start at 1: -CP_EINVAL");
+	{
+		const double x[] = { 5, 1, 4, 2, 3, 9, 8, 7, 6, 10, 11 };
+
+		rc = cp_taulop_median_ci(x, 11, 0.95, &e);
+		ta_check(!rc && e.val == 6 && e.lo == 2 && e.hi == 10,
+			 "median of 1..11 is 6, 95%% interval [x(2), x(10)] "
+			 "= [%g, %g]", e.lo, e.hi);
+	}
+	{
+		const double b[] = { 1000, 2000, 4000, 8000 };
+		const double t[] = { 1.0, 2.1, 3.9, 8.0 };
+
+		rc = cp_taulop_fit_red(b, t, 4, 0.95, &e);
+		ta_check(!rc && ta_near(e.val, 0.001, 0.05) && e.lo <= e.val,
+			 "reduction cost per byte from a line: %g", e.val);
+	}
+}
+
+/* The collective settings a run's meta table carries, both ways. */
+static void test_mca_text(void)
+{
+	struct cp_coll_mca m, back;
+	char buf[512];
+
+	cp_coll_mca_default(&m);
+	cp_coll_mca_format(&m, buf, sizeof(buf));
+	ta_check(!strcmp(buf, "dynamic=0 rules=0 radix=4"),
+		 "Open MPI's defaults: '%s'", buf);
+	m.use_dynamic = true;
+	m.alg[CP_COLL_BCAST] = 6;
+	m.segsize[CP_COLL_BCAST] = 8192;
+	m.max_requests[CP_COLL_ALLTOALL] = 2;
+	cp_coll_mca_format(&m, buf, sizeof(buf));
+	ta_check(!strcmp(buf, "dynamic=1 rules=0 radix=4 bcast=6,8192,4,4,0 "
+			 "alltoall=0,0,4,4,2"), "forced: '%s'", buf);
+	ta_check(!cp_coll_mca_parse(buf, &back) &&
+		 !memcmp(&m, &back, sizeof(m)), "parsed back the same");
+	ta_check(cp_coll_mca_parse("dynamic=1 bcast=6", &back) ==
+		 -CP_COLL_E_ARG && !back.use_dynamic,
+		 "a malformed word: refused, defaults kept");
+}
+
+int main(void)
+{
+	struct cp_taulop m;
+
+	test_mca_text();
+	tables(&m);
+	test_formulas(&m);
+	test_colls(&m);
+	test_fit();
+	return ta_done("test_analysis_taulop");
+}

@@ -1,0 +1,142 @@
+#!/bin/sh
+# test_taulop_run.sh - tau-Lop inside real runs, from a hand-written
+# parameter file whose tables are linear in size and in tau (so that
+# every prediction is exact): the concurrency of messages as the library
+# sees it (tests/test_tau.c: a ping-pong prices tau 1, a halo exchange's
+# Irecv + Send and a Sendrecv tau 2), and examples/colls on 4 ranks: the
+# algorithm Open MPI 4.1 picks for each collective and size, shown by
+# the report, every collective predicted; then the same run with a
+# broadcast algorithm forced through the MCA, which the library reads
+# and the report follows.
+. "$(dirname "$0")/lib.sh"
+
+[ -f "$LIBCP" ] || fail "no $LIBCP"
+[ -x "$COMMPROF" ] || fail "no $COMMPROF"
+COLLS="$top_builddir/examples/colls"
+[ -x "$COLLS" ] || fail "no $COLLS"
+"$MPICC" -O1 -o "$T/tau" "$top_srcdir/tests/test_tau.c" ||
+	fail "cannot build test_tau"
+
+# o(m) = 0.1 us, L(m, tau) = tau (1 us + m ns), reductions 0.01 ns/B
+{
+	cat <<'END'
+commprof-params 1
+mpi_library test
+date 2026-11-24T00:00:00Z
+hosts 1 h
+rankmap 4 0 0 0 0
+nranks 4
+log3p.sizes 0
+log3p.strides 0
+plogp.sizes 0
+lmo.M 1024 lo 1024 hi 1024 n 0
+END
+	for r in 0 1 2 3; do
+		echo "lmo.C $r 1e-06 lo 1e-06 hi 1e-06 n 5"
+		echo "lmo.t $r 0 lo 0 hi 0 n 5"
+	done
+	for p in "0 1" "0 2" "0 3" "1 2" "1 3" "2 3"; do
+		echo "lmo.beta $p 1e+09 lo 1e+09 hi 1e+09 n 5"
+	done
+	echo "taulop.sizes 0 4 0 1000 100000 1000000"
+	echo "taulop.taus 0 6 1 2 3 4 8 12"
+	echo "taulop.ranks 0 4"
+	for m in 0 1000 100000 1000000; do
+		echo "taulop.o 0 $m 1e-07 lo 1e-07 hi 1e-07 n 11"
+		for t in 1 2 3 4 8 12; do
+			v=$(awk -v m=$m -v t=$t 'BEGIN { printf "%.9g",
+				t * (1e-6 + m * 1e-9) }')
+			echo "taulop.L 0 $m $t $v lo $v hi $v n 11"
+		done
+	done
+	echo "taulop.red 1e-11 lo 1e-11 hi 1e-11 n 5"
+	echo "end"
+} >"$T/t.params"
+
+# --- tau of point-to-point messages ---
+cp_mpirun 60 2 -x LD_PRELOAD="$CP_PRELOAD" -x COMMPROF_DIR="$T/p" \
+	-x COMMPROF_PARAMS="$T/t.params" "$T/tau" >"$T/p.out" 2>"$T/p.err" ||
+	fail "test_tau: $(cat "$T/p.err")"
+"$COMMPROF" export "$T/p" --format csv >"$T/p.csv" || fail "export"
+# tau 1: 0.1 + 2 (1 + 1) us; tau 2: 0.1 + 2 * 2 (1 + 1) us
+"$PYTHON3" - "$T/p.csv" <<'PY' || fail "tau of the messages"
+import csv, sys
+want = {"1": 4100.0, "2": 8100.0, "3": 8100.0}
+bad = []
+n = 0
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["tag"] not in want:
+        continue
+    n += 1
+    got = float(r["pred_taulop"]) * 1e9
+    if abs(got - want[r["tag"]]) > 1e-6 * want[r["tag"]]:
+        bad.append("%s tag %s rank %s: %.3f ns, want %.1f" % (
+            r["op"], r["tag"], r["rank"], got, want[r["tag"]]))
+print("\n".join(bad))
+sys.exit(1 if bad or n != 12 else 0)
+PY
+
+# --- the collectives: algorithms, every call priced ---
+# (the schedules are Open MPI's: under another MPI nothing is priced
+# over rounds)
+if [ "$CP_MPI" != openmpi ]; then
+	note "tau 1 and 2 priced; collectives: Open MPI's only"
+	exit 0
+fi
+cp_run_preload 120 4 "$T/c" -x COMMPROF_PARAMS="$T/t.params" "$COLLS" 3 \
+	1500 24000 >"$T/c.out" 2>"$T/c.err" || fail "colls: $(cat "$T/c.err")"
+"$COMMPROF" report "$T/c" --format json >"$T/c.json" || fail "report"
+# groups FILE: the (op, size, algorithm) groups of tau-Lop in the
+# report, less the barriers and colls' closing 4-byte allreduce
+groups() {
+	"$PYTHON3" -c '
+import json, sys
+for c in json.load(open(sys.argv[1]))["collectives"]["rows"]:
+    if c["model"] == "taulop" and c["op"] != "MPI_Barrier" and \
+            c["size"] != "4-8 B":
+        print(c["op"], c["size"], c["algorithm"], c["rows"])' "$1"
+}
+groups "$T/c.json" >"$T/got"
+cat >"$T/want" <<'END'
+MPI_Bcast 1-2 KiB binary_tree 12
+MPI_Bcast 16-32 KiB basic_linear 12
+MPI_Reduce 1-2 KiB binary 12
+MPI_Reduce 16-32 KiB chain 12
+MPI_Allreduce 1-2 KiB recursive_doubling 12
+MPI_Allreduce 16-32 KiB rabenseifner 12
+MPI_Allgather 1-2 KiB recursive_doubling 12
+MPI_Allgather 16-32 KiB recursive_doubling 12
+MPI_Alltoall 1-2 KiB linear_sync 12
+MPI_Alltoall 16-32 KiB linear_sync 12
+MPI_Gather 1-2 KiB basic_linear 12
+MPI_Gather 16-32 KiB binomial 12
+MPI_Scatter 1-2 KiB binomial 12
+MPI_Scatter 16-32 KiB basic_linear 12
+MPI_Reduce_scatter_block 1-2 KiB recursive_halving 12
+MPI_Reduce_scatter_block 16-32 KiB recursive_halving 12
+END
+diff -u "$T/want" "$T/got" >&2 ||
+	fail "algorithms or tau-Lop rows differ from Open MPI 4.1's rules"
+
+# --- a broadcast algorithm forced: the library reads it, the report
+# follows ---
+cp_run_preload 120 4 "$T/f" -x COMMPROF_PARAMS="$T/t.params" \
+	--mca coll_tuned_use_dynamic_rules 1 \
+	--mca coll_tuned_bcast_algorithm 6 "$COLLS" 3 1500 24000 \
+	>"$T/f.out" 2>"$T/f.err" || fail "colls forced: $(cat "$T/f.err")"
+"$COMMPROF" report "$T/f" --format json >"$T/f.json" || fail "report"
+groups "$T/f.json" | grep '^MPI_Bcast' >"$T/got"
+printf '%s\n' "MPI_Bcast 1-2 KiB binomial 12" \
+	"MPI_Bcast 16-32 KiB binomial 12" >"$T/want"
+diff -u "$T/want" "$T/got" >&2 || fail "forced bcast not followed"
+mca=$("$PYTHON3" -c '
+import sqlite3, sys
+print(sqlite3.connect(sys.argv[1]).execute("SELECT value FROM rank_meta "
+      "WHERE rank = 0 AND key = \x27coll_mca\x27").fetchone()[0])' \
+	"$(cp_run_of "$T/f")/commprof.db") || fail "no coll_mca"
+case $mca in
+*"dynamic=1"*"bcast=6,"*) ;;
+*) fail "coll_mca '$mca' does not hold the forced bcast" ;;
+esac
+note "tau 1 and 2 priced; 16 (operation, size) groups as Open MPI 4.1" \
+	"decides; forced: $mca"

@@ -1,0 +1,112 @@
+#!/bin/sh
+# test_tl_params.sh - the tau-Lop section of the parameter file without
+# MPI: a hand-written section (both channels, a failed entry) shown as text and JSON, written back byte for byte, and
+# damaged copies refused with one exact "commprof: FILE:LINE: what" line.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+TP="$top_builddir/tests/test_params"
+[ -x "$TP" ] || fail "no $TP"
+
+cd "$T" || fail "cd $T"
+cat >good.params <<'END'
+commprof-params 1
+mpi_library Open MPI v4.1.4, package: test
+date 2026-01-02T03:04:05Z
+hosts 1 nodeA
+rankmap 2 0 0
+nranks 2
+log3p.sizes 0
+log3p.strides 0
+plogp.sizes 0
+lmo.M 1024 lo 1024 hi 1024 n 0
+lmo.C 0 1.5e-06 lo 1.25e-06 hi 1.75e-06 n 30
+lmo.C 1 2e-06 lo 1.5e-06 hi 2.5e-06 n 30
+lmo.t 0 0 lo 0 hi 0 n 0
+lmo.t 1 0 lo 0 hi 0 n 0
+lmo.beta 0 1 1e+09 lo 5e+08 hi 2e+09 n 20
+taulop.sizes 0 2 0 4096
+taulop.taus 0 2 1 2
+taulop.ranks 0 2
+taulop.o 0 0 0 lo 0 hi 0 n 0
+taulop.L 0 0 1 1.5e-06 lo 1e-06 hi 2e-06 n 11
+taulop.L 0 0 2 3e-06 lo 2e-06 hi 4e-06 n 11
+taulop.o 0 4096 0 lo 0 hi 0 n 0
+taulop.L 0 4096 1 2.5e-06 lo 2e-06 hi 3e-06 n 11
+fail taulop.L 0 4096 2 : below 0 beyond noise
+taulop.sizes 1 1 1024
+taulop.taus 1 1 1
+taulop.ranks 1 4
+taulop.o 1 1024 1e-05 lo 9e-06 hi 1.1e-05 n 11
+taulop.L 1 1024 1 5e-05 lo 4e-05 hi 6e-05 n 11
+taulop.red 2e-11 lo 1e-11 hi 3e-11 n 6
+end
+END
+
+show() {
+	name=$1; shift
+	rc=0
+	timeout 30 "$TP" show "$@" >"$name.out" 2>"$name.err" || rc=$?
+}
+
+show good good.params
+expect_eq "show status" "$rc" 0
+sed -n '/^tau-Lop/,$p' good.out >got
+cat >want <<'END'
+tau-Lop channel 0 (shared memory): 2 sizes, tau up to 2, measured on 2 processes
+taulop.o 0 0                          0 s    [0, 0]  n=0
+taulop.L 0 0 1                  1.5e-06 s    [1e-06, 2e-06]  n=11
+taulop.L 0 0 2                    3e-06 s    [2e-06, 4e-06]  n=11
+taulop.o 0 4096                       0 s    [0, 0]  n=0
+taulop.L 0 4096 1               2.5e-06 s    [2e-06, 3e-06]  n=11
+taulop.L 0 4096 2          failed: below 0 beyond noise
+tau-Lop channel 1 (network): 1 sizes, tau up to 1, measured on 4 processes
+taulop.o 1 1024                   1e-05 s    [9e-06, 1.1e-05]  n=11
+taulop.L 1 1024 1                 5e-05 s    [4e-05, 6e-05]  n=11
+taulop.red                        2e-11 s/B  [1e-11, 3e-11]  n=6
+END
+diff -u want got >&2 || fail "show text differs"
+
+show json good.params --format json
+expect_eq "json status" "$rc" 0
+got=$("$PYTHON3" -c '
+import json, sys
+t = json.load(open(sys.argv[1]))["taulop"]
+s = t["shm"]
+print(s["size_bytes"], s["tau"], s["ranks"],
+      s["L_s"][0][1]["value"], s["L_s"][1][1]["fail"],
+      t["net"]["o_s"][0]["hi"], t["red_spb"]["value"])
+' json.out) || fail "json does not parse"
+expect_eq "json" "$got" "[0, 4096] [1, 2] 2 3e-06 \
+below 0 beyond noise 1.1e-05 2e-11"
+
+"$TP" roundtrip good.params w1.params || fail "roundtrip 1"
+"$TP" roundtrip w1.params w2.params || fail "roundtrip 2"
+cmp w1.params w2.params || fail "writer and reader disagree"
+grep -c '^taulop\.' w1.params > n
+expect_eq "taulop lines written" "$(cat n)" 14
+
+# a file without the section: JSON says null
+sed '/taulop/d' good.params >none.params
+show none none.params --format json
+expect_eq "no section" "$("$PYTHON3" -c '
+import json, sys; print(json.load(open(sys.argv[1]))["taulop"])' none.out)" \
+	None
+
+bad() {
+	sed "$2" good.params >"$1.params"
+	show "$1" "$1.params"
+	expect_eq "$1 status" "$rc" 1
+	expect_eq "$1 message" "$(cat "$1.err")" "commprof: $1.params:$3"
+	return 0
+}
+bad chan '16s/sizes 0/sizes 2/' "16: channel '2' is not 0 or 1"
+bad order '17s/2 1 2/2 2 1/' \
+	"17: 'taulop.taus 0' values must increase from 1"
+bad early '16,17d' "17: 'taulop.o 0' before its sizes and taus"
+bad size '21s/L 0 0 2/L 0 1 2/' "21: 'taulop.L 0': size 1 not declared"
+bad tau '21s/L 0 0 2/L 0 0 3/' "21: 'taulop.L 0': tau 3 not declared"
+bad dup '22s/taulop.o 0 4096/taulop.o 0 0/' "22: duplicate 'taulop.o'"
+bad interval '20s/hi 2e-06/hi 1e-06/' \
+	"20: 'taulop.L': value outside its interval or not a number"
+bad name '30s/taulop.red/taulop.blue/' "30: unknown parameter 'taulop.blue'"
+exit 0

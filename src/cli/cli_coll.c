@@ -71,6 +71,13 @@ static int fn_of(const char *name)
 	return -1;
 }
 
+/* Stops the walk of the aggregates at a collective that has rows. */
+static int coll_site(void *arg, const struct cp_db_site_total *s)
+{
+	(void)arg;
+	return fn_of(s->op_name) >= 0 && s->rows > 0;
+}
+
 static int add_row(void *arg, const struct cp_db_row *r)
 {
 	struct coll_ctx *x = arg;
@@ -292,6 +299,13 @@ int cp_cli_coll_tabs(struct cp_db *db, size_t top, struct cp_cli_tab *acc,
 	if (cp_db_get_rank_meta(db, 0, "coll_mca", text, sizeof(text)) ||
 	    cp_coll_mca_parse(text, &x.mca))
 		cp_coll_mca_default(&x.mca);
+	/* the rows of the collectives: a first report reads the
+	 * aggregates only, so they are taken in when there are some */
+	ret = cp_db_each_site(db, coll_site, NULL);
+	if (ret < 0)
+		return ret;
+	if (ret > 0 && cp_cli_rows(db))
+		return -CP_DB_EIO;	/* cp_cli_rows said why */
 	ret = cp_db_each_call(db, add_row, &x);
 	if (x.oom) {
 		free(x.v);

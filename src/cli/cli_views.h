@@ -97,7 +97,9 @@ int cp_cli_html_params(FILE *f, void *arg);
  * and median with the calls' median t_transfer and t_wait (a group
  * whose ranks arrived further apart than it took is flagged); worst,
  * the top collective calls by tau-Lop's mu, each call once.  The
- * algorithm is decided from each row and the rank 0 meta coll_mca.
+ * algorithm is decided from each row and the rank 0 meta coll_mca.  A
+ * run whose collectives have rows gets its call rows into the merge
+ * first (cp_cli_rows): a first report otherwise reads aggregates only.
  * Returns 0, -CP_DB_EIO or 1 (out of memory).  db: the merged run;
  * top: lines of worst; acc, worst: tables initialised with the
  * columns below.

@@ -52,6 +52,14 @@ print("ok: %d rows replayed" % rows)
 PY
 done
 
+# a failed g(m) is left out of the table, and said
+sed 's/^plogp\.g 64 .*/fail plogp.g 64 : negative derived value (noise)/' \
+	"$T/c.params" >"$T/f.params"
+"$COMMPROF" replay "$T/a" --params "$T/f.params" >"$T/f.rp" 2>"$T/err" ||
+	fail "replay with a failed g(64): $(cat "$T/err")"
+grep -q "^note: .*PLogP's g([0-9]*) .*: left out" \
+	"$T/f.rp" || fail "no note of the failed g(64): $(cat "$T/f.rp")"
+
 "$COMMPROF" replay "$T/a" --model loggp >/dev/null 2>"$T/err"
 expect_eq "bad model status" $? 2
 expect_eq "bad model: one line" "$(wc -l <"$T/err")" 1

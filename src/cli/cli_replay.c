@@ -230,47 +230,58 @@ static int cp_rpl_build(const struct cp_rpl *x, struct cp_replay_rank *rk)
 }
 
 /* The tree of the run from the parameter file: PLogP's L and g(m), full
- * bisection from b(1) = m/g(m) at PLogP's largest size.  Returns 0, or
- * -1 with why in msg; note (len bytes too): what was assumed, or "". */
+ * bisection from b(1) = m/g(m) at PLogP's largest size.  g: room for
+ * 2 * plogp_n doubles (the table kept).  Returns 0, or -1 with why in
+ * msg; note (len bytes too): what was assumed, or "". */
 static int cp_rpl_net(const struct cp_params *p, int nleaves,
 		      struct cp_plogpt_net *net, double *g, char *msg,
 		      char *note, size_t len)
 {
-	int i, h = 0;
+	double *gx = g + p->plogp_n;	/* sizes of the entries kept */
+	int i, h = 0, n = 0, nfail = 0;
+	size_t at;
 
-	if (p->plogp_n < 2) {
-		snprintf(msg, len, "no PLogP table");
-		return -1;
-	}
 	/* L only delays a receive after its send: a failed L (negative
-	 * within noise on shared memory) is taken as 0, and said */
-	*note = '\0';
+	 * within noise on shared memory) is taken as 0; a failed g(m) is
+	 * left out of the table, which interpolates over the others; both
+	 * are said */
+	at = (size_t)snprintf(note, len, "%s", "");
 	if (p->plogp_l_s.state != CP_PV_OK)
-		snprintf(note, len, "PLogP's L %s: taken as 0",
-			 p->plogp_l_s.state == CP_PV_FAIL ?
-			 p->plogp_l_s.fail : "missing");
+		at += (size_t)snprintf(note, len, "PLogP's L %s: taken as 0",
+				       p->plogp_l_s.state == CP_PV_FAIL ?
+				       p->plogp_l_s.fail : "missing");
 	for (i = 0; i < p->plogp_n; i++) {
 		if (p->plogp_g_s[i].state != CP_PV_OK) {
-			snprintf(msg, len, "PLogP's g(%.0f) %s",
-				 p->plogp_size_bytes[i],
-				 p->plogp_g_s[i].state == CP_PV_FAIL ?
-				 p->plogp_g_s[i].fail : "missing");
-			return -1;
+			if (!nfail++ && at < len)
+				at += (size_t)snprintf(note + at, len - at,
+					"%sPLogP's g(%.0f) %s: left out",
+					at ? "; " : "",
+					p->plogp_size_bytes[i],
+					p->plogp_g_s[i].state == CP_PV_FAIL ?
+					p->plogp_g_s[i].fail : "missing");
+			continue;
 		}
-		g[i] = p->plogp_g_s[i].val;
+		gx[n] = p->plogp_size_bytes[i];
+		g[n++] = p->plogp_g_s[i].val;
+	}
+	if (nfail > 1 && at < len)
+		snprintf(note + at, len - at, " (and %d more)", nfail - 1);
+	if (n < 2) {
+		snprintf(msg, len, "fewer than 2 sizes of PLogP's g(m) "
+			 "estimated");
+		return -1;
 	}
 	while ((1 << h) < nleaves && h < CP_PLOGPT_MAX_HEIGHT)
 		h++;
 	memset(net, 0, sizeof(*net));
 	net->height = h;
-	net->l_s = *note ? 0 : p->plogp_l_s.val;
-	net->g_bytes = p->plogp_size_bytes;
+	net->l_s = p->plogp_l_s.state == CP_PV_OK ? p->plogp_l_s.val : 0;
+	net->g_bytes = gx;
 	net->g_s = g;
-	net->g_n = p->plogp_n;
+	net->g_n = n;
 	net->eps_s = 0.1;
 	net->t_rto_s = CP_PLOGPT_T_RTO_S;
-	net->b_bps[1] = p->plogp_size_bytes[p->plogp_n - 1] /
-			g[p->plogp_n - 1];
+	net->b_bps[1] = gx[n - 1] / g[n - 1];
 	if (!(net->b_bps[1] > 0) || !isfinite(net->b_bps[1])) {
 		snprintf(msg, len, "PLogP's g(m) gives no rate");
 		return -1;
@@ -453,7 +464,7 @@ int cp_cli_replay(int argc, char **argv)
 		cp_cli_err("replay: %s has no point-to-point call row", dir);
 		goto out;
 	}
-	g = calloc(p->plogp_n + 1, sizeof(*g));
+	g = calloc(2 * (size_t)p->plogp_n + 1, sizeof(*g));
 	rk = calloc(x.nranks, sizeof(*rk));
 	if (!g || !rk || cp_rpl_leaves(db, &x) || cp_rpl_build(&x, rk)) {
 		cp_cli_err("out of memory");

@@ -159,7 +159,9 @@ static struct cp_red_rec *cp_red_flatten(struct cp_red_mpi *m, size_t bytes)
 	int i;
 
 	for (i = 0; all && i < m->size; i++) {
-		memcpy(all + at, m->out[i].v, m->out[i].n * sizeof(*all));
+		if (m->out[i].n)	/* an empty bucket has no buffer */
+			memcpy(all + at, m->out[i].v,
+			       m->out[i].n * sizeof(*all));
 		at += m->out[i].n;
 		free(m->out[i].v);
 		m->out[i].v = NULL;

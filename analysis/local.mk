@@ -19,6 +19,7 @@ libcpanalysis_la_SOURCES = \
 	analysis/cp_breaks.h analysis/cp_breaks.c \
 	analysis/cp_nnls.h analysis/cp_nnls.c \
 	analysis/cp_lmo.h analysis/cp_lmo_fit.c \
+	analysis/cp_lmo_ls.h analysis/cp_lmo_ls.c \
 	analysis/cp_log3p.h analysis/cp_log3p_fit.c \
 	analysis/cp_baseline.h analysis/cp_baseline_fit.c \
 	analysis/cp_match.h analysis/cp_match.c

@@ -196,11 +196,12 @@ struct calib_l3 {
 	double *sizes;		/* [ns] */
 	int nss, nb, ng;	/* strided sizes, blocks, gaps */
 	double *ssizes, *blocks, *gaps;
-	/* rank 0: medians and 95% intervals (order statistics) */
+	/* rank 0: values and 95% intervals (order statistics) */
 	double *tmem[3], *t00[3], *t01[3];	/* [ns]: value, lo, hi */
 	double *t01sd[3];	/* [cell]; NAN not measured */
 	int nsamp;		/* samples behind each value */
-	int redone;		/* cells measured again (outliers) */
+	int redone;		/* cells measured again (spread) */
+	int repassed;		/* strided cells in the second pass */
 	int capped;		/* cells skipped: extent above the cap */
 	struct cp_log3p tab;	/* derived */
 	bool ok;
@@ -208,14 +209,12 @@ struct calib_l3 {
 
 /* Measure log3P between ranks 0 and 1 over grids built from the LMO
  * sweep sizes (lmo_sizes, n, up to 4 MiB) and the regime boundaries
- * (first, nreg: a strided size on both sides of each), blocks of 8 B to
- * 1 KiB, gaps of 8 B to 8 KiB: each value the median of c->samples
- * samples, a sample the mean of repetitions adapted to the message time
- * (about 20 us of them), samples beyond 5 robust standard deviations
- * dropped, a cell with more than a fifth of them dropped measured again.
- * The other ranks sleep in a barrier.  Then derive the tables (rank 0)
- * and print the predicted-versus-measured check of a struct type with
- * gaps.  Collective.  l: out (calib_l3_free). */
+ * (first, nreg: a strided size on both sides of each up to 256 KiB),
+ * blocks of 8 B to 1 KiB, gaps of 8 B to 8 KiB (calib_log3p.c says how
+ * each value is measured).  The other ranks sleep in a barrier.  Then
+ * derive the tables (rank 0) and print the predicted-versus-measured
+ * check of layouts off the grids.  Collective.  l: out
+ * (calib_l3_free). */
 void calib_l3_run(struct calib *c, const double *lmo_sizes, int n,
 		  const double *first, int nreg, struct calib_l3 *l);
 

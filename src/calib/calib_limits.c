@@ -132,10 +132,13 @@ int calib_limits(struct cp_lmo_limit *lim, int max)
 			continue;
 		for (k = 0; k < n && lim[k].bytes != v; k++)
 			;
-		if (k < n)
-			continue;	/* one name per value is enough */
-		memcpy(lim[n].name, name, strlen(name) + 1);
-		lim[n++].bytes = v;
+		/* one name per value, an eager limit's before a
+		 * rendezvous one's of the same size */
+		if (k < n && (has(name, "rndv") || !has(lim[k].name, "rndv")))
+			continue;
+		memcpy(lim[k].name, name, strlen(name) + 1);
+		lim[k].bytes = v;
+		n += k == n;
 	}
 	MPI_T_finalize();
 	qsort(lim, (size_t)n, sizeof(*lim), cmp_lim);

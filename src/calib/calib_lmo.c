@@ -119,8 +119,10 @@ static double slow_excess(const double *t, int nexp, int reps, double *val,
 
 /* Series s at bytes, run again (up to SLOW_TRIES in all) while rank 0
  * sees a slow spell in it (a median twice its value and --slow-us above
- * it); val, sd (rank 0) get the values and spreads of the calmest try,
- * raw (if not NULL) its repetitions. */
+ * it) and the calibration is younger than 45 s (5 s quick): a crowded
+ * host would otherwise repeat without end; val, sd (rank 0) get the
+ * values and spreads of the calmest try, raw (if not NULL) its
+ * repetitions. */
 static void run_series(struct calib *c, const struct calib_sched *s,
 		       int bytes, char *buf, double *val, double *sd,
 		       double *raw)
@@ -151,7 +153,8 @@ static void run_series(struct calib *c, const struct calib_sched *s,
 					memcpy(raw, t, len * sizeof(double));
 			}
 			again = c->slow_s > 0 && x > c->slow_s &&
-				tr < SLOW_TRIES;
+				tr < SLOW_TRIES &&
+				MPI_Wtime() - c->t0_s < (c->quick ? 5 : 45);
 			if (again)
 				printf("lmo %s at %d B: slow spell (a median "
 				       "twice the 10%% quantile, %.0f us above "

@@ -220,28 +220,50 @@ static int validate(const struct cp_lmo_sweep *sw)
 	return 0;
 }
 
-/* One-way time of pair p at sweep size is; is == -1: the empty one. */
-static double oneway(const struct cp_lmo_sweep *sw, int p, int is)
+static int npass(const struct cp_lmo_sweep *sw)
+{
+	return sw->npass > 1 ? sw->npass : 1;
+}
+
+/* Cell (pass ps, size is) of a [cell * nexp + e] array. */
+static size_t cell(const struct cp_lmo_sweep *sw, int ps, int is)
+{
+	return (size_t)ps * sw->nsizes + is;
+}
+
+/* The empty roundtrip of pair p in pass ps (pass 0's if ps has none). */
+static double rt0_of(const struct cp_lmo_sweep *sw, const double *v, int ps,
+		     int p)
 {
 	int np = cp_lmo_npairs(sw->n);
 
+	return v[(size_t)ps * np + p] > 0 ? v[(size_t)ps * np + p] : v[p];
+}
+
+/* One-way time of pair p at sweep size is of pass ps; is == -1: the
+ * empty one. */
+static double oneway(const struct cp_lmo_sweep *sw, int ps, int p, int is)
+{
+	int np = cp_lmo_npairs(sw->n);
+	double r = rt0_of(sw, sw->rt0_s, ps, p) / 2;
+
 	if (is < 0)
-		return sw->rt0_s[p] / 2;
-	return sw->o2o_s[(size_t)is * np + p] - sw->rt0_s[p] / 2;
+		return r;
+	return sw->o2o_s[cell(sw, ps, is) * np + p] - r;
 }
 
 /* Its spread, 0 when the sweep has none. */
-static double oneway_sd(const struct cp_lmo_sweep *sw, int p, int is)
+static double oneway_sd(const struct cp_lmo_sweep *sw, int ps, int p, int is)
 {
 	int np = cp_lmo_npairs(sw->n);
 	double a, b;
 
 	if (!sw->rt0_sd || !sw->o2o_sd)
 		return 0;
-	b = sw->rt0_sd[p] / 2;
+	b = rt0_of(sw, sw->rt0_sd, ps, p) / 2;
 	if (is < 0)
 		return b;
-	a = sw->o2o_sd[(size_t)is * np + p];
+	a = sw->o2o_sd[cell(sw, ps, is) * np + p];
 	return sqrt(a * a + b * b);
 }
 
@@ -273,15 +295,16 @@ static void one_regime(const struct cp_lmo_sweep *sw,
  * measured.  Returns their count. */
 static int detect_data(const struct cp_lmo_sweep *sw, double *y, double *w)
 {
-	int np = cp_lmo_npairs(sw->n), S = sw->nsizes, p, i, k = 0;
+	int np = cp_lmo_npairs(sw->n), S = sw->nsizes, p, i, k = 0, ps;
 	double v, sd;
 
+	for (ps = 0; ps < npass(sw); ps++)
 	for (p = 0; p < np; p++) {
 		for (i = 0; i < S; i++) {
-			v = oneway(sw, p, i);
+			v = oneway(sw, ps, p, i);
 			if (!(v > 0) || !isfinite(v))
 				break;
-			sd = oneway_sd(sw, p, i);
+			sd = oneway_sd(sw, ps, p, i);
 			y[(size_t)k * S + i] = v;
 			w[(size_t)k * S + i] = 1 / (sd > 0 ? sd * sd +
 				REL_SD * REL_SD * v * v : v * v);
@@ -339,8 +362,8 @@ int cp_lmo_regimes_find(const struct cp_lmo_sweep *sw,
 	np = cp_lmo_npairs(sw->n);
 	if (S < 6)
 		return 0;
-	y = malloc((size_t)np * S * sizeof(double));
-	w = malloc((size_t)np * S * sizeof(double));
+	y = malloc((size_t)npass(sw) * np * S * sizeof(double));
+	w = malloc((size_t)npass(sw) * np * S * sizeof(double));
 	used = calloc((size_t)nlim + 1, sizeof(bool));
 	rc = -CP_ENOMEM;
 	if (!y || !w || !used)
@@ -392,17 +415,18 @@ static int fit_sums(const struct cp_lmo_sweep *sw, const int *idx, int ns,
 	struct sys s;
 	struct cp_nnls o;
 	double *row;
-	int i, rc, drop;
+	int i, rc, drop, ps;
 
-	rc = sys_init(&s, 2, ns);
-	for (i = 0; !rc && i < ns; i++) {
-		row = sys_row(&s, oneway(sw, p, idx[i]),
-			      oneway_sd(sw, p, idx[i]));
-		if (!row)
-			continue;
-		row[0] = 1;
-		row[1] = size_of(sw, idx[i]);
-	}
+	rc = sys_init(&s, 2, ns * npass(sw));
+	for (ps = 0; !rc && ps < npass(sw); ps++)
+		for (i = 0; i < ns; i++) {
+			row = sys_row(&s, oneway(sw, ps, p, idx[i]),
+				      oneway_sd(sw, ps, p, idx[i]));
+			if (!row)
+				continue;
+			row[0] = 1;
+			row[1] = size_of(sw, idx[i]);
+		}
 	if (!rc && s.nrows < 2) {
 		m->csum_s[p].fail = m->tsum_spb[p].fail = cause_few;
 		goto out;
@@ -433,11 +457,23 @@ struct cols {
 	int nvar;
 };
 
+/* T_q at size is of pass ps, and its spread (0 none). */
+static double o2t_of(const struct cp_lmo_sweep *sw, int ps, int is, int q)
+{
+	return sw->o2t_s[cell(sw, ps, is) * cp_lmo_no2t(sw->n) + q];
+}
+
+static double o2t_sd(const struct cp_lmo_sweep *sw, int ps, int is, int q)
+{
+	return sw->o2t_sd ? sw->o2t_sd[cell(sw, ps, is) * cp_lmo_no2t(sw->n) +
+				       q] : 0;
+}
+
 /* Which one-to-two experiments have 2 usable sizes: they get an a_q. */
 static int cols_init(struct cols *c, const struct cp_lmo_sweep *sw,
 		     const int *idx, int ns)
 {
-	int q, i, k;
+	int q, i, k, ps;
 
 	c->n = sw->n;
 	c->np = cp_lmo_npairs(sw->n);
@@ -450,9 +486,10 @@ static int cols_init(struct cols *c, const struct cp_lmo_sweep *sw,
 	if (!c->acol)
 		return -CP_ENOMEM;
 	for (q = 0; q < c->n2t; q++) {
-		for (k = 0, i = 0; i < ns; i++)
-			k += idx[i] >= 0 &&
-			     sw->o2t_s[(size_t)idx[i] * c->n2t + q] > 0;
+		for (k = 0, ps = 0; ps < npass(sw); ps++)
+			for (i = 0; i < ns; i++)
+				k += idx[i] >= 0 &&
+				     o2t_of(sw, ps, idx[i], q) > 0;
 		c->acol[q] = k >= 2 ? c->nvar++ : -1;
 	}
 	return 0;
@@ -460,7 +497,8 @@ static int cols_init(struct cols *c, const struct cp_lmo_sweep *sw,
 
 /* The one-to-one rows: y_ij(M) = C_i + C_j + (t_i + t_j + ib_ij) M. */
 static void rows_o2o(struct sys *s, const struct cols *c,
-		     const struct cp_lmo_sweep *sw, const int *idx, int ns)
+		     const struct cp_lmo_sweep *sw, const int *idx, int ns,
+		     int ps)
 {
 	double *row, mb;
 	int i, a, b, p;
@@ -469,8 +507,8 @@ static void rows_o2o(struct sys *s, const struct cols *c,
 		mb = size_of(sw, idx[i]);
 		for (a = 0, p = 0; a < c->n; a++)
 			for (b = a + 1; b < c->n; b++, p++) {
-				row = sys_row(s, oneway(sw, p, idx[i]),
-					      oneway_sd(sw, p, idx[i]));
+				row = sys_row(s, oneway(sw, ps, p, idx[i]),
+					      oneway_sd(sw, ps, p, idx[i]));
 				if (!row)
 					continue;
 				row[c->c0 + a] = row[c->c0 + b] = 1;
@@ -483,7 +521,8 @@ static void rows_o2o(struct sys *s, const struct cols *c,
 /* The one-to-two rows: T_q(M) = a_q + (2 t_i + t_p + ib_ip) M, p the
  * partner of larger one-way time at M. */
 static void rows_o2t(struct sys *s, const struct cols *c,
-		     const struct cp_lmo_sweep *sw, const int *idx, int ns)
+		     const struct cp_lmo_sweep *sw, const int *idx, int ns,
+		     int ps)
 {
 	double *row, mb;
 	int i, r, a, b, q, p, pa, pb;
@@ -500,17 +539,15 @@ static void rows_o2t(struct sys *s, const struct cols *c,
 					q = cp_lmo_o2t_idx(c->n, r, a, b);
 					if (c->acol[q] < 0)
 						continue;
-					row = sys_row(s, sw->o2t_s[
-						(size_t)idx[i] * c->n2t + q],
-						sw->o2t_sd ? sw->o2t_sd[
-						(size_t)idx[i] * c->n2t + q] :
-						0);
+					row = sys_row(s, o2t_of(sw, ps, idx[i],
+								q),
+						      o2t_sd(sw, ps, idx[i], q));
 					if (!row)
 						continue;
 					pa = cp_lmo_pair_idx(c->n, r, a);
 					pb = cp_lmo_pair_idx(c->n, r, b);
-					p = oneway(sw, pa, idx[i]) >=
-					    oneway(sw, pb, idx[i]) ? a : b;
+					p = oneway(sw, ps, pa, idx[i]) >=
+					    oneway(sw, ps, pb, idx[i]) ? a : b;
 					row[c->acol[q]] = 1;
 					row[c->t0 + r] = 2 * mb;
 					row[c->t0 + p] = mb;
@@ -584,15 +621,17 @@ static int fit_split(const struct cp_lmo_sweep *sw, const int *idx, int ns,
 	}
 	rc = cols_init(&c, sw, idx, ns);
 	if (!rc)
-		rc = sys_init(&s, c.nvar, ns * (c.np + c.n2t));
+		rc = sys_init(&s, c.nvar, ns * (c.np + c.n2t) * npass(sw));
 	if (!rc && !(fr = calloc((size_t)c.nvar, sizeof(bool))))
 		rc = -CP_ENOMEM;
 	if (rc)
 		goto out;
 	for (i = c.a0; i < c.nvar; i++)
 		fr[i] = true;
-	rows_o2o(&s, &c, sw, idx, ns);
-	rows_o2t(&s, &c, sw, idx, ns);
+	for (i = 0; i < npass(sw); i++) {
+		rows_o2o(&s, &c, sw, idx, ns, i);
+		rows_o2t(&s, &c, sw, idx, ns, i);
+	}
 	rc = robust_solve(&s, fr, &o, &drop);
 	if (rc == -CP_ENUM) {
 		split_failed(m, cause_sing);

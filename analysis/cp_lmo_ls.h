@@ -62,18 +62,25 @@
 
 #include "analysis/cp_lmo.h"
 
-/* The measured sweep.  A NAN time is a cell not measured (skipped).
- * The spreads (*_sd, optional) say how much a cell's time varies from
+/* The measured sweep, in npass passes (the same sizes measured again
+ * at another time: every pass is one more row per experiment and size,
+ * so that how much the host moved between them is in the residuals and
+ * the intervals).  A NAN time is a cell not measured (skipped).  The
+ * spreads (*_sd, optional) say how much a cell's time varies from
  * repetition to repetition: a cell is weighted by 1/(sd^2 + (0.01 T)^2);
  * without them by 1/T^2 (relative residuals). */
 struct cp_lmo_sweep {
 	int n;			/* processors, >= 2 */
 	int nsizes;		/* sizes of the sweep, >= 1 */
 	const double *size_bytes;	/* [nsizes] > 0, increasing */
-	const double *rt0_s;	/* [cp_lmo_pair_idx] T_ij(0) */
-	const double *o2o_s;	/* [is * npairs + pair] T_ij(M_is) */
-	const double *o2t_s;	/* [is * no2t + cp_lmo_o2t_idx] T_i(M_is);
-				 * NULL when n == 2 */
+	int npass;		/* passes, 0 or 1: one */
+	/* [pass * npairs + pair] T_ij(0) */
+	const double *rt0_s;
+	/* [(pass * nsizes + is) * npairs + pair] T_ij(M_is) */
+	const double *o2o_s;
+	/* [(pass * nsizes + is) * no2t + cp_lmo_o2t_idx] T_i(M_is); NULL
+	 * when n == 2 */
+	const double *o2t_s;
 	const double *rt0_sd;	/* spreads of the three, same layouts, or */
 	const double *o2o_sd;	/* NULL (all three or none) */
 	const double *o2t_sd;

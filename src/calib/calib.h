@@ -158,9 +158,12 @@ void calib_loggp(struct calib *c, int nsamp, int burst, int big,
 struct calib_lmo {
 	int nsizes;
 	double *size_bytes;	/* [nsizes] the sweep */
-	double *rt0;		/* [npairs] values */
-	double *o2o;		/* [is * npairs + p] values */
-	double *o2t;		/* [is * no2t + q] values (n > 2) */
+	int npass;		/* 1, or 2 with a second pass */
+	int npass2;		/* sizes in the second pass */
+	/* values in the layouts of struct cp_lmo_sweep, two passes */
+	double *rt0;		/* [pass * npairs + p] */
+	double *o2o;		/* [(pass * nsizes + is) * npairs + p] */
+	double *o2t;		/* [(pass * nsizes + is) * no2t + q] (n > 2) */
 	double *rt0_sd, *o2o_sd, *o2t_sd;	/* their spreads */
 	int nlim;
 	struct cp_lmo_limit lim[16];	/* the library's limits */
@@ -172,7 +175,9 @@ struct calib_lmo {
 /* The sizes of the sweep: a geometric row from 64 B up to 4 MiB (quick:
  * 1 MiB), with the sizes just below and at every limit, stopping after
  * the first size whose one-to-one takes longer than max_ms on the
- * slowest link (measured as the sweep goes).  Runs the sweep of every
+ * slowest link (measured as the sweep goes); then a second pass from
+ * the largest size down while the calibration is younger than 25 s
+ * (quick: 3 s).  Runs the sweep of every
  * experiment (empty roundtrips once, one-to-one and one-to-two at every
  * size), the reps of each experiment at a size summed up by their 10%
  * quantile and their spread (median less that); a size with a slow

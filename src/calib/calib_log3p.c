@@ -25,7 +25,8 @@
  * the calmest try.  The 95% interval is that of the quantile by order
  * statistics.  While the calibration has time, every remote cell is
  * measured in a second pass, in the other order, and the faster pass
- * kept (see again()).
+ * kept, the interval widened to hold both passes' (see again(),
+ * keep()).
  */
 #include <math.h>
 #include <mpi.h>
@@ -308,35 +309,46 @@ static bool again(struct ctx *x)
 	return go;
 }
 
-/* v into dst[k][i] on rank 0: on the first pass, or when faster. */
+/* v into dst[k][i] on rank 0: on the first pass as it is; on the second
+ * the faster value, and an interval that holds both passes' intervals:
+ * how far the host moved within the run is part of what a value is
+ * known to. */
 static void keep(const struct ctx *x, double **dst, int i, const double v[3],
 		 bool first)
 {
 	int k;
 
-	if (!x->r0 || !(first || v[0] < dst[0][i]))
+	if (!x->r0)
 		return;
-	for (k = 0; k < 3; k++)
-		dst[k][i] = v[k];
+	if (first) {
+		for (k = 0; k < 3; k++)
+			dst[k][i] = v[k];
+		return;
+	}
+	dst[0][i] = fmin(dst[0][i], v[0]);
+	dst[1][i] = fmin(dst[1][i], v[1]);
+	dst[2][i] = fmax(dst[2][i], v[2]);
 }
 
 /* Contiguous: memcpy and self on rank 0, then remote. */
 static void contiguous(struct ctx *x, struct calib_l3 *l)
 {
 	double v[3];
-	int i, k, n, pass;
+	int i, n, pass;
 	size_t s;
 
-	for (i = 0; x->r0 && i < l->ns; i++) {
-		s = (size_t)l->sizes[i];
-		value(x, K_MEM, MPI_BYTE, 0, s, 0, v);
-		for (k = 0; k < 3; k++)
-			l->tmem[k][i] = v[k];
-		value(x, K_SELF, MPI_BYTE, (int)s, s, 0, v);
-		for (k = 0; k < 3; k++)
-			l->t00[k][i] = v[k];
-		calib_progress(x->c, "self", i, l->ns);
-	}
+	for (pass = 0; x->r0 && pass < 2; pass++)
+		for (n = 0; n < l->ns; n++) {
+			if (pass && MPI_Wtime() >= x->deadline)
+				break;
+			i = pass ? l->ns - 1 - n : n;
+			s = (size_t)l->sizes[i];
+			value(x, K_MEM, MPI_BYTE, 0, s, 0, v);
+			keep(x, l->tmem, i, v, !pass);
+			value(x, K_SELF, MPI_BYTE, (int)s, s, 0, v);
+			keep(x, l->t00, i, v, !pass);
+			calib_progress(x->c, "self", n, l->ns);
+		}
 	calib_idle_barrier_on(x->pair);
 	for (pass = 0; pass < 2; pass++)
 		for (n = 0; n < l->ns && (!pass || again(x)); n++) {

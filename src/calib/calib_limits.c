@@ -2,8 +2,9 @@
  * calib_limits.c - the protocol limits the MPI library reports, through
  * its MPI_T control variables: Open MPI's btl_<transport>_eager_limit and
  * btl_<transport>_rndv_eager_limit and btl_<transport>_max_inline_send,
- * MPICH's MPIR_CVAR_*EAGER*MAX_MSG_SIZE and the like.  LMO's regimes are found in the data; these say where a
- * break is expected and what to call it (analysis/cp_lmo_ls.h).
+ * MPICH's MPIR_CVAR_*EAGER*MAX_MSG_SIZE and the like.  LMO's regimes
+ * are found in the data; these say where a break is expected and what to
+ * call it (analysis/cp_lmo_ls.h).
  */
 #include <ctype.h>
 #include <mpi.h>

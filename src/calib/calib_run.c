@@ -1,9 +1,10 @@
 /*
  * calib_run.c - what every part of commprof-calibrate shares while it
  * runs: the fatal end, the progress bar, the barrier of idle ranks, the
- * touch of a message's data, and estimates into parameters.  Uses nothing else of the calibrator;
- * the measurements (calib_sched.c, calib_lmo.c, calib_log3p.c,
- * calib_meas.c) and the driver (calibrate.c) use it.
+ * touch of a message's data, and estimates into parameters.  Uses
+ * nothing else of the calibrator; the measurements (calib_sched.c,
+ * calib_lmo.c, calib_log3p.c, calib_meas.c) and the driver
+ * (calibrate.c) use it.
  */
 #define _GNU_SOURCE
 #include <math.h>

@@ -8,18 +8,24 @@
  *
  * Sizes 2100 B to 900000 B of data, each as contiguous bytes, as single
  * doubles 2 to 200 doubles apart, as blocks of 2 doubles (16 B) and of 5
- * doubles (40 B) at strides of 3 to 200 doubles (MPI_Type_vector), REPS
- * times each after one warm-up message of tag WARM + layout: the first
- * message of a size and layout pays once for what the next ones find
- * ready (the receive buffer's pages, the datatype's first use; 1.68
- * against 1.16 for log3P's mean mu in one run), which no model prices,
- * and test_probe.sh leaves the warm-up rows out.  One message at a time, measured cleanly: rank 0 writes its
- * data (as an application that computed them), rank 1 posts its receive,
- * both meet at a barrier, rank 0 waits 20 us (so that the receive is
- * surely posted and t_transfer is the message's own time) and sends,
- * rank 1 waits for the receive and checks the data.  Prints one line on
- * rank 0: messages and a checksum of what rank 1 received (the same with
- * and without commprof).  Ranks above 1 only join the barriers.
+ * doubles (40 B) at strides of 3 to 200 doubles (MPI_Type_vector), in
+ * REPS rounds, each of every size and layout once, each such message
+ * right after a warm-up message of the same size and layout (tag WARM +
+ * layout): the first message of a size and layout pays for what the
+ * next one finds ready (the receive buffer's pages and cache lines, the
+ * datatype's first use; 1.68 against 1.16 for log3P's mean mu in one
+ * run), which no model prices, and test_probe.sh leaves the warm-up
+ * rows out.  Rounds rather than REPS messages in a row: a slow spell of
+ * a crowded host (milliseconds to seconds) then lifts one repetition of
+ * a configuration, not all of them.
+ *
+ * One message at a time, measured cleanly: rank 0 writes its data (as
+ * an application that computed them), rank 1 posts its receive, both
+ * meet at a barrier, rank 0 waits 20 us (so that the receive is surely
+ * posted and t_transfer is the message's own time) and sends, rank 1
+ * waits for the receive and checks the data.  Prints one line on rank
+ * 0: messages and a checksum of what rank 1 received (the same with and
+ * without commprof).  Ranks above 1 only join the barriers.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -98,15 +104,41 @@ static unsigned long sum_of(const double *v, int s, int l)
 	return x;
 }
 
+/* One message of size index is in layout l (datatype t, count n) from
+ * rank 0 to rank 1, measured cleanly; returns what rank 1 received,
+ * summed (0 on other ranks). */
+static unsigned long one(int me, double *buf, int is, int l, MPI_Datatype t,
+			 int n, int tag)
+{
+	MPI_Request req;
+	double t0;
+
+	if (me == 0)
+		fill(buf, sizes[is], l, tag + is);
+	if (me == 1)
+		MPI_Irecv(buf, n, t, 0, tag, MPI_COMM_WORLD, &req);
+	MPI_Barrier(MPI_COMM_WORLD);
+	if (me == 0) {
+		t0 = now_us();
+		while (now_us() - t0 < SPIN_US)
+			;
+		MPI_Send(buf, n, t, 1, tag, MPI_COMM_WORLD);
+	} else if (me == 1) {
+		MPI_Wait(&req, MPI_STATUS_IGNORE);
+		return sum_of(buf, sizes[is], l);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	int me, np, reps = argc > 1 ? atoi(argv[1]) : 4, is, l, r, count;
+	int me, np, reps = argc > 1 ? atoi(argv[1]) : 4, is, l, r;
+	int cnt[NSIZES][NLAY];
+	MPI_Datatype type[NSIZES][NLAY];
 	unsigned long sum = 0, all = 0;
 	size_t big = (size_t)900000 * 200 + 64;
 	long msgs = 0;
-	double *buf, t0;
-	MPI_Datatype t;
-	MPI_Request req;
+	double *buf;
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &me);
@@ -120,32 +152,21 @@ int main(int argc, char **argv)
 	if (buf)
 		memset(buf, 0, big);
 	for (is = 0; is < NSIZES; is++)
-		for (l = 0; l < NLAY; l++) {
-			t = layout_type(sizes[is], l, &count);
-			for (r = -1; r < reps; r++) {
-				if (me == 0)
-					fill(buf, sizes[is], l, r + 2);
-				if (me == 1)
-					MPI_Irecv(buf, count, t, 0,
-						  r < 0 ? WARM + l : l,
-						  MPI_COMM_WORLD, &req);
-				MPI_Barrier(MPI_COMM_WORLD);
-				if (me == 0) {
-					t0 = now_us();
-					while (now_us() - t0 < SPIN_US)
-						;
-					MPI_Send(buf, count, t, 1,
-						 r < 0 ? WARM + l : l,
-						 MPI_COMM_WORLD);
-				} else if (me == 1) {
-					MPI_Wait(&req, MPI_STATUS_IGNORE);
-					sum += sum_of(buf, sizes[is], l);
-				}
-				msgs += r >= 0;
+		for (l = 0; l < NLAY; l++)
+			type[is][l] = layout_type(sizes[is], l, &cnt[is][l]);
+	for (r = 0; r < reps; r++)
+		for (is = 0; is < NSIZES; is++)
+			for (l = 0; l < NLAY; l++) {
+				sum += one(me, buf, is, l, type[is][l],
+					   cnt[is][l], WARM + l);
+				sum += one(me, buf, is, l, type[is][l],
+					   cnt[is][l], l);
 			}
-			if (t != MPI_BYTE)
-				MPI_Type_free(&t);
-		}
+	msgs = (long)reps * NSIZES * NLAY;
+	for (is = 0; is < NSIZES; is++)
+		for (l = 0; l < NLAY; l++)
+			if (type[is][l] != MPI_BYTE)
+				MPI_Type_free(&type[is][l]);
 	MPI_Reduce(&sum, &all, 1, MPI_UNSIGNED_LONG, MPI_SUM, 0,
 		   MPI_COMM_WORLD);
 	if (me == 0)

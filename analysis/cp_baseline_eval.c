@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stddef.h>
 
 #include "analysis/cp_err.h"
 #include "analysis/cp_model.h"
@@ -71,5 +72,37 @@ int cp_plogp_eval(double l_s, const double *size_bytes, const double *g_s,
 	if (extrap)
 		*extrap = bytes > size_bytes[n - 1];
 	*t_s = l_s + cp_model_lerp(g_s, 1, a, w, n);
+	return 0;
+}
+
+int cp_plogp_eval_alltoall_a(double l_s, const double *size_bytes,
+			     const double *g_s, int n, double bytes,
+			     int nprocs, double *t_s)
+{
+	double g;
+	int rc;
+
+	if (nprocs < 2)
+		return -CP_EINVAL;
+	rc = cp_plogp_eval(0, size_bytes, g_s, n, bytes, &g, NULL);
+	if (rc)
+		return rc;
+	*t_s = (nprocs - 1) * (g + l_s);
+	return 0;
+}
+
+int cp_plogp_eval_alltoall_b(double l_s, const double *size_bytes,
+			     const double *g_s, int n, double bytes,
+			     int nprocs, double *t_s)
+{
+	double g;
+	int rc;
+
+	if (nprocs < 2)
+		return -CP_EINVAL;
+	rc = cp_plogp_eval(0, size_bytes, g_s, n, bytes, &g, NULL);
+	if (rc)
+		return rc;
+	*t_s = (nprocs - 1) * g + l_s;
 	return 0;
 }

@@ -275,4 +275,78 @@ int cp_loggp_eval_bcast_tree(double l_s, double o_s, double g_s,
 int cp_plogp_eval(double l_s, const double *size_bytes, const double *g_s,
 		  int n, double bytes, double *t_s, bool *extrap);
 
+/* PLogP's Alltoall, PlogPT's baseline (PlogPT paper, section IV):
+ * A (P-1)(g(m) + L), B (P-1)g(m) + L.  -CP_EINVAL for nprocs < 2, or as cp_plogp_eval.
+ * Arguments as cp_plogp_eval; nprocs: P; t_s: out. */
+int cp_plogp_eval_alltoall_a(double l_s, const double *size_bytes,
+			     const double *g_s, int n, double bytes,
+			     int nprocs, double *t_s);
+int cp_plogp_eval_alltoall_b(double l_s, const double *size_bytes,
+			     const double *g_s, int n, double bytes,
+			     int nprocs, double *t_s);
+
+/* ---- PlogPT (PlogPT paper, section III; Alltoall: section IV) ---- */
+
+#define CP_PLOGPT_MAX_HEIGHT	16	/* trees of up to 2^16 leaves */
+#define CP_PLOGPT_T_RTO_S	0.2	/* Linux's minimum TCP RTO */
+
+/*
+ * A perfect binary tree of switches of height D over 2^D leaves (hosts),
+ * with PLogP's parameters measured between two leaves of one height-1
+ * switch.  Index h = 1..D; b and d of height h hold for every edge whose
+ * parent switch has height h.  The caller owns the g table.
+ */
+struct cp_plogpt_net {
+	int height;			/* D >= 0 */
+	double b_bps[CP_PLOGPT_MAX_HEIGHT + 1];	/* b(h), bytes/s */
+	double d_s[CP_PLOGPT_MAX_HEIGHT + 1];	/* d(h), buffer delay */
+	double l_s;			/* L */
+	const double *g_bytes;		/* sizes of the g(m) table, rising */
+	const double *g_s;		/* g(m) at height 1 */
+	int g_n;			/* entries of the table, >= 1 */
+	double eps_s;			/* eq. 5's error bound on P_S */
+	double eps_t_s;			/* eq. 14's window, eps_T */
+	double t_rto_s;			/* T_RTO */
+};
+
+/* Height of a transfer between leaves a and b: the height of its highest
+ * edge, 1 + the highest bit in which they differ; 0 when a == b.
+ * Cannot fail. */
+int cp_plogpt_height(int leaf_a, int leaf_b);
+
+/* P_S(h, h') of eq. 5: a switch lies between heights h and h' when
+ * (log(2^(h'-h) b(h)/b(h')))^2 + (log(d(h)/d(h')))^2 > eps_S; false for
+ * h == h', and for an h outside 1..D or a parameter that is not positive
+ * (nothing to tell switches apart with).  Cannot fail. */
+bool cp_plogpt_switch(const struct cp_plogpt_net *n, int h, int h2);
+
+/* P_B of eqs. 8-9: the buffers on a transfer's path, d(h) times its
+ * rate when it ends, hold less than its message, so a burst behind it
+ * can be dropped.  rate_bps: b_c at the end; false when h is outside
+ * 1..D.  Cannot fail. */
+bool cp_plogpt_buffer_full(const struct cp_plogpt_net *n, int h,
+			   double rate_bps, double bytes);
+
+/* g(m) of the net, PLogP's table interpolated as cp_plogp_eval does.
+ * -CP_EINVAL as there.  g_s: out. */
+int cp_plogpt_gap(const struct cp_plogpt_net *n, double bytes,
+		  double *g_s);
+
+/* W = sum over h = 1..D of 4^(h-1) * b(1)/b(h) * g(m), the time the
+ * P - 1 exchange steps of an Alltoall of m bytes per pair take on the
+ * tree when each step's transfers share their highest edges fairly
+ * (section IV).  -CP_EINVAL for a net of height < 1 or a non-positive
+ * b, or as cp_plogpt_gap.  w_s: out. */
+int cp_plogpt_alltoall_w(const struct cp_plogpt_net *n, double bytes,
+			 double *w_s);
+
+/* Alltoall over P = 2^D ranks (section IV), partner r xor i at step i.
+ * A (Irecv, Send, Wait per step): W + (P-1)L.  B (every Irecv, then the
+ * Sends): W + L + n_rto*T_RTO, n_rto the RTO stalls expected (at most
+ * D - 1).  -CP_EINVAL as cp_plogpt_alltoall_w, or n_rto < 0.  t_s: out. */
+int cp_plogpt_alltoall_a(const struct cp_plogpt_net *n, double bytes,
+			 double *t_s);
+int cp_plogpt_alltoall_b(const struct cp_plogpt_net *n, double bytes,
+			 int n_rto, double *t_s);
+
 #endif

@@ -12,7 +12,8 @@ libcpmodel_la_SOURCES = \
 	analysis/cp_interp.c \
 	analysis/cp_lmo_eval.c \
 	analysis/cp_log3p_eval.c \
-	analysis/cp_baseline_eval.c
+	analysis/cp_baseline_eval.c \
+	analysis/cp_plogpt_eval.c
 libcpmodel_la_LIBADD = -lm
 libcpanalysis_la_SOURCES = \
 	analysis/cp_stats.h analysis/cp_stats.c \
@@ -22,6 +23,7 @@ libcpanalysis_la_SOURCES = \
 	analysis/cp_lmo_ls.h analysis/cp_lmo_ls.c \
 	analysis/cp_log3p.h analysis/cp_log3p_fit.c \
 	analysis/cp_baseline.h analysis/cp_baseline_fit.c \
-	analysis/cp_match.h analysis/cp_match.c
+	analysis/cp_match.h analysis/cp_match.c \
+	analysis/cp_replay.h analysis/cp_replay.c
 libcpanalysis_la_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
 libcpanalysis_la_LIBADD = libcpmodel.la $(GSL_LIBS) -lm

@@ -65,6 +65,20 @@ struct cp_db {
 	" WHERE rank = " t ".rank AND start_addr <= " t ".site"		\
 	" ORDER BY start_addr DESC LIMIT 1) AND " t ".site < m.end_addr"
 
+/* Time spent inside MPI (SQL) of aggs row a with ops row o: a nonblocking
+ * or persistent operation's row spans post to completion, which overlaps
+ * the application and is already in the completion call's own row. */
+#define CP_DB_MPI_TIME(a, o) "CASE WHEN " o ".kind IN ('nonblocking'," \
+	" 'persistent') THEN 0 ELSE " a ".time_ns END"
+
+/* True (SQL) when ops row o is the receiving side of a point-to-point
+ * message (MPI_Recv, MPI_Irecv, MPI_Mrecv, MPI_Imrecv, MPI_Recv_init):
+ * the message's bytes are counted at its send.  A Sendrecv's aggregate
+ * is its send half (the library leaves the receive half out). */
+#define CP_DB_RECV_OP(o)						\
+	"(" o ".class = 'p2p' AND " o ".name LIKE '%recv%'"		\
+	" AND " o ".name NOT LIKE '%sendrecv%')"
+
 /* Record "what: sqlite message" as db's error; returns -code.
  * db: handle; code: CP_DB_E*; what: what failed. */
 int cp_db_fail(struct cp_db *db, int code, const char *what);

@@ -26,6 +26,10 @@
 
 #define CP_DB_MERGED	"commprof.db"
 
+/* How long a reader waits for a rank that is still writing its file: a
+ * rank signalled by the launcher flushes after mpiexec has returned. */
+#define CP_DB_BUSY_MS 10000
+
 /* The rank files found in a directory. */
 struct cp_db_scan {
 	char **names;			/* "rank-00003.db", sorted */
@@ -250,6 +254,8 @@ static int cp_db_open_src(const char *path, sqlite3 **src)
 	rc = sqlite3_open_v2(uri, src, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
 			     NULL);
 	free(uri);
+	if (!rc)
+		rc = sqlite3_busy_timeout(*src, CP_DB_BUSY_MS);
 	if (!rc)
 		rc = sqlite3_exec(*src, "PRAGMA writable_schema=ON", NULL, NULL,
 				  NULL);
@@ -521,6 +527,7 @@ static int cp_db_build_open(const char *dir, char *tmp, sqlite3 **h)
 	if (!access(dir, W_OK)) {
 		unlink(tmp);
 		if (!sqlite3_open_v2(tmp, h, fl, NULL) &&
+		    !sqlite3_busy_timeout(*h, CP_DB_BUSY_MS) &&
 		    !sqlite3_exec(*h, cp_db_merge_pragmas, NULL, NULL, NULL))
 			return 0;
 		sqlite3_close_v2(*h);
@@ -528,6 +535,7 @@ static int cp_db_build_open(const char *dir, char *tmp, sqlite3 **h)
 	}
 	tmp[0] = '\0';
 	if (sqlite3_open_v2("", h, fl, NULL) ||
+	    sqlite3_busy_timeout(*h, CP_DB_BUSY_MS) ||
 	    sqlite3_exec(*h, cp_db_merge_pragmas, NULL, NULL, NULL)) {
 		sqlite3_close_v2(*h);
 		return cp_db_open_fail(CP_DB_EIO, "cannot create a temporary "

@@ -41,7 +41,7 @@ static const char cp_db_calls_sql[] =
 	" m.path, m.base_addr"
 	CP_MODEL_MAP(CP_DB_COL_CPRED) ", c.pred_lmw_ns, c.pred_flags,"
 	" c.t_transfer_ns, c.t_wait_ns, c.late"
-	CP_MODEL_MAP(CP_DB_COL_CMU)
+	CP_MODEL_MAP(CP_DB_COL_CMU) ", l.descr"
 	" FROM calls c LEFT JOIN ops o ON o.id = c.op"
 	" LEFT JOIN layouts l ON l.rank = c.rank AND l.idx = c.layout"
 	CP_DB_MODULE_JOIN("c")
@@ -99,6 +99,8 @@ static void cp_db_read_row(sqlite3_stmt *st, struct cp_db_row *r)
 	r->late = (int32_t)cp_db_col(st, 28 + CP_NMODELS, 0);
 	for (i = 0; i < CP_NMODELS; i++)
 		r->mu[i] = cp_db_real(st, 29 + CP_NMODELS + i);
+	r->layout_descr = (const char *)sqlite3_column_text(st,
+							     29 + 2 * CP_NMODELS);
 }
 
 int cp_db_each_call(struct cp_db *db,
@@ -120,12 +122,6 @@ int cp_db_each_call(struct cp_db *db,
 	sqlite3_finalize(st);
 	return ret;
 }
-
-/* Time spent inside MPI: a nonblocking or persistent operation's row spans
- * post to completion, which overlaps the application and is already in
- * the completion call's own row. */
-#define CP_DB_MPI_TIME(a, o) "CASE WHEN " o ".kind IN ('nonblocking'," \
-	" 'persistent') THEN 0 ELSE " a ".time_ns END"
 
 static const char cp_db_sites_sql[] =
 	"SELECT a.rank, a.op, o.name, a.site, m.path, m.base_addr,"
@@ -194,7 +190,8 @@ int cp_db_get_totals(struct cp_db *db, struct cp_db_totals *t)
 
 	memset(t, 0, sizeof(*t));
 	rc = sqlite3_prepare_v2(db->h, "SELECT coalesce(sum(a.count), 0),"
-				" coalesce(sum(a.bytes), 0),"
+				" coalesce(sum(CASE WHEN " CP_DB_RECV_OP("o")
+				" THEN 0 ELSE a.bytes END), 0),"
 				" coalesce(sum(" CP_DB_MPI_TIME("a", "o") "), 0),"
 				" coalesce(sum(a.rows), 0) FROM aggs a"
 				" LEFT JOIN ops o ON o.id = a.op", -1, &st,
@@ -337,6 +334,19 @@ int cp_db_get_meta(struct cp_db *db, const char *key, char *buf,
 			       -1, &st, NULL))
 		return cp_db_fail(db, CP_DB_EIO, "cannot read meta");
 	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	return cp_db_meta_text(db, st, buf, len);
+}
+
+int cp_db_get_build_id(struct cp_db *db, const char *path, char *buf,
+		       size_t len)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(db->h, "SELECT build_id FROM modules WHERE "
+			       "path = ? AND build_id IS NOT NULL LIMIT 1",
+			       -1, &st, NULL))
+		return cp_db_fail(db, CP_DB_EIO, "cannot read modules");
+	sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
 	return cp_db_meta_text(db, st, buf, len);
 }
 

@@ -55,6 +55,7 @@ struct cp_db_row {
 	int64_t t_wait_ns;	/* wait or entry skew, -1 none */
 	int32_t late;		/* 1 sender late, 2 receiver late, 0 */
 	double mu[CP_NMODELS];	/* proportional error, NAN none */
+	const char *layout_descr; /* the layout's description, or NULL */
 };
 
 /*
@@ -96,7 +97,10 @@ struct cp_db_totals {
 				 * -1 unless every rank has it */
 	int64_t mpi_time_ns;	/* t_measured summed over all calls */
 	uint64_t calls;		/* calls recorded in the aggregates */
-	uint64_t bytes;		/* bytes summed */
+	/* bytes summed, each message once: by its send (the receives of
+	 * point-to-point messages add nothing); a collective adds each
+	 * process's bytes */
+	uint64_t bytes;
 	uint64_t rows_kept;	/* calls that got a row (aggs.rows summed) */
 	uint64_t rows_stored;	/* rows present in calls (after damage) */
 	uint64_t rows_dropped;	/* meta rows_dropped summed (ring full) */
@@ -124,6 +128,11 @@ int cp_db_get_meta(struct cp_db *db, const char *key, char *buf,
 		   size_t len);
 int cp_db_get_rank_meta(struct cp_db *db, int32_t rank, const char *key,
 			char *buf, size_t len);
+/* The GNU build id (hex) that module path had in the run, into buf (len
+ * bytes).  Returns 0, -CP_DB_ENOENT when the run did not record one, or
+ * -CP_DB_EIO. */
+int cp_db_get_build_id(struct cp_db *db, const char *path, char *buf,
+		       size_t len);
 
 /*
  * Reader: what "commprof report" (src/cli/cli_report.c, db/cp_db_report.c)
@@ -185,13 +194,17 @@ struct cp_db_flagged {
 	uint64_t n_log3p;	/* those rows */
 	double pred_lmw_ns;	/* pred_lmw_ns summed likewise */
 	uint64_t n_lmw;
+	int64_t t_measured_ns;	/* t_measured_ns summed over the rows */
 };
 
 /* cp_db_each_flagged_strided - fn for every group of rows whose
- * pred_flags has a bit of mask and whose layout is not contiguous (rows
- * without a layout are left out), in (rank, site, op, bytes) order; as
- * cp_db_each_call.  mask: CP_PF_* bits (db/ does not know them). */
+ * pred_flags has a bit of mask, whose flags have no bit of skip and whose
+ * layout is not contiguous (rows without a layout are left out), in
+ * (rank, site, op, bytes) order; as cp_db_each_call.  mask: CP_PF_* bits;
+ * skip: CP_F_* bits (both of src/common/cp_row.h), e.g. CP_F_RECV to list
+ * each message by its send. */
 int cp_db_each_flagged_strided(struct cp_db *db, uint32_t mask,
+			       uint32_t skip,
 			       int (*fn)(void *arg,
 					 const struct cp_db_flagged *f),
 			       void *arg);
@@ -234,5 +247,93 @@ struct cp_db_xfer {
 /* Store matches into the rows they name, in one transaction.  Returns 0
  * or -CP_DB_EIO (nothing stored). */
 int cp_db_put_xfers(struct cp_db *db, const struct cp_db_xfer *x, size_t n);
+
+/*
+ * Reader: what the views of "commprof report --format html" need
+ * (db/cp_db_view.c).  Each walk is as cp_db_each_call: fn returns 0 to go
+ * on, anything else stops the walk and is returned; a walk returns 0,
+ * fn's nonzero value, or -CP_DB_EIO.
+ */
+
+/* One rank: its MPI time and share (mpiP's task statistics). */
+struct cp_db_rank_total {
+	int32_t rank;		/* world rank */
+	int64_t app_time_ns;	/* meta app_time_ns, -1 none */
+	int32_t threads;	/* meta threads, 0 none */
+	int64_t mpi_time_ns;	/* as cp_db_totals, this rank's */
+	uint64_t calls;
+	uint64_t bytes;		/* sent, as cp_db_totals */
+};
+
+/* cp_db_each_rank_total - fn for every rank of the merge, in rank
+ * order, from the aggregates and the rank meta. */
+int cp_db_each_rank_total(struct cp_db *db,
+			  int (*fn)(void *arg,
+				    const struct cp_db_rank_total *r),
+			  void *arg);
+
+/* Traffic from one world rank to another. */
+struct cp_db_pair {
+	int32_t src, dst;	/* sender, receiver (world ranks) */
+	uint64_t bytes;		/* sent, each message once */
+	uint64_t msgs;		/* sends (messages) */
+	int64_t time_ns;	/* MPI time of the sends and their receives */
+	const char *op_name;	/* rooted collectives: the operation */
+};
+
+/* cp_db_each_pair - fn for every (sender, receiver) of the point-to-point
+ * aggregates (complete even when rows were limited), in (src, dst)
+ * order; op_name NULL. */
+int cp_db_each_pair(struct cp_db *db,
+		    int (*fn)(void *arg, const struct cp_db_pair *p),
+		    void *arg);
+
+/* cp_db_each_rooted - fn for every (rank, root, operation) of the rows of
+ * rooted collectives whose rank is not the root, with src the rank and
+ * dst the root (the caller knows which way the data went); bytes, msgs
+ * and time_ns of the rank's rows (rows, so limited as they are). */
+int cp_db_each_rooted(struct cp_db *db,
+		      int (*fn)(void *arg, const struct cp_db_pair *p),
+		      void *arg);
+
+/* A matched row with its predictions: measured against predicted. */
+struct cp_db_cmp {
+	int32_t op;		/* ops.id */
+	const char *op_name;	/* NULL if unknown */
+	uint64_t bytes;
+	int64_t t_transfer_ns;	/* compared time */
+	double pred_ns[CP_NMODELS];	/* NAN none */
+};
+
+/* cp_db_count_compared - rows of class p2p or coll that have a
+ * t_transfer and some prediction into *n.  Returns 0 or -CP_DB_EIO. */
+int cp_db_count_compared(struct cp_db *db, uint64_t *n);
+
+/* cp_db_each_compared - fn for one in every step (>= 1) of those rows,
+ * the same rows on every call, in rowid order. */
+int cp_db_each_compared(struct cp_db *db, uint64_t step,
+			int (*fn)(void *arg, const struct cp_db_cmp *c),
+			void *arg);
+
+/* cp_db_get_span - the job clock at the end of the last call row into
+ * *end_ns (0 without rows).  Returns 0 or -CP_DB_EIO. */
+int cp_db_get_span(struct cp_db *db, int64_t *end_ns);
+
+/* One call on the timeline: the longest of its rank's calls that began
+ * in its time bin. */
+struct cp_db_tl {
+	int32_t rank;
+	int32_t op;
+	const char *op_name;	/* NULL if unknown */
+	int64_t t_start_ns;	/* job clock */
+	int64_t t_measured_ns;
+};
+
+/* cp_db_each_tl - fn for the longest call in MPI (not a nonblocking or
+ * persistent row, whose span is not MPI time) of every bin_ns-wide time
+ * bin of every rank r with r % rank_step == 0, in (rank, bin) order.
+ * bin_ns, rank_step >= 1. */
+int cp_db_each_tl(struct cp_db *db, int64_t bin_ns, int32_t rank_step,
+		  int (*fn)(void *arg, const struct cp_db_tl *t), void *arg);
 
 #endif

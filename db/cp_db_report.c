@@ -90,11 +90,12 @@ static const char cp_db_flagged_sql[] =
 	"SELECT c.rank, c.site, m.path, m.base_addr, c.op, o.name, c.bytes,"
 	" l.block_bytes, l.stride_bytes, l.nblocks, l.descr, count(*),"
 	" total(c.pred_log3p_ns), count(c.pred_log3p_ns),"
-	" total(c.pred_lmw_ns), count(c.pred_lmw_ns)"
+	" total(c.pred_lmw_ns), count(c.pred_lmw_ns), sum(c.t_measured_ns)"
 	" FROM calls c JOIN layouts l ON l.rank = c.rank AND l.idx = c.layout"
 	" LEFT JOIN ops o ON o.id = c.op"
 	CP_DB_MODULE_JOIN("c")
-	" WHERE (c.pred_flags & ?) != 0 AND l.contiguous = 0"
+	" WHERE (c.pred_flags & ?1) != 0 AND (c.flags & ?2) = 0"
+	" AND l.contiguous = 0"
 	" GROUP BY c.rank, c.site, c.op, c.bytes, l.block_bytes,"
 	" l.stride_bytes, l.nblocks, l.descr"
 	" ORDER BY c.rank, c.site, c.op, c.bytes";
@@ -117,9 +118,11 @@ static void cp_db_read_flagged(sqlite3_stmt *st, struct cp_db_flagged *f)
 	f->n_log3p = (uint64_t)cp_db_col(st, 13, 0);
 	f->pred_lmw_ns = sqlite3_column_double(st, 14);
 	f->n_lmw = (uint64_t)cp_db_col(st, 15, 0);
+	f->t_measured_ns = cp_db_col(st, 16, 0);
 }
 
 int cp_db_each_flagged_strided(struct cp_db *db, uint32_t mask,
+			       uint32_t skip,
 			       int (*fn)(void *arg,
 					 const struct cp_db_flagged *f),
 			       void *arg)
@@ -131,6 +134,7 @@ int cp_db_each_flagged_strided(struct cp_db *db, uint32_t mask,
 	if (sqlite3_prepare_v2(db->h, cp_db_flagged_sql, -1, &st, NULL))
 		return cp_db_fail(db, CP_DB_EIO, "cannot read calls");
 	sqlite3_bind_int64(st, 1, mask);
+	sqlite3_bind_int64(st, 2, skip);
 	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		cp_db_read_flagged(st, &f);
 		ret = fn(arg, &f);

@@ -14,7 +14,7 @@
 CP_DB_COMMON = db/cp_db.c db/cp_db.h db/cp_db_int.h
 CP_DB_WRITER = $(CP_DB_COMMON) db/cp_db_write.c db/cp_db_write.h
 CP_DB_READER = $(CP_DB_COMMON) db/cp_db_merge.c db/cp_db_read.c \
-	db/cp_db_read.h db/cp_db_report.c
+	db/cp_db_read.h db/cp_db_report.c db/cp_db_view.c
 
 EXTRA_DIST += db/schema.sql
 BUILT_SOURCES += db/cp_schema_gen.h

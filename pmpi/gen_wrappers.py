@@ -7,7 +7,8 @@ usage: gen_wrappers.py DEF {calls|c|fortran|protos} OUT
   c        cp_wrappers_gen.c: one C wrapper per wrapped call
   fortran  cp_fortran_gen.c: one C body per call behind every Fortran name
            (mpi_x, mpi_x_, mpi_x__, MPI_X for mpif.h / use mpi, and
-           mpi_x_f08_ for use mpi_f08)
+           mpi_x_f08_ for use mpi_f08; MPICH's mpi_f08 calls mpi_x_f08ts_
+           where x has a choice buffer)
   protos   the prototypes, one per line, normalised (for the header test)
 
 Output is deterministic: no time, host or user.  A table it cannot read
@@ -658,7 +659,27 @@ def f_wrapper(e):
     out.append("\tif (!ierr)\n\t\tierr = &own;")
     out.append("\tbody_%s(real_%s_f08, (uintptr_t)__builtin_return_address(0)"
                ", %s);\n}\n" % (short, short, args))
+    if any(p.ctype in ("const void*", "void*") for p in e.params):
+        out += f08ts_entry(e, short, low, plist, args)
     return "\n".join(out) + "\n"
+
+
+def f08ts_entry(e, short, low, plist, args):
+    """MPICH's use mpi_f08 calls <name>_f08ts_ for a call with a choice
+    buffer, passed as an array descriptor (its data address first): the
+    body reads the address through cp_f_buf while cp_f_desc is set."""
+    out = ["static cp_ft_%s real_%s_f08ts;\n" % (short, short)]
+    out.append("CP_API void %s_f08ts_(%s)\n{" % (low, plist))
+    out.append("\tMPI_Fint own;\n")
+    out.append("\tif (cp_unlikely(!real_%s_f08ts))" % short)
+    out.append("\t\treal_%s_f08ts = (cp_ft_%s)cp_f_real(\"%s_f08ts_\", "
+               "NULL);" % (short, short, low))
+    out.append("\tif (!ierr)\n\t\tierr = &own;")
+    out.append("\tcp_f_desc = true;")
+    out.append("\tbody_%s(real_%s_f08ts, (uintptr_t)__builtin_return_address"
+               "(0), %s);" % (short, short, args))
+    out.append("\tcp_f_desc = false;\n}\n")
+    return out
 
 
 def main():

@@ -15,6 +15,10 @@ check_PROGRAMS += tests/test_params
 tests_test_params_SOURCES = \
 	tests/test_params.c \
 	src/cli/cp_params_show.c \
-	src/cli/cp_params_show.h
+	src/cli/cp_params_show.h \
+	src/cli/cli_html.c \
+	src/cli/cli_html_params.c \
+	src/cli/cli_io.c
+nodist_tests_test_params_SOURCES = src/cli/cli_html_gen.h
 tests_test_params_CFLAGS = $(AM_CFLAGS)
 tests_test_params_LDADD = libcpcommon.la -lm

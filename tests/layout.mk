@@ -20,5 +20,6 @@ tests_test_site_nopie_CFLAGS = $(tests_test_site_CFLAGS)
 tests_test_site_nopie_LDFLAGS = -no-pie
 tests_test_site_nopie_LDADD = $(tests_test_site_LDADD)
 
-TESTS += tests/test_layout.sh tests/test_site.sh
-dist_check_SCRIPTS += tests/test_layout.sh tests/test_site.sh
+TESTS += tests/test_layout.sh tests/test_site.sh tests/test_rebuild.sh
+dist_check_SCRIPTS += tests/test_layout.sh tests/test_site.sh \
+	tests/test_rebuild.sh

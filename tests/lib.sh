@@ -1,15 +1,28 @@
 # tests/lib.sh - shared helpers for the shell tests; source it.
-# Environment (from Makefile.am): top_srcdir, top_builddir, MPIRUN, MPICC,
-# MPIFC, PYTHON3.  Each test gets its own scratch directory $T, removed at
+# Environment (from Makefile.am): top_srcdir, top_builddir, CP_MPI (the
+# MPI of the build: openmpi or mpich), MPIRUN, MPICC, MPIFC, PYTHON3.  Each test gets its own scratch directory $T, removed at
 # exit.  A test exits 0 (pass), 77 (skip) or anything else (fail).
 
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
-: "${MPIRUN:=mpirun.openmpi}"
-: "${MPICC:=mpicc.openmpi}"
-: "${MPIFC:=mpifort.openmpi}"
+: "${CP_MPI:=openmpi}"
+: "${MPIRUN:=mpirun.$CP_MPI}"
+: "${MPICC:=mpicc.$CP_MPI}"
+: "${MPIFC:=mpifort.$CP_MPI}"
 : "${PYTHON3:=python3}"
+
+# How MPI_Get_library_version of that MPI begins.
+case $CP_MPI in
+openmpi) CP_MPI_TITLE="Open MPI" ;;
+mpich) CP_MPI_TITLE="MPICH" ;;
+*) CP_MPI_TITLE=$CP_MPI ;;
+esac
+
+# Tests write "$MPIRUN -np N -x VAR=VAL PROG" in Open MPI's words whatever
+# the MPI: tests/mpirun.sh turns them into the configured launcher's.
+export CP_MPI CP_MPI_LAUNCHER="$MPIRUN"
+MPIRUN="$top_srcdir/tests/mpirun.sh"
 
 LIBCP="$top_builddir/.libs/libcommprof.so"
 COMMPROF="$top_builddir/commprof"
@@ -20,11 +33,18 @@ CP_PRELOAD="${CP_PRELOAD_EXTRA:+$CP_PRELOAD_EXTRA:}$LIBCP"
 T=$(mktemp -d "${TMPDIR:-/tmp}/cptest.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 
-# Open MPI refuses root and more ranks than cores unless told.
+# Open MPI refuses root and more ranks than cores unless told (MPICH's
+# hydra needs no such flag and ignores these).
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1
 # keep the tests on shared memory, no network probing
 export OMPI_MCA_btl=self,vader OMPI_MCA_pml=ob1
+
+# cp_openmpi_only WHAT: skip under another MPI; WHAT (Debian's hpcc, say)
+# is built against Open MPI.
+cp_openmpi_only() {
+	[ "$CP_MPI" = openmpi ] || skip "$1 is built against Open MPI, not $CP_MPI"
+}
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit 77; }
@@ -42,6 +62,26 @@ cp_run_preload() {
 	local secs=$1 np=$2 dir=$3; shift 3
 	timeout -k 5 "$secs" "$MPIRUN" -np "$np" \
 		-x LD_PRELOAD="$CP_PRELOAD" -x COMMPROF_DIR="$dir" "$@"
+}
+
+# cp_wait_gone PATTERN: wait up to 20 s until no process's command line
+# matches PATTERN (a launcher may return while a signalled rank still
+# flushes); fails the test if one remains
+cp_wait_gone() {
+	local i=0
+	while pgrep -f "$1" >/dev/null && [ $i -lt 200 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	! pgrep -f "$1" >/dev/null || fail "still running: $1"
+}
+
+# cp_run_of DIR: the directory of the latest run in output directory DIR
+# (each run writes its rank files into a run-* directory of its own)
+cp_run_of() {
+	local d
+	d=$(ls -d "$1"/run-* 2>/dev/null | tail -n 1)
+	echo "${d:-$1}"
 }
 
 # expect_eq WHAT GOT WANT

@@ -9,11 +9,15 @@ REC_TESTS = \
 	tests/test_record_c.sh \
 	tests/test_record_f.sh \
 	tests/test_fail_dir.sh \
+	tests/test_other_mpi.sh \
+	tests/test_runs.sh \
+	tests/test_install.sh \
 	tests/test_nompi.sh
 TESTS += $(REC_TESTS)
 dist_check_SCRIPTS += $(REC_TESTS)
 EXTRA_DIST += \
 	tests/lib.sh \
+	tests/mpirun.sh \
 	tests/record_check.py \
 	tests/record_manifest.h \
 	tests/test_record_c.c \

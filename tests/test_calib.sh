@@ -39,7 +39,7 @@ calibrate 3 c3
 [ "$secs" -lt 20 ] || fail "--quick on 3 ranks took $secs s (limit 20)"
 expect_eq "header" "$(head -n 1 c3.params)" "commprof-params 2"
 expect_eq "last line" "$(tail -n 1 c3.params)" "end"
-has c3.params '^mpi_library Open MPI'
+has c3.params "^mpi_library $CP_MPI_TITLE"
 has c3.params '^date [0-9]{4}-[0-9]{2}-[0-9]{2}T'
 has c3.params '^hosts 1 [^ ]+$'
 has c3.params '^rankmap 3 0 0 0$'
@@ -143,6 +143,14 @@ tr '\r' '\n' <p.err >p.lines
 has p.lines '^\[[#.]{24}\] +[0-9]+%  lmo sweep +[0-9]+ B +~ *[0-9]+ s left'
 has p.lines '^\[[#.]{24}\] +[0-9]+%  log3p '
 grep -q ' s left' p.out && fail "progress on stdout"
+
+# --help: usage on stdout, status 0, without mpirun
+rc=0
+"$CAL" --help >h.out 2>h.err || rc=$?
+expect_eq "help status" "$rc" 0
+expect_eq "help stderr" "$(cat h.err)" ""
+has h.out '^usage: mpirun -np N commprof-calibrate -o FILE'
+has h.out '^  --samples M +log3P samples per table value'
 
 # --- errors ---
 rc=0

@@ -21,10 +21,11 @@ for ex in ring ring_f; do
 	got_rc=$?
 	expect_eq "$ex: status" "$got_rc" "$want_rc"
 	expect_eq "$ex: stdout" "$got" "$want"
+	run=$(cp_run_of "$T/$ex")
 	for r in 00000 00001; do
-		[ -s "$T/$ex/rank-$r.db" ] || fail "$ex: no rank-$r.db"
+		[ -s "$run/rank-$r.db" ] || fail "$ex: no rank-$r.db"
 	done
-	[ ! -e "$T/$ex/rank-00002.db" ] || fail "$ex: a third rank file"
+	[ ! -e "$run/rank-00002.db" ] || fail "$ex: a third rank file"
 	ran=$((ran + 1))
 done
 note "$ran examples identical with and without the preload"

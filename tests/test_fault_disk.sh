@@ -53,7 +53,7 @@ for np in 1 2; do
 	# A reader needs room for the -shm index beside a WAL database,
 	# which the full tmpfs has not: check copies of the files
 	# (database and WAL, as they are) on the scratch disk.
-	for db in "$dir"/rank-*.db; do
+	for db in "$(cp_run_of "$dir")"/rank-*.db; do
 		[ -e "$db" ] || continue
 		c="$T/copy/np$np"
 		mkdir -p "$c" || fail "mkdir"

@@ -37,10 +37,11 @@ for mode in fork thread; do
 	expect_eq "$mode: commprof lines" "$(cp_lines "$T/err")" 0
 	expect_eq "$mode: other stderr" "$(other_err "$T/err")" \
 		"$(other_err "$T/base.err")"
-	expect_eq "$mode: files" "$(cd "$T/$mode" && ls -A | tr '\n' ' ')" \
+	expect_eq "$mode: files" \
+		"$(cd "$(cp_run_of "$T/$mode")" && ls -A | tr '\n' ' ')" \
 		"rank-00000.db rank-00001.db "
 	for r in 0 1; do
-		db="$T/$mode/rank-0000$r.db"
+		db="$(cp_run_of "$T/$mode")/rank-0000$r.db"
 		expect_eq "$mode: rank $r integrity" "$(integrity "$db")" ok
 	done
 	summary_ok "$T/$mode"
@@ -72,7 +73,7 @@ if command -v strace >/dev/null 2>&1 &&
 		"$T/test_fault_app" fork $steps 0 "$T/pids" >"$T/st.out" \
 		2>"$T/st.err" || fail "fork under strace: status $?"
 	expect_eq "fork under strace: children" "$(wc -l < "$T/pids")" $np
-	grep -qF "$T/st-out/rank-" "$T/st" ||
+	grep -qF "$(cp_run_of "$T/st-out")/rank-" "$T/st" ||
 		fail "strace shows no access to the rank files at all"
 	while read -r pid; do
 		grep "^$pid " "$T/st" | grep -F "$T/st-out" > "$T/child" &&
@@ -115,7 +116,8 @@ q = lambda s: c.execute(s).fetchone()[0]
 print(q("select count(*) from calls"),
       q("select count(*) from calls where flags & %d" % int(sys.argv[2], 0)),
       q("select value from meta where key = \"finished\""))' \
-			"$T/$prog.d/rank-0000$r.db" "$fbit")" "24 24 1"
+			"$(cp_run_of "$T/$prog.d")/rank-0000$r.db" "$fbit")" \
+			"24 24 1"
 	done
 	nf=$((nf + 1))
 done

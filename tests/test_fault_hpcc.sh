@@ -11,6 +11,7 @@
 
 [ -f "$LIBCP" ] || fail "no $LIBCP"
 [ -x "$COMMPROF" ] || fail "no $COMMPROF"
+cp_openmpi_only "Debian's hpcc"
 HPCC=$(command -v hpcc) ||
 	skip "no hpcc: apt-get install hpcc (scripts/check installs it)"
 inf=/usr/share/doc/hpcc/examples/_hpccinf.txt

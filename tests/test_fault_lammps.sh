@@ -9,6 +9,7 @@
 
 [ -f "$LIBCP" ] || fail "no $LIBCP"
 [ -x "$COMMPROF" ] || fail "no $COMMPROF"
+cp_openmpi_only "Debian's lmp"
 LMP=$(command -v lmp) ||
 	skip "no lmp: apt-get install lammps (scripts/check installs it)"
 melt=/usr/share/lammps/examples/melt/in.melt

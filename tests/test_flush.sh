@@ -17,9 +17,10 @@ sends() {
 # at MPI_Abort: rank 0 flushes before aborting; mpirun's exit status
 # is the app's
 cp_run_preload 60 2 "$T/a" "$T/flush" abort 137 >/dev/null 2>&1
+cp_wait_gone "$T/flush abort"
 expect_eq "abort: rank 0 rows" "$(sends "$T/a" 0)" 137
 expect_eq "abort: reserves after export" \
-	"$(ls "$T/a" | grep -c 'db-reserve$')" 0
+	"$(ls "$(cp_run_of "$T/a")" | grep -c 'db-reserve$')" 0
 
 # SIGTERM to the ranks: each flushes, then dies of the signal
 rm -f "$T/mark"
@@ -30,10 +31,11 @@ while [ ! -f "$T/mark" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 [ -f "$T/mark" ] || fail "wait: no marker"
 pkill -TERM -f "$T/flush wait" || fail "no rank to signal"
 wait
+cp_wait_gone "$T/flush wait"
 expect_eq "sigterm: rank 0 rows" "$(sends "$T/t" 0)" 211
 expect_eq "sigterm: rank 1 rows" "$(sends "$T/t" 1)" 211
 expect_eq "sigterm: reserves after export" \
-	"$(ls "$T/t" | grep -c 'db-reserve$')" 0
+	"$(ls "$(cp_run_of "$T/t")" | grep -c 'db-reserve$')" 0
 
 # SIGKILL after a periodic flush: nothing before it is lost; each
 # killed rank leaves its 64 KiB rank-NNNNN.db-reserve, which the first
@@ -47,18 +49,19 @@ while [ ! -f "$T/mark" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 sleep 0.5
 pkill -KILL -f "$T/flush wait" || fail "no rank to kill"
 wait
-expect_eq "sigkill: reserves left" "$(ls "$T/k" | grep -c 'db-reserve$')" 2
+cp_wait_gone "$T/flush wait"
+expect_eq "sigkill: reserves left" "$(ls "$(cp_run_of "$T/k")" | grep -c 'db-reserve$')" 2
 expect_eq "sigkill: rank 0 rows" "$(sends "$T/k" 0)" 97
 expect_eq "sigkill: reserves after export" \
-	"$(ls "$T/k" | grep -c 'db-reserve$')" 0
-ok=$(sqlite3 "$T/k/rank-00000.db" 'PRAGMA integrity_check' 2>&1)
+	"$(ls "$(cp_run_of "$T/k")" | grep -c 'db-reserve$')" 0
+ok=$(sqlite3 "$(cp_run_of "$T/k")/rank-00000.db" 'PRAGMA integrity_check' 2>&1)
 expect_eq "sigkill: integrity" "$ok" ok
 
 # row limit and sampling: rows limited, aggregates complete
 COMMPROF_MAX_ROWS=5 cp_run_preload 60 1 "$T/m" -x COMMPROF_MAX_ROWS \
 	"$T/flush" finalize 40 >/dev/null || fail "max rows run"
 expect_eq "max_rows: rows" "$(sends "$T/m" 0)" 5
-calls=$(sqlite3 "$T/m/rank-00000.db" \
+calls=$(sqlite3 "$(cp_run_of "$T/m")/rank-00000.db" \
 	"select sum(a.count) from aggs a join ops o on o.id = a.op
 	 where o.name = 'MPI_Send'")
 expect_eq "max_rows: aggregate count" "$calls" 40

@@ -90,7 +90,7 @@ ring="$top_builddir/examples/ring"
 [ -x "$ring" ] || fail "no $ring"
 cp_run_preload 60 2 "$T/ring" "$ring" >"$T/ring.out" 2>&1 ||
 	{ cat "$T/ring.out" >&2; fail "examples/ring with the library"; }
-db="$T/ring/rank-00000.db"
+db="$(cp_run_of "$T/ring")/rank-00000.db"
 [ -s "$db" ] || fail "no $db"
 
 mkdir -p "$T/seed-params" "$T/seed-cli"
@@ -99,6 +99,7 @@ p="$S/tests/fuzz/corpus/params/handwritten"
 seed_cli params-text "params show @" "$p"
 seed_cli params-json "params show @ --format json" "$p"
 seed_cli summary "summary @ --top 3" "$db"
+seed_cli runs "runs @" "$db"
 seed_cli report "report @ --format json --top 2" "$db"
 seed_cli report-md "report @ --format markdown -o out" "$db"
 seed_cli export-csv "export @" "$db"

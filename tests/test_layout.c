@@ -38,17 +38,18 @@ struct want {
 	const char *desc;	/* NULL: not checked */
 };
 
-/* Look t up, compare with w; returns the index. */
-static uint32_t expect(const char *what, MPI_Datatype t,
-		       const struct want *w)
+/* Look up count elements of t, compare with w (size: of the count
+ * elements); returns the index. */
+static uint32_t expect_n(const char *what, MPI_Datatype t, uint64_t count,
+			 const struct want *w)
 {
 	struct cp_db_layout l;
 	uint64_t size = 12345;
-	uint32_t idx = cp_layout_get(t, &size);
+	uint32_t idx = cp_layout_get_n(t, count, &size);
 
 	CHECK(idx != 0, "%s: unknown layout", what);
-	CHECK(size == (uint64_t)w->size, "%s: size_out %llu want %lld", what,
-	      (unsigned long long)size, w->size);
+	CHECK(size * count == (uint64_t)w->size, "%s: size_out %llu want %lld",
+	      what, (unsigned long long)size, w->size / (long long)count);
 	if (cp_layout_describe(idx, &l)) {
 		CHECK(0, "%s: describe(%u) failed", what, idx);
 		return idx;
@@ -77,9 +78,16 @@ static uint32_t expect(const char *what, MPI_Datatype t,
 	      what, l.desc, w->desc);
 	/* second lookup: the cached path gives the same answer */
 	size = 0;
-	CHECK(cp_layout_get(t, &size) == idx && size == (uint64_t)w->size,
+	CHECK(cp_layout_get_n(t, count, &size) == idx &&
+	      size * count == (uint64_t)w->size,
 	      "%s: cached lookup differs", what);
 	return idx;
+}
+
+static uint32_t expect(const char *what, MPI_Datatype t,
+		       const struct want *w)
+{
+	return expect_n(what, t, 1, w);
 }
 
 /* what the MPI_Type_free wrapper does: forget, then free */
@@ -284,6 +292,68 @@ static void test_struct_subarray(void)
 	printf("ok 4 struct and subarray\n");
 }
 
+/*
+ * A message of count elements: the element's layout when its copies one
+ * extent apart keep its numbers, else the count elements' own.  Blocks
+ * are taken in address order, whatever the order of the type map.
+ */
+static void test_count(void)
+{
+	MPI_Datatype col, colr, r16, s3, s2, s2r, tys[] = { MPI_DOUBLE,
+		MPI_DOUBLE, MPI_DOUBLE };
+	MPI_Aint d3[] = { 16, 0, 8 }, d2[] = { 0, 16 };
+	int bl[] = { 1, 1, 1 };
+	uint64_t size;
+	uint32_t i1;
+
+	/* column of a 6 x 10 matrix of doubles, resized to one double: the
+	 * idiom for sending several adjacent columns */
+	col = vec(6, 1, 10, MPI_DOUBLE);
+	MPI_Type_create_resized(col, 0, 8, &colr);
+	i1 = expect("resized column", commit(colr),
+		    &(struct want){ 0, 0, 48, 8, 8, 80, 6, NULL });
+	expect_n("4 x resized column", colr, 4,
+		 &(struct want){ 0, 0, 192, 8, 32, 80, 6,
+				 "4 x resized(0,8) of vector(6,1,10) of "
+				 "MPI_DOUBLE" });
+	CHECK(cp_layout_get_n(colr, 1, &size) == i1, "count 1 differs");
+	/* 10 columns: the whole matrix, one block */
+	expect_n("10 x resized column", colr, 10,
+		 &(struct want){ 1, 0, 480, 8, 480, 480, 1, NULL });
+	/* a type that tiles keeps its own layout for any count */
+	MPI_Type_create_resized(MPI_DOUBLE, 0, 16, &r16);
+	i1 = cp_layout_get(commit(r16), &size);
+	CHECK(i1 && cp_layout_get_n(r16, 5, &size) == i1,
+	      "resized(double,0,16) x 5: not the element's layout");
+	/* ... and so does a vector, whose copies only touch */
+	CHECK(cp_layout_get_n(col, 3, &size) == cp_layout_get(col, &size),
+	      "vector(6,1,10) x 3: not the element's layout");
+	/* struct members out of address order: one 24-byte block */
+	MPI_Type_create_struct(3, bl, d3, tys, &s3);
+	expect("struct{16,0,8}", commit(s3),
+	       &(struct want){ 1, 0, 24, 24, 24, 24, 1, NULL });
+	/* struct{double@0, double@16} resized to one double: two copies
+	 * interleave into 32 contiguous bytes */
+	MPI_Type_create_struct(2, bl, d2, tys, &s2);
+	MPI_Type_create_resized(s2, 0, 8, &s2r);
+	expect("resized struct{0,16}", commit(s2r),
+	       &(struct want){ 0, 0, 16, 8, 8, 16, 2, NULL });
+	expect_n("2 x resized struct{0,16}", s2r, 2,
+		 &(struct want){ 1, 0, 32, 8, 32, 32, 1, NULL });
+	/* a freed type's messages are decoded afresh */
+	tfree(&colr);
+	MPI_Type_create_resized(col, 0, 16, &colr);
+	expect_n("4 x column resized to 16", commit(colr), 4,
+		 &(struct want){ 0, 1, 192, 16, 8, -1, 24, NULL });
+	tfree(&colr);
+	tfree(&col);
+	tfree(&r16);
+	tfree(&s3);
+	tfree(&s2r);
+	tfree(&s2);
+	printf("ok 5 count\n");
+}
+
 /* Equal layouts share an index; a dropped handle forgets its layout even
  * when the next type lands at the same address. */
 static void test_drop_reuse(void)
@@ -322,7 +392,7 @@ static void test_drop_reuse(void)
 	}
 	CHECK(iv != ic && iv && ic, "vector and contiguous share %u", iv);
 	printf("# handle address reused %d times of 199\n", reused);
-	printf("ok 5 drop and reuse\n");
+	printf("ok 6 drop and reuse\n");
 }
 
 static MPI_Datatype churn_type(int i)
@@ -379,7 +449,7 @@ static void test_churn(void)
 	for (i = N1; i < N; i++)
 		tfree(&t[i]);
 	free(t);
-	printf("ok 6 churn\n");
+	printf("ok 7 churn\n");
 }
 
 static MPI_Datatype hammer_t[NHAMMER];
@@ -439,7 +509,7 @@ static void test_threads(void)
 		sum += cp_layout_get(MPI_DOUBLE, &size);
 	printf("# cached lookup: %.1f ns (%llu)\n", (MPI_Wtime() - t0) * 1e3,
 	       (unsigned long long)sum);
-	printf("ok 7 threads\n");
+	printf("ok 8 threads\n");
 }
 
 int main(int argc, char **argv)
@@ -459,6 +529,7 @@ int main(int argc, char **argv)
 	test_vectors();
 	test_indexed();
 	test_struct_subarray();
+	test_count();
 	test_drop_reuse();
 	test_churn();
 	test_threads();

@@ -23,7 +23,7 @@ expect_eq "stdout" "$out" "test_match: done"
 	fail "commprof export failed: $(cat "$T/err")"
 expect_eq "export stderr" "$(cat "$T/err")" ""
 "$PYTHON3" "$top_srcdir/tests/match_check.py" "$T/calls.csv" \
-	"$T/out/commprof.db" "$SLEEP_S" || fail "matching differs"
+	"$(cp_run_of "$T/out")/commprof.db" "$SLEEP_S" || fail "matching differs"
 
 # one row in two kept: pairs would be wrong, so nothing is matched
 out=$(COMMPROF_SAMPLE=2 cp_run_preload 60 2 "$T/s" -x COMMPROF_SAMPLE \
@@ -31,7 +31,7 @@ out=$(COMMPROF_SAMPLE=2 cp_run_preload 60 2 "$T/s" -x COMMPROF_SAMPLE \
 "$COMMPROF" export "$T/s" --format csv >"$T/s.csv" 2>"$T/err" ||
 	fail "commprof export (sampled) failed: $(cat "$T/err")"
 expect_eq "sampled export stderr" "$(cat "$T/err")" ""
-"$PYTHON3" - "$T/s/commprof.db" "$T/s.csv" <<'PY' || fail "sampled run"
+"$PYTHON3" - "$(cp_run_of "$T/s")/commprof.db" "$T/s.csv" <<'PY' || fail "sampled run"
 import csv, sqlite3, sys
 meta = dict(sqlite3.connect(sys.argv[1]).execute("SELECT key, value "
                                                  "FROM meta"))

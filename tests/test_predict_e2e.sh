@@ -28,7 +28,7 @@ for try in 1 2 3; do
 	got=$("$PYTHON3" -c 'import sqlite3, sys
 print(sqlite3.connect(sys.argv[1]).execute("SELECT value FROM meta "
       "WHERE key = \x27pred_models\x27").fetchone()[0])' \
-		"$T/o/rank-00000.db") || fail "no pred_models in rank 0"
+		"$(cp_run_of "$T/o")/rank-00000.db") || fail "no pred_models in rank 0"
 	[ "$got" = "$want" ] && break
 	note "calibration $try: models $got; again"
 done
@@ -43,9 +43,13 @@ strided=$(grep -n 'MPI_Send(mat' "$SRC" | cut -d: -f1 | sort -n | tr '\n' ' ')
 contig=$(grep -n 'MPI_Send(vec' "$SRC" | cut -d: -f1 | sort -n | tr '\n' ' ')
 [ -n "$strided" ] && [ -n "$contig" ] || fail "stride.c lines not found"
 
-"$PYTHON3" - "$T/r.json" "$strided" "$contig" <<'PY' || exit 1
+# MPICH packs stride.c's column faster than log3P's other terms, so on
+# this machine its calibrations mostly leave l_mw below them: there the
+# strided sends may go unflagged; a contiguous one never may.
+"$PYTHON3" - "$T/r.json" "$strided" "$contig" "$CP_MPI" <<'PY' || exit 1
 import json, sys
 r = json.load(open(sys.argv[1]))
+mpi = sys.argv[4]
 strided = ["stride.c:" + x for x in sys.argv[2].split()]
 contig = ["stride.c:" + x for x in sys.argv[3].split()]
 models = ["lmo", "log3p", "hockney", "loggp", "plogp"]
@@ -77,7 +81,10 @@ if any(a["mu_bar"] < 1 for a in acc):
     bad.append("mu below 1")
 sends = {s["site"] for s in r["strided"]["rows"]
          if s.get("site") and s.get("op") == "MPI_Send"}
-if sends != set(strided):
+if mpi == "mpich" and not sends:
+    print("# %s: no strided send flagged (%s)" % (mpi,
+          r["strided"].get("note", "")))
+elif sends != set(strided):
     bad.append("strided sends flagged %s, want %s" % (sorted(sends),
                                                      strided))
 if sends & set(contig):
@@ -86,3 +93,26 @@ for b in bad:
     print("FAIL:", b, file=sys.stderr)
 sys.exit(1 if bad else 0)
 PY
+
+# A job unlike the calibrated one (3 ranks, the file has 2): LMO uses
+# averages, which the run's meta and the report say; stderr stays quiet
+# (only what the user must act on goes there).
+ring="$top_builddir/examples/ring"
+cp_mpirun 60 3 "$ring" 2 >"$T/ring.plain" 2>&1 || fail "ring without commprof"
+timeout -k 5 60 "$MPIRUN" -np 3 -x LD_PRELOAD="$CP_PRELOAD" \
+	-x COMMPROF_DIR="$T/o3" -x COMMPROF_PARAMS="$T/c.params" \
+	"$ring" 2 >"$T/ring.out" 2>"$T/ring.err" || fail "ring with commprof"
+diff "$T/ring.plain" "$T/ring.out" >&2 || fail "3 ranks: output changed"
+expect_eq "3 ranks: stderr" "$(cat "$T/ring.err")" ""
+note3=$("$PYTHON3" -c 'import sqlite3, sys
+print(sqlite3.connect(sys.argv[1]).execute("SELECT value FROM meta "
+      "WHERE key = \x27pred_note\x27").fetchone()[0])' \
+	"$(cp_run_of "$T/o3")/rank-00000.db") || fail "no pred_note"
+case $note3 in
+*"calibrated on 2 ranks, the job has 3"*"LMO uses averaged parameters"*) ;;
+*) fail "3 ranks: pred_note is '$note3'" ;;
+esac
+"$COMMPROF" report "$T/o3" --wide >"$T/r3.txt" || fail "report (3 ranks)"
+grep -qF "calibrated on 2 ranks, the job has 3" "$T/r3.txt" ||
+	fail "the report does not say the job differs"
+note "3 ranks: $note3"

@@ -25,7 +25,8 @@ for prog in test_record_c test_record_comm; do
 			"$prog: $np ranks done"
 		r=0
 		while [ "$r" -lt "$np" ]; do
-			f=$(printf '%s/out/rank-%05d.db' "$d" "$r")
+			f=$(printf '%s/rank-%05d.db' "$(cp_run_of "$d/out")" \
+				"$r")
 			[ -s "$f" ] || fail "$prog np $np: no $f"
 			r=$((r + 1))
 		done

@@ -2,11 +2,12 @@
 ! ranks by tests/test_record_f.sh.  A line "! expect R: OP PEER ROOT TAG
 ! COMM_SIZE BYTES CONTIG BLOCK STRIDE NBLOCKS FLAGS" says that rank R
 ! records that row for the call on the next line (see record_check.py).
-! Sentinels must reach MPI unchanged: the in-place allreduce is checked.
+! Sentinels must reach MPI unchanged: the in-place allreduce is checked,
+! MPI_STATUS(ES)_IGNORE must be passed on, never read as a status.
 program test_record_f
   use mpi
   implicit none
-  integer :: ierr, rank, nproc, i, req, st(MPI_STATUS_SIZE)
+  integer :: ierr, rank, nproc, i, req, st(MPI_STATUS_SIZE), reqs(2)
   integer :: ibuf(100)
   double precision :: dbuf(100)
   real :: rbuf(13)
@@ -50,5 +51,11 @@ program test_record_f
   call MPI_Bcast(rbuf, 13, MPI_REAL, 1, MPI_COMM_WORLD, ierr)
   if (rbuf(13) /= 2.5) stop 5
   if (rank == 0) print '(a,i0,a,i0)', 'allreduce ', sum(acc), ' bcast ', int(sum(rbuf))
+  ! MPI_STATUSES_IGNORE reaches MPI as the sentinel, never read
+  ! expect *: MPI_Isend 0/1 - 8 2 12 1 4 4 1 fortran,nonblock
+  call MPI_Isend(ibuf, 3, MPI_INTEGER, 1 - rank, 8, MPI_COMM_WORLD, reqs(1), ierr)
+  ! expect *: MPI_Irecv 0/1 - 8 2 12 1 4 4 1 fortran,recv,nonblock
+  call MPI_Irecv(ibuf(50), 3, MPI_INTEGER, 1 - rank, 8, MPI_COMM_WORLD, reqs(2), ierr)
+  call MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE, ierr)
   call MPI_Finalize(ierr)
 end program test_record_f

@@ -63,10 +63,10 @@ eq("kappa failed", why.get(("lmo", "not predicted: an LMO estimate it "
                             "needs failed (calibration)")), 1)
 cov = {c["model"]: c for c in j["coverage"]["rows"]}
 eq("lmo coverage", [cov["lmo"][k] for k in ("rows", "predicted",
-                                            "compared")], [19, 14, 11])
+                                            "compared")], [20, 14, 11])
 
 # 3. the strided send, with savings per call and in total; not the
-# contiguous one at 0x3000
+# contiguous one at 0x3000, nor the receive of the message at 0x2100
 st = j["strided"]["rows"]
 eq("strided sites", sorted({s["site"] for s in st}), ["0x2000"])
 eq("strided fixes", [s["fix"] for s in st],
@@ -109,8 +109,11 @@ h = j["header"]
 eq("header", [h[k] for k in ("ranks", "params", "pred_models",
                              "rows_predicted", "matched",
                              "match_p2p_rows", "match_note")],
-   [2, "/tmp/cluster.params", "lmo,log3p,hockney,loggp,plogp", 17, "yes",
+   [2, "/tmp/cluster.params", "lmo,log3p,hockney,loggp,plogp", 18, "yes",
     11, "4 sends had no receive"])
+# bytes: each message once, by its send (the receive at 0x2100 adds
+# nothing); the callsite tables still show what each site moved
+eq("bytes", h["bytes"], 11 * 1000 + 2 * 4096 + 64 + 32 + 3 * 128 + 128)
 # MPI time is summed over threads: its share is of app time x threads
 # (10 ms x 3 threads on rank 0, 10 ms x 1 on rank 1)
 eq("threads", [h[k] for k in ("app_time", "threads_max", "threads_min",
@@ -131,9 +134,22 @@ for line in open(T + "/summary"):
     f = line.split()
     if len(f) == 7 and f[0].startswith("0x"):
         summ[f[0]] = (int(f[2]), int(f[3]), float(f[4]))
+eq("receive site", summ["0x2100"][:2], (1, 128))
 eq("sites", {s["site"]: (s["calls"], s["bytes"], round(s["time"] * 1e3, 3))
              for s in j["sites"]["rows"]},
    {k: v for k, v in summ.items() if k in ("0x1000", "0x2000", "0x1100")})
+
+# 5., 6. load balance: per rank (rank 0 made 3 threads' MPI calls: its
+# share is of 10 ms x 3), and a callsite's MPI time over its ranks
+eq("ranks", [(r["rank"], round(r["mpi_time"], 12), r["calls"],
+              r["bytes_sent"], round(r["pct_app"], 9))
+             for r in j["ranks"]["rows"]],
+   [(0, 7.5e-6, 15, 11000 + 3 * 128, round(100 * 7.5e-6 / 0.03, 9)),
+    (1, 3e-6, 6, 4096 * 2 + 64 + 32 + 128, round(100 * 3e-6 / 0.01, 9))])
+sr = [r for r in j["site_ranks"]["rows"] if r["site"] == "0x2000"]
+eq("site over ranks", [(r["ranks"], r["min"], r["min_rank"], r["mean"],
+                        r["max"], r["max_rank"]) for r in sr],
+   [(2, 5e-7, 1, 7.5e-7, 1e-6, 0)])
 
 # csv: one table per section, "section" first, same rows as json
 tables, cur = [], None
@@ -187,6 +203,21 @@ md = open(T + "/r.markdown").read().splitlines()
 eq("markdown marks", marked_md(md), want)
 EOF
 
+# text: sections numbered 1, 2, 3... once each; no line past column 120
+# unless --wide (this report has lines of 300 columns when not folded);
+# papers cited by name
+expect_eq "section numbers" "$(grep -o '^[0-9]*\. ' "$T/r.text" | tr -d '. ' |
+	tr '\n' ' ')" "1 2 3 4 5 6 7 8 "
+long=$(awk 'length($0) > 120' "$T/r.text" | head -1)
+[ -z "$long" ] || fail "text line over 120 columns: $long"
+"$COMMPROF" report "$D" --top 3 --wide >"$T/r.wide" || fail "--wide"
+wide=$(awk '{ if (length($0) > n) n = length($0) } END { print n }' \
+	"$T/r.wide")
+[ "$wide" -gt 120 ] || fail "--wide: longest line $wide, want > 120"
+grep -q '00[1-4] ' "$T/r.text" && fail "a paper cited by number: \
+$(grep '00[1-4] ' "$T/r.text")"
+grep -q 'Cameron, Ge and Sun' "$T/r.text" || fail "log3P paper not named"
+
 # the same rows without predictions: one sentence says so; sections 1,
 # 3 and 4 say "no predictions", section 2 is there
 N="$T/nopred"
@@ -211,7 +242,7 @@ assert h["thread_time"] == h["app_time"] == 0.02, h
 assert j["header"]["params"] is None
 assert j["accuracy"]["rows"] == [] and j["worst"]["rows"] == []
 assert j["strided"]["note"].startswith("no predictions")
-assert len(j["sites"]["rows"]) == 6, j["sites"]
+assert len(j["sites"]["rows"]) == 7, j["sites"]
 ' || fail "nopred json"
 
 # usage errors: exact message and status 2
@@ -219,10 +250,46 @@ rc=0
 "$COMMPROF" report "$D" --format xml >/dev/null 2>"$T/e1" || rc=$?
 expect_eq "bad format status" "$rc" 2
 expect_eq "bad format message" "$(cat "$T/e1")" \
-	"commprof: report: unknown format 'xml'; use text, markdown, json or csv"
+	"commprof: report: unknown format 'xml'; use text, markdown, json, csv or \
+html"
 rc=0
 "$COMMPROF" report --top 3 >/dev/null 2>"$T/e2" || rc=$?
 expect_eq "missing dir status" "$rc" 2
 expect_eq "missing dir message" "$(cat "$T/e2")" \
 	"commprof: report: missing DIR; try 'commprof --help'"
+# html: one line, and no file, when Chart.js cannot be found
+rc=0
+COMMPROF_CHARTJS="$T/none.js" "$COMMPROF" report "$D" --format html \
+	-o "$T/r.html" 2>"$T/e3" || rc=$?
+expect_eq "no chart.js status" "$rc" 1
+expect_eq "no chart.js message" "$(cat "$T/e3")" \
+	"commprof: no Chart.js to draw the page (looked at $T/none.js \
+(COMMPROF_CHARTJS)); install Debian's libjs-chart.js or set COMMPROF_CHARTJS"
+[ ! -e "$T/r.html" ] || fail "no chart.js: $T/r.html was made"
+
+# html: in the matrix, rank 1's Bcast from root 0 goes 0 -> 1 and its
+# Gathers to root 0 go 1 -> 0; the same when they are MPI_Ibcast and
+# MPI_Igather (the page's script is not run: any file stands for Chart.js)
+echo '/* not Chart.js */' >"$T/fake.js"
+R="$T/rooted"
+cp -R "$D" "$R"
+"$PYTHON3" -c 'import sqlite3, sys
+d = sqlite3.connect(sys.argv[1])
+d.execute("UPDATE ops SET name = \"MPI_I\" || lower(substr(name, 5, 1))"
+          " || substr(name, 6) WHERE class = \"coll\"")
+d.commit()' "$R/commprof.db" || fail "renaming the collectives"
+for d in "$D" "$R"; do
+	COMMPROF_CHARTJS="$T/fake.js" "$COMMPROF" report "$d" --format html \
+		-o "$d.html" || fail "report --format html of $d"
+	"$PYTHON3" - "$d.html" <<'PY' || fail "rooted matrix of $d"
+import json, re, sys
+h = open(sys.argv[1]).read()
+d = json.loads(re.search(r'<script type="application/json" id="cp-data">'
+                         r'(.*?)</script>', h, re.S).group(1))["data"]
+got = sorted(tuple(c[:4]) for c in d["matrix"]["coll"])
+want = [(0, 1, 2 * 4096, 2), (1, 0, 64 + 32, 2)]
+if got != want:
+    sys.exit("%s: coll cells %s, want %s" % (sys.argv[1], got, want))
+PY
+done
 note "report: statistics, marks, strided savings, worst calls, 4 formats"

@@ -142,23 +142,31 @@ int main(int argc, char **argv)
 	/* 1: debug info: file:line of the call, function name */
 	snprintf(want, sizeof(want), "test_site.c:%d", line);
 	for (i = 0; i < 2; i++) {	/* second time from the cache */
-		rc = cp_site_resolve(c, f.path, f.base, (uintptr_t)ra, buf,
-				     sizeof(buf), func, sizeof(func));
+		rc = cp_site_resolve(c, f.path, NULL, f.base, (uintptr_t)ra,
+				     buf, sizeof(buf), func, sizeof(func));
 		printf("# own: %d %s %s\n", rc, buf, func);
 		CHECK(rc == 0 && !strcmp(buf, want), "got %d '%s' want '%s'",
 		      rc, buf, want);
 		CHECK(!strcmp(func, "caller"), "func '%s'", func);
 	}
+	/* the run's build id is not the file's: module+offset only */
+	rc = cp_site_resolve(c, f.path, "00", f.base, (uintptr_t)ra, buf,
+			     sizeof(buf), func, sizeof(func));
+	snprintf(want, sizeof(want), "%.200s+0x%lx", base_name(f.path),
+		 (unsigned long)((uintptr_t)ra - f.base));
+	printf("# rebuilt: %d %s\n", rc, buf);
+	CHECK(rc == CP_SITE_REBUILT && !strcmp(buf, want) && !func[0],
+	      "rebuilt: %d '%s' '%s' want '%s'", rc, buf, func, want);
 	printf("ok 1 file:line\n");
 
 	/* 2: no such file: module+offset, -1, empty function */
 	strcpy(func, "x");
-	rc = cp_site_resolve(c, "/nonexistent/libnope.so", 0x1000, 0x2234,
-			     buf, sizeof(buf), func, sizeof(func));
+	rc = cp_site_resolve(c, "/nonexistent/libnope.so", NULL, 0x1000,
+			     0x2234, buf, sizeof(buf), func, sizeof(func));
 	CHECK(rc == -1 && !strcmp(buf, "libnope.so+0x1234") && !func[0],
 	      "missing module: %d '%s' '%s'", rc, buf, func);
-	rc = cp_site_resolve(c, "/nonexistent/libnope.so", 0x1000, 0x2234,
-			     buf, 6, NULL, 0);
+	rc = cp_site_resolve(c, "/nonexistent/libnope.so", NULL, 0x1000,
+			     0x2234, buf, 6, NULL, 0);
 	CHECK(rc == -1 && !strcmp(buf, "libno"), "truncation: '%s'", buf);
 	printf("ok 2 missing module\n");
 
@@ -168,8 +176,8 @@ int main(int argc, char **argv)
 		v[i] = (i * 37) % 64;
 	qsort(v, 64, sizeof(v[0]), cmp_int);
 	CHECK(libc_ra && find_module(libc_ra, &lf) == 0, "libc address");
-	rc = cp_site_resolve(c, lf.path, lf.base, (uintptr_t)libc_ra, buf,
-			     sizeof(buf), func, sizeof(func));
+	rc = cp_site_resolve(c, lf.path, NULL, lf.base, (uintptr_t)libc_ra,
+			     buf, sizeof(buf), func, sizeof(func));
 	printf("# libc: %d %s %s (%s)\n", rc, buf, func, lf.path);
 	snprintf(want, sizeof(want), "%.200s+0x%lx", base_name(lf.path),
 		 (unsigned long)((uintptr_t)libc_ra - lf.base));
@@ -186,8 +194,8 @@ int main(int argc, char **argv)
 		snprintf(want, sizeof(want), "caller+0x%lx",
 			 (unsigned long)((uintptr_t)ra -
 					 (uintptr_t)(void *)caller));
-		rc = cp_site_resolve(c, argv[1], f.base, (uintptr_t)ra, buf,
-				     sizeof(buf), func, sizeof(func));
+		rc = cp_site_resolve(c, argv[1], NULL, f.base, (uintptr_t)ra,
+				     buf, sizeof(buf), func, sizeof(func));
 		printf("# strip -g: %d %s %s\n", rc, buf, func);
 		CHECK(rc == 0 && !strcmp(buf, want) &&
 		      !strcmp(func, "caller"), "strip -g: %d '%s' want '%s'",
@@ -195,8 +203,8 @@ int main(int argc, char **argv)
 		/* 5: all symbols stripped: module+offset */
 		snprintf(want, sizeof(want), "%.200s+0x%lx", base_name(argv[2]),
 			 (unsigned long)((uintptr_t)ra - f.base));
-		rc = cp_site_resolve(c, argv[2], f.base, (uintptr_t)ra, buf,
-				     sizeof(buf), func, sizeof(func));
+		rc = cp_site_resolve(c, argv[2], NULL, f.base, (uintptr_t)ra,
+				     buf, sizeof(buf), func, sizeof(func));
 		printf("# strip -s: %d %s %s\n", rc, buf, func);
 		CHECK(rc == -1 && !strcmp(buf, want) && !func[0],
 		      "strip -s: %d '%s' want '%s'", rc, buf, want);

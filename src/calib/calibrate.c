@@ -56,14 +56,37 @@ static void plan_init(struct plan *p, bool quick)
 	p->lg_big = quick ? 16384 : 65536;
 }
 
+#define USAGE "usage: mpirun -np N commprof-calibrate -o FILE [--quick] " \
+	"[--reps K] [--samples M] [--series FILE] [--slow-us US] " \
+	"[--progress]\n"
+
 static int usage(int rank, const char *what)
 {
 	if (rank == 0)
-		fprintf(stderr, "commprof-calibrate: %s\nusage: mpirun -np N "
-			"commprof-calibrate -o FILE [--quick] [--reps K] "
-			"[--samples M] [--series FILE] [--slow-us US] "
-			"[--progress]\n", what);
+		fprintf(stderr, "commprof-calibrate: %s\n" USAGE, what);
 	return 2;
+}
+
+/* --help: on stdout, before MPI_Init, so that it needs no mpirun. */
+static int help(void)
+{
+	fputs(USAGE "\n"
+	      "Measures the model parameters of the machine it runs on (N >= 2\n"
+	      "ranks) and writes them to FILE (see commprof-params(5)).\n"
+	      "  -o FILE            the parameter file to write\n"
+	      "  --quick            a first look, not for predictions to rely\n"
+	      "                     on: fewer sizes, repetitions and samples\n"
+	      "  --reps K           repetitions of each LMO experiment and\n"
+	      "                     threshold row size, 3 to 1000 (default 11)\n"
+	      "  --samples M        log3P samples per table value, 5 to 10000\n"
+	      "                     (default 100)\n"
+	      "  --series FILE      also write LMO's raw series to FILE\n"
+	      "  --slow-us US       an LMO median US (default 50) above its\n"
+	      "                     time, besides twice it, is a slow spell\n"
+	      "  --progress         the progress bar even off a terminal\n"
+	      "  --help, -h         this text\n"
+	      "See commprof-calibrate(1).\n", stdout);
+	return fflush(stdout) ? 1 : 0;
 }
 
 /* A number of --name from s into *v, lo..hi. */
@@ -488,6 +511,9 @@ int main(int argc, char **argv)
 	FILE *f;
 	int rc;
 
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return help();
 	MPI_Init(&argc, &argv);
 	cp_stats_init();
 	c.t0_s = MPI_Wtime();

@@ -23,6 +23,7 @@ struct cp_db;
 int cp_cli_summary(int argc, char **argv);
 int cp_cli_export(int argc, char **argv);
 int cp_cli_report(int argc, char **argv);
+int cp_cli_replay(int argc, char **argv);
 
 /* Print "commprof: <fmt...>" and a newline on stderr. */
 void cp_cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -50,16 +51,29 @@ int cp_cli_out_close(FILE *f, const char *path, bool wrote_ok, bool quiet);
  */
 void cp_cli_match(void *arg, struct cp_db *db);
 
-/* Open output directory dir for reading, printing one line per damaged
- * rank file and one line on failure.  Returns 0 and *db, or
+/* Open the run that *dir names for reading (see cp_cli_run_dir; *dir
+ * becomes its directory, valid until the next call), printing one line
+ * per damaged rank file and one line on failure.  Returns 0 and *db, or
  * CP_CLI_FAIL. */
-int cp_cli_open(const char *dir, struct cp_db **db);
+int cp_cli_open(const char **dir, struct cp_db **db);
+
+/*
+ * cp_cli_run_dir - the directory of the run that arg names (cli_runs.c):
+ * an output directory (its latest run, or itself when it holds the rank
+ * files), DIR@N (its run N, from 1, oldest first) or DIR@run-NAME.  The
+ * path goes to out (len bytes).  Returns 0, or CP_CLI_FAIL after one
+ * line (no such run).
+ */
+int cp_cli_run_dir(const char *arg, char *out, size_t len);
+/* commprof runs DIR: list the runs of DIR. */
+int cp_cli_runs(int argc, char **argv);
 
 /* Callsite texts, resolved once per (module, offset in module). */
 struct cp_cli_sites;
 
-/* NULL when out of memory. */
-struct cp_cli_sites *cp_cli_sites_new(void);
+/* db: the run, for the build ids of its modules (may be NULL: none
+ * checked).  NULL when out of memory. */
+struct cp_cli_sites *cp_cli_sites_new(struct cp_db *db);
 /* s may be NULL. */
 void cp_cli_sites_free(struct cp_cli_sites *s);
 /*
@@ -174,9 +188,12 @@ void cp_cli_tab_free(struct cp_cli_tab *t);
  * cp_json_str (src/common/cp_json.h).  f: output; s: the text. */
 void cp_cli_csv_str(FILE *f, const char *s);
 
-/* Print tables t[0..n) to f in fmt; t[0] must be the kv header.  Returns
- * 0 or -1 when f reports a write error. */
+/* Print tables t[0..n) to f in fmt; t[0] must be the kv header.  width:
+ * in text, no line longer than this (0: no limit): long cells are cut
+ * with "...", notes and values wrapped, and columns that still do not fit
+ * folded onto a second line.  Returns 0 or -1 when f reports a write
+ * error. */
 int cp_cli_tabs_print(FILE *f, enum cp_cli_fmt fmt,
-		      const struct cp_cli_tab *t, size_t n);
+		      const struct cp_cli_tab *t, size_t n, size_t width);
 
 #endif

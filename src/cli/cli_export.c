@@ -31,16 +31,18 @@ static const char *const cp_cli_cols[] = {
 #define CP_CLI_COL_MU_NAME(id, name) "mu_" #name,
 	CP_MODEL_MAP(CP_CLI_COL_MU_NAME)
 #undef CP_CLI_COL_MU_NAME
+	"layout",
 };
 
 /* First columns of the predictions, of the matching and of mu (one per
- * model, in CP_MODEL_* order). */
+ * model, in CP_MODEL_* order), and the layout description, the last. */
 #define CP_CLI_COL_PRED		21
 #define CP_CLI_COL_XFER		(CP_CLI_COL_PRED + CP_NMODELS)
 #define CP_CLI_COL_MU		(CP_CLI_COL_XFER + 3)
+#define CP_CLI_COL_LAYOUT	(CP_CLI_COL_MU + CP_NMODELS)
 
 #define CP_CLI_NCOLS (sizeof(cp_cli_cols) / sizeof(cp_cli_cols[0]))
-_Static_assert(CP_CLI_COL_MU + CP_NMODELS == CP_CLI_NCOLS,
+_Static_assert(CP_CLI_COL_LAYOUT + 1 == CP_CLI_NCOLS,
 	       "cp_cli_cols and its column numbers disagree");
 
 /* CP_F_* names, in bit order. */
@@ -231,6 +233,7 @@ static int cp_cli_fields(struct cp_cli_export *x, const struct cp_db_row *r,
 	cp_cli_num(x, f, 19, c->seq, INT64_MIN);
 	cp_cli_str(f, 20, func);
 	cp_cli_model_fields(x, r, f);
+	cp_cli_str(f, CP_CLI_COL_LAYOUT, r->layout_descr);
 	return 0;
 }
 
@@ -361,11 +364,11 @@ int cp_cli_export(int argc, char **argv)
 	ret = cp_cli_export_parse(argc, argv, &a);
 	if (ret)
 		return ret;
-	if (cp_cli_open(a.dir, &db))
+	if (cp_cli_open(&a.dir, &db))
 		return CP_CLI_FAIL;
 	ret = CP_CLI_FAIL;
 	x = calloc(1, sizeof(*x));
-	if (!x || !(x->sites = cp_cli_sites_new())) {
+	if (!x || !(x->sites = cp_cli_sites_new(db))) {
 		cp_cli_err("out of memory");
 		goto out_free;
 	}

@@ -1,17 +1,23 @@
 /*
- * cli_report.c - "commprof report DIR [--format text|markdown|json|csv]
- * [--top N] [-o FILE]": what the predictions of a run say (issue 5).
+ * cli_report.c - "commprof report DIR [--format
+ * text|markdown|json|csv|html] [--top N] [--wide] [-o FILE]": what the
+ * predictions of a run say (issue 5); html: one page of charts
+ * (src/cli/cli_html.c).
  *   0. header: run totals, the parameter file, the models that
  *      predicted (or one sentence why none did), what the matching found;
  *   1. model accuracy: mu_bar, median and 90th percentile of mu per model,
  *      overall, per MPI function and per size class, the best model of
- *      each group marked; rows each model predicted, and why not;
- *   2. where time goes: the callsite table of "commprof summary";
- *   3. strided sends whose log3P l_mw term is the largest
- *      (CP_PF_L3_LMW_LARGEST), with the savings 003 quotes;
- *   4. the N rows each model predicted worst.
+ *      each group marked; 2. rows each model predicted; 3. why not;
+ *   4. where time goes: the callsite table of "commprof summary";
+ *   5., 6. load balance: per rank, and callsites across ranks
+ *      (src/cli/cli_ranks.c);
+ *   7. strided sends whose log3P l_mw term is the largest
+ *      (CP_PF_L3_LMW_LARGEST), with the savings the log3P paper quotes;
+ *   8. the N rows each model predicted worst.
+ * Text lines end by column 120 unless --wide (cli_rtab.c).
  * Size classes are those of the aggregates (cp_row_size_class): class
- * k >= 1, 2^(k-1) <= bytes < 2^k, is labelled "lo-hi" (hi excluded).
+ * k >= 1, 2^(k-1) <= bytes < 2^k, is labelled "lo-hi" (hi excluded),
+ * class 0 holds 0 bytes.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -24,6 +30,7 @@
 #include "analysis/cp_stats.h"
 #include "db/cp_db_read.h"
 #include "src/cli/cli.h"
+#include "src/cli/cli_views.h"
 #include "src/common/cp_row.h"
 
 #define CP_REP_NCLS	65	/* size classes: 0 and 1..64 */
@@ -902,6 +909,7 @@ struct cp_rep_sg {
 	uint64_t t_n;			/* rows that have one */
 	double lmw_sum_ns;		/* pred_lmw_ns summed */
 	uint64_t lmw_n;
+	int64_t meas_sum_ns;		/* t_measured_ns summed */
 };
 
 struct cp_rep_sgs {
@@ -943,6 +951,7 @@ static int cp_rep_sg_add(void *arg, const struct cp_db_flagged *f)
 	g->t_n = f->n_log3p;
 	g->lmw_sum_ns = f->pred_lmw_ns;
 	g->lmw_n = f->n_lmw;
+	g->meas_sum_ns = f->t_measured_ns;
 	return 0;
 }
 
@@ -1003,6 +1012,7 @@ static size_t cp_rep_sg_merge(struct cp_rep_sg *v, size_t n)
 			v[k - 1].t_n += v[i].t_n;
 			v[k - 1].lmw_sum_ns += v[i].lmw_sum_ns;
 			v[k - 1].lmw_n += v[i].lmw_n;
+			v[k - 1].meas_sum_ns += v[i].meas_sum_ns;
 			free(v[i].descr);
 		} else {
 			v[k++] = v[i];
@@ -1014,14 +1024,14 @@ static size_t cp_rep_sg_merge(struct cp_rep_sg *v, size_t n)
 
 static const char *const cp_rep_sg_cols[] = {
 	"site", "function", "op", "bytes", "block_bytes", "stride_bytes",
-	"layout", "calls", "pred_log3p", "pred_lmw", "fix", "saving",
-	"saving_lo", "saving_hi", "saving_total" };
+	"layout", "calls", "measured", "pred_log3p", "pred_lmw", "fix",
+	"saving", "saving_lo", "saving_hi", "saving_total" };
 static const char *const cp_rep_sg_heads[] = {
 	"site", "function", "op", "bytes", "block", "stride", "layout",
-	"calls", "log3P/call", "l_mw/call", "fix", "saving/call", "low",
-	"high", "total" };
+	"calls", "measured/call", "log3P/call", "l_mw/call", "fix",
+	"saving/call", "low", "high", "total" };
 
-#define CP_REP_SG_FIX	10	/* first column of a fix */
+#define CP_REP_SG_FIX	11	/* first column of a fix */
 
 /* One fix of group g: saving per call (lo..hi range, NAN none). */
 static void cp_rep_sg_fix(struct cp_cli_tab *t, const struct cp_rep_sg *g,
@@ -1045,8 +1055,10 @@ static void cp_rep_sg_fix(struct cp_cli_tab *t, const struct cp_rep_sg *g,
 		cp_cli_put_num(t, 5, NAN, "%g");
 	cp_cli_put_str(t, 6, g->descr[0] ? g->descr : NULL);
 	cp_cli_put_int(t, 7, (int64_t)g->calls);
-	cp_cli_put_time(t, 8, g->t_n ? g->t_sum_ns / (double)g->t_n : NAN);
-	cp_cli_put_time(t, 9, g->lmw_n ? g->lmw_sum_ns / (double)g->lmw_n :
+	cp_cli_put_time(t, 8, g->calls ? (double)g->meas_sum_ns /
+			(double)g->calls : NAN);
+	cp_cli_put_time(t, 9, g->t_n ? g->t_sum_ns / (double)g->t_n : NAN);
+	cp_cli_put_time(t, 10, g->lmw_n ? g->lmw_sum_ns / (double)g->lmw_n :
 			NAN);
 	if (strcmp(fix, "contiguous layout"))
 		for (j = 0; j < CP_REP_SG_FIX; j++)
@@ -1088,8 +1100,10 @@ static int cp_rep_strided(struct cp_cli_tab *t, struct cp_rep *r)
 		cp_cli_tab_note(t, "no predictions (see the header)");
 		return 0;
 	}
+	/* a message once, by its send: the receive row has the same
+	 * bytes, layout and prediction */
 	ret = cp_db_each_flagged_strided(r->db, CP_PF_L3_LMW_LARGEST,
-					 cp_rep_sg_add, &s);
+					 CP_F_RECV, cp_rep_sg_add, &s);
 	if (!ret) {
 		s.n = cp_rep_sg_merge(s.v, s.n);
 		for (i = 0; i < s.n; i++)
@@ -1100,10 +1114,13 @@ static int cp_rep_strided(struct cp_cli_tab *t, struct cp_rep *r)
 				"largest term");
 	else if (!ret)
 		snprintf(note, sizeof(note), "rows where l_mw is log3P's "
-			 "largest term (contiguous layouts never are); savings "
-			 "are estimates: a contiguous layout saves l_mw, "
-			 "packing by hand ~%.0f%% of T (%.0f-%.0f%%, 003 "
-			 "4.3.2), blocked packing %.1f%% of T (003 4.3.4)",
+			 "largest term (contiguous layouts never are), each "
+			 "message by its send; savings are estimates: a "
+			 "contiguous layout saves l_mw, packing by hand "
+			 "~%.0f%% of T (%.0f-%.0f%%), blocked packing %.1f%% "
+			 "of T, as measured by Cameron, Ge and Sun, \"lognP "
+			 "and log3P\", IEEE Trans. Computers 2007, 4.3.2 and "
+			 "4.3.4",
 			 100 * CP_LOG3P_PACK_MEAN, 100 * CP_LOG3P_PACK_LO,
 			 100 * CP_LOG3P_PACK_HI, 100 * CP_LOG3P_PACK_BLOCKED);
 	if (!ret && s.n)
@@ -1120,6 +1137,8 @@ static int cp_rep_strided(struct cp_cli_tab *t, struct cp_rep *r)
 struct cp_rep_args {
 	const char *dir, *out, *format;
 	size_t top;
+	bool wide;		/* text: no 120-column limit */
+	bool html;		/* --format html: the page of cli_html.c */
 };
 
 static int cp_rep_parse(int argc, char **argv, struct cp_rep_args *a)
@@ -1130,8 +1149,11 @@ static int cp_rep_parse(int argc, char **argv, struct cp_rep_args *a)
 	a->dir = a->out = NULL;
 	a->format = "text";
 	a->top = 10;
+	a->wide = false;
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--format") && i + 1 < argc) {
+		if (!strcmp(argv[i], "--wide")) {
+			a->wide = true;
+		} else if (!strcmp(argv[i], "--format") && i + 1 < argc) {
 			a->format = argv[++i];
 		} else if (!strncmp(argv[i], "--format=", 9)) {
 			a->format = argv[i] + 9;
@@ -1161,7 +1183,9 @@ static int cp_rep_parse(int argc, char **argv, struct cp_rep_args *a)
 
 static int cp_rep_fmt(const char *s, enum cp_cli_fmt *f)
 {
-	if (!strcmp(s, "text"))
+	if (!strcmp(s, "html"))		/* tables built as for json */
+		*f = CP_CLI_FMT_JSON;
+	else if (!strcmp(s, "text"))
 		*f = CP_CLI_FMT_TEXT;
 	else if (!strcmp(s, "markdown") || !strcmp(s, "md"))
 		*f = CP_CLI_FMT_MD;
@@ -1221,7 +1245,8 @@ static void cp_rep_free(struct cp_rep *r)
 
 enum {
 	CP_REP_T_HEAD, CP_REP_T_ACC, CP_REP_T_COV, CP_REP_T_WHY,
-	CP_REP_T_SITES, CP_REP_T_STRIDED, CP_REP_T_WORST, CP_REP_NT
+	CP_REP_T_SITES, CP_REP_T_RANKS, CP_REP_T_RSITES, CP_REP_T_STRIDED,
+	CP_REP_T_WORST, CP_REP_NT
 };
 
 #define CP_REP_N(a)	(sizeof(a) / sizeof((a)[0]))
@@ -1234,21 +1259,28 @@ static void cp_rep_tabs_init(struct cp_cli_tab *t, const char *title)
 			"1. Model accuracy: mu per model", 8,
 			cp_rep_acc_cols, cp_rep_acc_heads, false);
 	cp_cli_tab_init(&t[CP_REP_T_COV], "coverage",
-			"1. Rows each model predicted", 5, cp_rep_cov_cols,
+			"2. Rows each model predicted", 5, cp_rep_cov_cols,
 			cp_rep_cov_heads, false);
 	cp_cli_tab_init(&t[CP_REP_T_WHY], "coverage_reasons",
-			"1. Why rows were not predicted, and caveats", 3,
+			"3. Why rows were not predicted, and caveats", 3,
 			cp_rep_why_cols, cp_rep_why_cols, false);
 	cp_cli_tab_init(&t[CP_REP_T_SITES], "sites",
-			"2. Where time goes: callsites by MPI time",
+			"4. Where time goes: callsites by MPI time",
 			CP_REP_N(cp_rep_site_cols), cp_rep_site_cols,
 			cp_rep_site_heads, false);
+	cp_cli_tab_init(&t[CP_REP_T_RANKS], "ranks",
+			"5. Per rank: MPI time and share", CP_CLI_RANKS_NCOLS,
+			cp_cli_ranks_cols, cp_cli_ranks_heads, false);
+	cp_cli_tab_init(&t[CP_REP_T_RSITES], "site_ranks",
+			"6. Callsites across ranks: MPI time per rank",
+			CP_CLI_RSITE_NCOLS, cp_cli_rsite_cols,
+			cp_cli_rsite_heads, false);
 	cp_cli_tab_init(&t[CP_REP_T_STRIDED], "strided",
-			"3. Middleware-dominated strided sends",
+			"7. Middleware-dominated strided sends",
 			CP_REP_N(cp_rep_sg_cols), cp_rep_sg_cols,
 			cp_rep_sg_heads, false);
 	cp_cli_tab_init(&t[CP_REP_T_WORST], "worst",
-			"4. Worst-predicted calls", CP_REP_N(cp_rep_worst_cols),
+			"8. Worst-predicted calls", CP_REP_N(cp_rep_worst_cols),
 			cp_rep_worst_cols, cp_rep_worst_heads, false);
 }
 
@@ -1265,6 +1297,10 @@ static int cp_rep_build(struct cp_rep *r, struct cp_cli_tab *t,
 	cp_rep_coverage(&t[CP_REP_T_COV], &t[CP_REP_T_WHY], r);
 	ret = cp_rep_sites(&t[CP_REP_T_SITES], r);
 	if (!ret)
+		ret = cp_cli_ranks_tabs(r->db, r->sites, r->top,
+					&t[CP_REP_T_RANKS],
+					&t[CP_REP_T_RSITES]);
+	if (!ret)
 		ret = cp_rep_strided(&t[CP_REP_T_STRIDED], r);
 	cp_rep_worst(&t[CP_REP_T_WORST], r);
 	for (i = 0; !ret && i < CP_REP_NT; i++)
@@ -1273,7 +1309,25 @@ static int cp_rep_build(struct cp_rep *r, struct cp_cli_tab *t,
 	return ret;
 }
 
+#define CP_REP_WIDTH	120	/* text lines, unless --wide */
 #define CP_REP_EWRITE	3	/* f failed; said when it is closed */
+
+/* The page of --format html: the tables t and the charts' data.
+ * Returns 0, CP_CLI_FAIL after saying why, or CP_REP_EWRITE. */
+static int cp_rep_html(struct cp_rep *r, const struct cp_cli_tab *t,
+		       FILE *f, const char *title)
+{
+	struct cp_cli_html_run run = {
+		.db = r->db, .t = t, .n = CP_REP_NT,
+		.params = r->params.nvalues == 1 &&
+			  r->params.ranks == r->tot.ranks ?
+			  r->params.first : NULL,
+	};
+	int ret = cp_cli_html_page(f, title, "report", cp_cli_html_report,
+				   &run);
+
+	return ret < 0 ? CP_REP_EWRITE : ret;
+}
 
 /* Build and print to f.  Returns 0, CP_CLI_FAIL after saying why, or
  * CP_REP_EWRITE. */
@@ -1293,7 +1347,10 @@ static int cp_rep_run(struct cp_rep *r, const struct cp_rep_args *a,
 		cp_cli_err("%s", ret < 0 ? cp_db_errmsg(r->db) :
 			   "out of memory");
 		ret = CP_CLI_FAIL;
-	} else if (cp_cli_tabs_print(f, fmt, t, CP_REP_NT)) {
+	} else if (a->html) {
+		ret = cp_rep_html(r, t, f, title);
+	} else if (cp_cli_tabs_print(f, fmt, t, CP_REP_NT,
+				     a->wide ? 0 : CP_REP_WIDTH)) {
 		ret = CP_REP_EWRITE;	/* reported when f is closed */
 	}
 	for (i = 0; i < CP_REP_NT; i++)
@@ -1314,19 +1371,22 @@ int cp_cli_report(int argc, char **argv)
 		return ret;
 	if (cp_rep_fmt(a.format, &fmt)) {
 		cp_cli_err("report: unknown format '%s'; use text, markdown, "
-			   "json or csv", a.format);
+			   "json, csv or html", a.format);
 		return CP_CLI_USAGE;
 	}
-	if (cp_cli_open(a.dir, &r.db))
+	if (cp_cli_open(&a.dir, &r.db))
 		return CP_CLI_FAIL;
+	a.html = !strcmp(a.format, "html");
 	r.top = a.top;
 	r.all_links = fmt == CP_CLI_FMT_JSON || fmt == CP_CLI_FMT_CSV;
-	r.sites = cp_cli_sites_new();
+	r.sites = cp_cli_sites_new(r.db);
 	ret = CP_CLI_FAIL;
 	if (!r.sites) {
 		cp_cli_err("out of memory");
 		goto out_free;
 	}
+	if (a.html && !cp_cli_html_lib())
+		goto out_free;		/* said before an output file is made */
 	f = cp_cli_out_open(a.out);
 	if (!f)
 		goto out_free;

@@ -197,18 +197,85 @@ static const char *cp_cli_txt(const struct cp_cli_cell *c)
 
 /* ---- text ---- */
 
-static void cp_cli_text_kv(FILE *f, const struct cp_cli_tab *t)
+/* Write s (n bytes) then pad spaces.  Cannot fail (errors: ferror). */
+static void cp_cli_put(FILE *f, const char *s, size_t n, size_t pad)
+{
+	fwrite(s, 1, n, f);
+	fprintf(f, "%*s", (int)pad, "");
+}
+
+/*
+ * Text s in a column of w characters: as is when it fits, else cut with
+ * "..." (a "file:line" callsite keeps its end, where the line number is;
+ * anything else its start).  right: aligned right; last: no padding.
+ */
+static void cp_cli_text_cell(FILE *f, const char *s, size_t w, bool right,
+			     bool last)
+{
+	size_t l = strlen(s), k;
+	const char *c;
+
+	if (l <= w) {
+		if (right)
+			fprintf(f, "%*s", (int)(w - l), "");
+		cp_cli_put(f, s, l, right || last ? 0 : w - l);
+		return;
+	}
+	k = w > 3 ? w - 3 : 0;
+	c = strrchr(s, ':');
+	if (c && c[1] && strspn(c + 1, "0123456789") == strlen(c + 1)) {
+		fputs("...", f);
+		cp_cli_put(f, s + l - k, k, 0);
+	} else {
+		cp_cli_put(f, s, k, 0);
+		fputs("...", f);
+	}
+}
+
+/*
+ * Print the words of text from column col (what precedes them is
+ * printed), wrapped so that no line passes width (0: one line); lines
+ * after the first start at column indent.  A word longer than a line
+ * stays whole.
+ */
+static void cp_cli_wrap(FILE *f, const char *text, size_t col,
+			size_t indent, size_t width)
+{
+	const char *p = text + strspn(text, " ");
+	size_t l;
+
+	while (*p) {
+		l = strcspn(p, " ");
+		if (p > text && width && col + 1 + l > width) {
+			fprintf(f, "\n%*s", (int)indent, "");
+			col = indent;
+		} else if (p > text) {
+			fputc(' ', f);
+			col++;
+		}
+		cp_cli_put(f, p, l, 0);
+		col += l;
+		p += l;
+		p += strspn(p, " ");
+	}
+	fputc('\n', f);
+}
+
+static void cp_cli_text_kv(FILE *f, const struct cp_cli_tab *t, size_t width)
 {
 	size_t i, w = 0;
+	const char *k;
 
 	for (i = 0; i < t->nrows; i++)
 		if (strlen(cp_cli_txt(cp_cli_at(t, i, 0))) > w)
 			w = strlen(cp_cli_txt(cp_cli_at(t, i, 0)));
 	fprintf(f, "%s\n", t->title);
-	for (i = 0; i < t->nrows; i++)
-		fprintf(f, "%s:%*s %s\n", cp_cli_txt(cp_cli_at(t, i, 0)),
-			(int)(w - strlen(cp_cli_txt(cp_cli_at(t, i, 0)))), "",
-			cp_cli_txt(cp_cli_at(t, i, 1)));
+	for (i = 0; i < t->nrows; i++) {
+		k = cp_cli_txt(cp_cli_at(t, i, 0));
+		fprintf(f, "%s:%*s ", k, (int)(w - strlen(k)), "");
+		cp_cli_wrap(f, cp_cli_txt(cp_cli_at(t, i, 1)), w + 2, w + 2,
+			    width);
+	}
 }
 
 /* A column is right-aligned when its first row holds a number. */
@@ -217,34 +284,117 @@ static bool cp_cli_right(const struct cp_cli_tab *t, size_t col)
 	return t->nrows && !cp_cli_at(t, 0, col)->str;
 }
 
-static void cp_cli_text_line(FILE *f, const struct cp_cli_tab *t,
-			     const size_t *w, size_t row)
+/* Width of columns [a, b) side by side, two spaces apart. */
+static size_t cp_cli_span(const size_t *w, size_t a, size_t b)
 {
-	const char *s;
-	size_t j;
-	int pad;
+	size_t s = 0, j;
 
-	for (j = 0; j < t->ncols; j++) {
-		s = row == (size_t)-1 ? t->heads[j] :
-		    cp_cli_txt(cp_cli_at(t, row, j));
-		pad = (int)(w[j] - strlen(s));
-		if (cp_cli_right(t, j))
-			fprintf(f, "%s%*s%s", j ? "  " : "", pad, "", s);
-		else if (j + 1 < t->ncols)
-			fprintf(f, "%s%s%*s", j ? "  " : "", s, pad, "");
-		else
-			fprintf(f, "%s%s", j ? "  " : "", s);
-	}
-	fputc('\n', f);
+	for (j = a; j < b; j++)
+		s += w[j] + (j > a ? 2 : 0);
+	return s;
 }
 
-static void cp_cli_text_tab(FILE *f, const struct cp_cli_tab *t)
+static void cp_cli_text_narrow(const struct cp_cli_tab *t, size_t *w,
+			       size_t width);
+
+/*
+ * Narrow the text columns of t (widths w) until the table fits width:
+ * the widest first, none below its heading nor below 24 characters (a cut
+ * name helps nobody).  When that is not enough, the table keeps its
+ * widths and cp_cli_text_line folds it, no column wider than a line.
+ * Returns 0 or -1 out of memory.
+ */
+static int cp_cli_text_fit(const struct cp_cli_tab *t, size_t *w,
+			   size_t width)
+{
+	size_t j, *w0;
+
+	if (!width || cp_cli_span(w, 0, t->ncols) <= width)
+		return 0;
+	w0 = malloc(t->ncols * sizeof(*w0));
+	if (!w0)
+		return -1;
+	memcpy(w0, w, t->ncols * sizeof(*w0));
+	cp_cli_text_narrow(t, w, width);
+	if (cp_cli_span(w, 0, t->ncols) > width)
+		for (j = 0; j < t->ncols; j++)
+			w[j] = w0[j] > width - 4 ? width - 4 : w0[j];
+	free(w0);
+	return 0;
+}
+
+/* The narrowing of cp_cli_text_fit. */
+static void cp_cli_text_narrow(const struct cp_cli_tab *t, size_t *w,
+			       size_t width)
+{
+	size_t j, best, min;
+
+	while (cp_cli_span(w, 0, t->ncols) > width) {
+		best = t->ncols;
+		for (j = 0; j < t->ncols; j++) {
+			min = strlen(t->heads[j]) > 24 ? strlen(t->heads[j]) :
+			      24;
+			if (!cp_cli_right(t, j) && w[j] > min &&
+			    (best == t->ncols || w[j] > w[best]))
+				best = j;
+		}
+		if (best == t->ncols)
+			return;
+		w[best]--;
+	}
+}
+
+/* Past the last column of the line that starts at column a: the columns
+ * that fit width (4 of indent on a folded line), at least one. */
+static size_t cp_cli_fold(const struct cp_cli_tab *t, const size_t *w,
+			  size_t a, size_t width)
+{
+	size_t b = a + 1;
+
+	while (b < t->ncols && (!width || (a ? 4 : 0) +
+				cp_cli_span(w, a, b + 1) <= width))
+		b++;
+	return b;
+}
+
+/* Print row (or the headings, row -1) of t: the columns that fit width
+ * on a line, the rest folded onto lines indented by 4; a line whose
+ * cells are all empty (repeated values hidden) is left out. */
+static void cp_cli_text_line(FILE *f, const struct cp_cli_tab *t,
+			     const size_t *w, size_t row, size_t width)
+{
+	const char *s;
+	size_t j, a, b;
+	bool empty;
+
+	for (a = 0; a < t->ncols; a = b) {
+		b = cp_cli_fold(t, w, a, width);
+		for (j = a, empty = row != (size_t)-1; empty && j < b; j++)
+			empty = !*cp_cli_txt(cp_cli_at(t, row, j));
+		if (empty)
+			continue;
+		fputs(a ? "    " : "", f);
+		for (j = a; j < b; j++) {
+			s = row == (size_t)-1 ? t->heads[j] :
+			    cp_cli_txt(cp_cli_at(t, row, j));
+			fputs(j > a ? "  " : "", f);
+			cp_cli_text_cell(f, s, w[j], cp_cli_right(t, j),
+					 j + 1 == b);
+		}
+		fputc('\n', f);
+	}
+}
+
+static void cp_cli_text_tab(FILE *f, const struct cp_cli_tab *t,
+			    size_t width)
 {
 	size_t i, j, l, *w;
 
 	fprintf(f, "\n%s\n", t->title);
-	if (t->note)
-		fprintf(f, "  %s\n", t->note);
+	if (t->note) {
+		fputs("  ", f);
+		cp_cli_wrap(f, t->note, 2, 2, width);
+	}
 	if (!t->nrows)
 		return;
 	w = calloc(t->ncols, sizeof(*w));
@@ -257,9 +407,13 @@ static void cp_cli_text_tab(FILE *f, const struct cp_cli_tab *t)
 			w[j] = l > w[j] ? l : w[j];
 		}
 	}
-	cp_cli_text_line(f, t, w, (size_t)-1);
+	if (cp_cli_text_fit(t, w, width)) {
+		free(w);
+		return;
+	}
+	cp_cli_text_line(f, t, w, (size_t)-1, width);
 	for (i = 0; i < t->nrows; i++)
-		cp_cli_text_line(f, t, w, i);
+		cp_cli_text_line(f, t, w, i, width);
 	free(w);
 }
 
@@ -437,15 +591,15 @@ static void cp_cli_csv_tab(FILE *f, const struct cp_cli_tab *t)
 }
 
 int cp_cli_tabs_print(FILE *f, enum cp_cli_fmt fmt,
-		      const struct cp_cli_tab *t, size_t n)
+		      const struct cp_cli_tab *t, size_t n, size_t width)
 {
 	size_t i;
 
 	switch (fmt) {
 	case CP_CLI_FMT_TEXT:
-		cp_cli_text_kv(f, &t[0]);
+		cp_cli_text_kv(f, &t[0], width);
 		for (i = 1; i < n; i++)
-			cp_cli_text_tab(f, &t[i]);
+			cp_cli_text_tab(f, &t[i], width);
 		break;
 	case CP_CLI_FMT_MD:
 		cp_cli_md_kv(f, &t[0]);

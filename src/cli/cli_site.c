@@ -4,11 +4,14 @@
  * but up to millions of rows, so each (module, offset) is resolved once.
  * Keying by the offset in the module rather than the address lets ranks
  * whose module was loaded at different addresses share an entry.
+ * A module whose file on disk has another build id than the run recorded
+ * was rebuilt since: its sites are module+offset, and one line says so.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "db/cp_db_read.h"
 #include "src/cli/cli.h"
 #include "src/cli/cp_site.h"
 
@@ -25,15 +28,19 @@ struct cp_cli_sites {
 	struct cp_cli_site *tab;	/* open addressing, path+off key */
 	size_t cap, n;			/* cap is a power of two */
 	char **paths;			/* interned module paths */
+	char **ids;			/* their build ids in the run, or NULL */
+	bool *noted;			/* the rebuilt line was printed */
 	size_t npaths;
+	struct cp_db *db;
 };
 
-struct cp_cli_sites *cp_cli_sites_new(void)
+struct cp_cli_sites *cp_cli_sites_new(struct cp_db *db)
 {
 	struct cp_cli_sites *s = calloc(1, sizeof(*s));
 
 	if (!s)
 		return NULL;
+	s->db = db;
 	s->cap = 256;
 	s->tab = calloc(s->cap, sizeof(*s->tab));
 	s->cache = cp_site_cache_new();
@@ -54,29 +61,51 @@ void cp_cli_sites_free(struct cp_cli_sites *s)
 		free(s->tab[i].site);
 		free(s->tab[i].func);
 	}
-	for (i = 0; i < s->npaths; i++)
+	for (i = 0; i < s->npaths; i++) {
 		free(s->paths[i]);
+		free(s->ids[i]);
+	}
 	free(s->paths);
+	free(s->ids);
+	free(s->noted);
 	free(s->tab);
 	cp_site_cache_free(s->cache);
 	free(s);
 }
 
-/* The interned copy of path (a handful of modules: linear search). */
-static const char *cp_cli_intern(struct cp_cli_sites *s, const char *path)
+/* The index of path's interned copy (a handful of modules: linear
+ * search), with the build id the run recorded; -1 on no memory. */
+static long cp_cli_intern(struct cp_cli_sites *s, const char *path)
 {
-	char **np;
-	size_t i;
+	size_t i, n = s->npaths + 1;
+	char id[128], **np, **ni;
+	bool *nn;
 
 	for (i = 0; i < s->npaths; i++)
 		if (!strcmp(s->paths[i], path))
-			return s->paths[i];
-	np = realloc(s->paths, (s->npaths + 1) * sizeof(*np));
-	if (!np)
-		return NULL;
-	s->paths = np;
-	np[s->npaths] = strdup(path);
-	return np[s->npaths] ? np[s->npaths++] : NULL;
+			return (long)i;
+	np = realloc(s->paths, n * sizeof(*np));
+	if (np)
+		s->paths = np;
+	ni = np ? realloc(s->ids, n * sizeof(*ni)) : NULL;
+	if (ni)
+		s->ids = ni;
+	nn = ni ? realloc(s->noted, n * sizeof(*nn)) : NULL;
+	if (!nn)
+		return -1;
+	s->noted = nn;
+	i = s->npaths;
+	s->noted[i] = false;
+	s->ids[i] = NULL;
+	if (s->db && !cp_db_get_build_id(s->db, path, id, sizeof(id)))
+		s->ids[i] = strdup(id);
+	s->paths[i] = strdup(path);
+	if (!s->paths[i]) {
+		free(s->ids[i]);
+		return -1;
+	}
+	s->npaths++;
+	return (long)i;
 }
 
 static size_t cp_cli_hash(const char *path, uint64_t off)
@@ -123,19 +152,25 @@ static int cp_cli_grow(struct cp_cli_sites *s)
 	return 0;
 }
 
-/* Resolve into e (path, off set): the one place cp_site_resolve is
- * called. */
+/* Resolve into e (path, off set; k: the path's index, or -1): the one
+ * place cp_site_resolve is called. */
 static int cp_cli_resolve(struct cp_cli_sites *s, struct cp_cli_site *e,
-			  uint64_t base)
+			  long k, uint64_t base)
 {
 	char buf[1024], fn[512] = "";
 
-	if (!e->path)
+	if (!e->path) {
 		snprintf(buf, sizeof(buf), "0x%llx",
 			 (unsigned long long)e->off);
-	else
-		cp_site_resolve(s->cache, e->path, base, base + e->off, buf,
-				sizeof(buf), fn, sizeof(fn));
+	} else if (cp_site_resolve(s->cache, e->path, s->ids[k], base,
+				   base + e->off, buf, sizeof(buf), fn,
+				   sizeof(fn)) == CP_SITE_REBUILT &&
+		   !s->noted[k]) {
+		s->noted[k] = true;
+		cp_cli_err("note: %s is not the build that ran (its build id "
+			   "differs): its callsites are module+offset",
+			   e->path);
+	}
 	e->site = strdup(buf);
 	e->func = fn[0] ? strdup(fn) : NULL;
 	if (e->site && (e->func || !fn[0]))
@@ -151,15 +186,17 @@ int cp_cli_site_get(struct cp_cli_sites *s, const char *path, uint64_t base,
 {
 	struct cp_cli_site *e;
 	uint64_t off;
+	long k = -1;
 
 	*site = NULL;
 	*func = NULL;
 	if (!addr)
 		return 0;
 	if (path) {
-		path = cp_cli_intern(s, path);
-		if (!path)
+		k = cp_cli_intern(s, path);
+		if (k < 0)
 			return -1;
+		path = s->paths[k];
 	}
 	off = path ? addr - base : addr;
 	if (cp_cli_grow(s))
@@ -168,7 +205,7 @@ int cp_cli_site_get(struct cp_cli_sites *s, const char *path, uint64_t base,
 	if (!e->site) {
 		e->path = path;
 		e->off = off;
-		if (cp_cli_resolve(s, e, base))
+		if (cp_cli_resolve(s, e, k, base))
 			return -1;
 		s->n++;
 	}

@@ -138,10 +138,10 @@ int cp_cli_summary(int argc, char **argv)
 	ret = cp_cli_summary_parse(argc, argv, &dir, &top);
 	if (ret)
 		return ret;
-	if (cp_cli_open(dir, &db))
+	if (cp_cli_open(&dir, &db))
 		return CP_CLI_FAIL;
 	ret = CP_CLI_FAIL;
-	sites = cp_cli_sites_new();
+	sites = cp_cli_sites_new(db);
 	if (!sites) {
 		cp_cli_err("out of memory");
 		goto out_close;

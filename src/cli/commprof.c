@@ -4,7 +4,7 @@
  * summary, a report of the predictions, or exports every recorded call.
  * Usage errors exit 2, other failures 1, each with one "commprof: ..."
  * line on stderr.  This file only reads the command line and hands it to
- * a subcommand (cli_summary.c, cli_export.c, cli_report.c,
+ * a subcommand (cli_summary.c, cli_export.c, cli_report.c, cli_replay.c,
  * cp_params_show.c); what they share is in cli_io.c and cli_open.c.
  */
 #include <stdio.h>
@@ -24,26 +24,44 @@ static const char cp_cli_usage_text[] =
 "        per-function totals of the run recorded in DIR\n"
 "  export DIR [--format csv|json] [-o FILE]\n"
 "        one record per recorded call (CSV by default) on stdout or FILE\n"
-"  report DIR [--format text|markdown|json|csv] [--top N] [-o FILE]\n"
+"  report DIR [--format text|markdown|json|csv|html] [--top N]\n"
+"         [--wide] [-o FILE]\n"
 "        how far each model's predictions are off (mu_bar, median, p90\n"
 "        per model, op and size class), where MPI time goes, strided\n"
 "        sends dominated by middleware with the savings of packing, and\n"
-"        the N (default 10) worst-predicted calls per model\n"
-"  params show FILE [--format text|json]\n"
+"        the N (default 10) worst-predicted calls per model; text ends\n"
+"        its lines by column 120 unless --wide; html: one self-contained\n"
+"        page of charts (communication matrix, measured against\n"
+"        predicted, mu per size and op, callsites, strided sends,\n"
+"        timeline, links, ranks), each with its table\n"
+"  replay DIR [--model plogpt] [--params FILE]\n"
+"        the run's point-to-point calls replayed under PlogPT: each\n"
+"        rank's predicted time against the measured one, and the sends\n"
+"        that drew a TCP retransmission timeout; FILE defaults to the\n"
+"        run's COMMPROF_PARAMS\n"
+"  runs DIR\n"
+"        the runs recorded in DIR, oldest first, and which is the latest\n"
+"  params show FILE [--format text|json|html]\n"
 "        every model parameter of a calibration file with its interval\n"
-"        (made by commprof-calibrate, see commprof-params(5))\n"
+"        (made by commprof-calibrate, see commprof-params(5)); html: one\n"
+"        page that draws the LMO link rates, the scatter and gather\n"
+"        thresholds and the log3P tables\n"
 "  help, --help, -h\n"
 "        this text\n"
 "  --version\n"
 "        the version of commprof\n"
 "\n"
-"DIR is the output directory of a profiled run: one rank-NNNNN.db per\n"
-"rank; commprof merges them into DIR/commprof.db when needed.\n"
+"DIR is an output directory (COMMPROF_DIR): each run writes one\n"
+"rank-NNNNN.db per rank into a directory of its own in it,\n"
+"run-YYYYMMDD_HHMMSS_mmm, merged into commprof.db there when needed.\n"
+"Commands read the latest run; DIR@N reads run N of 'commprof runs DIR',\n"
+"and a run's own directory may be given too.\n"
 "\n"
 "profiling: LD_PRELOAD=libcommprof.so mpirun ... (see commprof(1))\n"
 "environment of the profiled run (see commprof-env(7)):\n"
 "  COMMPROF_DIR       output directory, default ./commprof-out relative to\n"
-"                     each rank's working directory\n"
+"                     each rank's working directory; a run writes into\n"
+"                     its own run-* directory in it\n"
 "  COMMPROF_MAX_ROWS  call rows kept per rank, default 1000000;\n"
 "                     0 keeps aggregates only\n"
 "  COMMPROF_SAMPLE    keep one call row in N, default 1 (all)\n"
@@ -81,8 +99,12 @@ int main(int argc, char **argv)
 		return cp_cli_summary(argc - 1, argv + 1);
 	if (!strcmp(cmd, "export"))
 		return cp_cli_export(argc - 1, argv + 1);
+	if (!strcmp(cmd, "runs"))
+		return cp_cli_runs(argc - 1, argv + 1);
 	if (!strcmp(cmd, "report"))
 		return cp_cli_report(argc - 1, argv + 1);
+	if (!strcmp(cmd, "replay"))
+		return cp_cli_replay(argc - 1, argv + 1);
 	if (!strcmp(cmd, "params") && argc > 2 && !strcmp(argv[2], "show"))
 		return cp_params_show_main(argc - 2, argv + 2);
 	cp_cli_err("unknown command '%s'; try 'commprof --help'", cmd);

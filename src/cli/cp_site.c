@@ -24,6 +24,7 @@ struct cp_site_mod {
 	char *path;
 	Dwfl *dwfl;		/* NULL: the file could not be used */
 	Dwfl_Module *mod;
+	char build_id[128];	/* of the file, hex; "" none */
 };
 
 struct cp_site_cache {
@@ -64,6 +65,18 @@ void cp_site_cache_free(struct cp_site_cache *c)
 	free(c);
 }
 
+/* The file's GNU build id, as the library records it at run time. */
+static void cp_site_build_id(struct cp_site_mod *m)
+{
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	int n = dwfl_module_build_id(m->mod, &bits, &vaddr);
+
+	m->build_id[0] = '\0';
+	for (int i = 0; i < n && 2 * i + 2 < (int)sizeof(m->build_id); i++)
+		snprintf(m->build_id + 2 * i, 3, "%02x", bits[i]);
+}
+
 /* Open path as a Dwfl session of one module at link-time addresses.
  * Leaves m->dwfl NULL when the file is missing or not ELF. */
 static void cp_site_open(struct cp_site_mod *m)
@@ -78,7 +91,9 @@ static void cp_site_open(struct cp_site_mod *m)
 		dwfl_end(m->dwfl);
 		m->dwfl = NULL;
 		m->mod = NULL;
+		return;
 	}
+	cp_site_build_id(m);
 }
 
 /* The cache entry of path, opened on first use; NULL on no memory. */
@@ -125,9 +140,9 @@ static bool cp_site_line(Dwfl_Module *mod, uint64_t a, char *buf, size_t len)
 	return true;
 }
 
-int cp_site_resolve(struct cp_site_cache *c, const char *path, uint64_t base,
-		    uint64_t addr, char *buf, size_t len, char *func,
-		    size_t funclen)
+int cp_site_resolve(struct cp_site_cache *c, const char *path,
+		    const char *build_id, uint64_t base, uint64_t addr,
+		    char *buf, size_t len, char *func, size_t funclen)
 {
 	const char *name = path && *path ? path : "?";
 	uint64_t off = addr - base;
@@ -142,6 +157,11 @@ int cp_site_resolve(struct cp_site_cache *c, const char *path, uint64_t base,
 		return -1;
 	if (c && path && *path && addr > base)
 		m = cp_site_mod_get(c, path);
+	if (m && m->mod && build_id && *build_id &&
+	    strcmp(build_id, m->build_id)) {
+		snprintf(buf, len, "%s+0x%" PRIx64, cp_site_base(name), off);
+		return CP_SITE_REBUILT;
+	}
 	if (m && m->mod) {
 		/* the call instruction ends at the return address */
 		sym = dwfl_module_addrinfo(m->mod, off - 1, &soff, &s, NULL,

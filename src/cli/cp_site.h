@@ -25,11 +25,16 @@ void cp_site_cache_free(struct cp_site_cache *c);
  * Writes "file.c:42" (basename of the source file), or "func+0x1c", or
  * "libfoo.so+0x1234" into buf (always NUL-terminated); writes the
  * function name (or "") into func when func is not NULL.  The address is
- * a return address: the call instruction is at addr - 1.  Returns 0, or
- * -1 when nothing better than module+offset was found (buf is still set).
+ * a return address: the call instruction is at addr - 1.  build_id is the
+ * module's GNU build id (hex) in the run, or NULL when unknown: a file on
+ * disk with another one was rebuilt since, and its lines and symbols
+ * would name the wrong code, so it gives module+offset only.  Returns 0,
+ * -1 when nothing better than module+offset was found, or CP_SITE_REBUILT
+ * after a build id mismatch (buf is always set).
  */
-int cp_site_resolve(struct cp_site_cache *c, const char *path, uint64_t base,
-		    uint64_t addr, char *buf, size_t len, char *func,
-		    size_t funclen);
+#define CP_SITE_REBUILT	1
+int cp_site_resolve(struct cp_site_cache *c, const char *path,
+		    const char *build_id, uint64_t base, uint64_t addr,
+		    char *buf, size_t len, char *func, size_t funclen);
 
 #endif

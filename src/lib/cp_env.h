@@ -9,7 +9,9 @@
 #include <stdint.h>
 
 struct cp_env {
-	char dir[4096];		/* COMMPROF_DIR, default "commprof-out" */
+	char dir[4096];		/* COMMPROF_DIR, default "commprof-out";
+				 * once MPI_Init made it, the run's own
+				 * directory in it (src/lib/cp_rt.c) */
 	uint64_t max_rows;	/* COMMPROF_MAX_ROWS per rank, default 1e6 */
 	uint64_t sample;	/* COMMPROF_SAMPLE: keep 1 row in N, def. 1 */
 	uint64_t flush_ms;	/* COMMPROF_FLUSH_MS, default 1000 */

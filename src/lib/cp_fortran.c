@@ -6,8 +6,14 @@
  * real Fortran routine behind it, which leaves every sentinel
  * (MPI_IN_PLACE, MPI_BOTTOM, MPI_STATUS(ES)_IGNORE) to the MPI library:
  * buffers are passed on untouched, and only the copies commprof reads are
- * translated here.  A sentinel is a common block that libmpi and the
- * mpi_f08 library each define, so all addresses it has are collected.
+ * translated here.  Open MPI's sentinels are common blocks that libmpi
+ * and the mpi_f08 library each define, so all addresses they have are
+ * collected.  MPICH's are members of its own common blocks; it publishes
+ * their addresses in C variables that its first Fortran call (or
+ * Fortran MPI_Init) sets: MPI_F_STATUS(ES)_IGNORE, the standard's, and
+ * its own MPIR_F_MPI_BOTTOM and MPIR_F_MPI_IN_PLACE.  Missed, such a
+ * sentinel was read as a status and MPICH aborted the application
+ * ("Fatal error in MPI_Status_f2c").
  */
 #include "config.h"
 
@@ -19,7 +25,7 @@
 #include "src/lib/cp_fortran.h"
 #include "src/lib/cp_state.h"
 
-#define NADDR 4
+#define NADDR 6
 
 enum { S_IN_PLACE, S_BOTTOM, S_STATUS, S_STATUSES, S_COUNT };
 
@@ -45,11 +51,44 @@ static void add(int s, const void *a)
 	}
 }
 
+/* MPICH: the sentinel addresses its Fortran layer compares with.  A
+ * program whose main is C has made no Fortran call yet: run the same
+ * set-up MPICH's first Fortran call would (it only stores addresses). */
+static void add_mpich(void)
+{
+	static const char *const ptr[S_COUNT] = {
+		"MPIR_F_MPI_IN_PLACE", "MPIR_F_MPI_BOTTOM",
+		"MPI_F_STATUS_IGNORE", "MPI_F_STATUSES_IGNORE",
+	};
+	/* mpi_f08's are objects of their own */
+	static const char *const obj[S_COUNT] = {
+		"MPIR_F08_MPI_IN_PLACE", "MPIR_F08_MPI_BOTTOM",
+		"MPIR_F08_MPI_STATUS_IGNORE_OBJ",
+		"MPIR_F08_MPI_STATUSES_IGNORE_OBJ",
+	};
+	int *need = dlsym(RTLD_DEFAULT, "MPIR_F_NeedInit");
+	void (*setup)(void) = (void (*)(void))dlsym(RTLD_DEFAULT,
+						     "mpirinitf_");
+
+	if (need && *need && setup) {
+		setup();
+		*need = 0;
+	}
+	for (int s = 0; s < S_COUNT; s++) {
+		void *const *p = dlsym(RTLD_DEFAULT, ptr[s]);
+
+		if (p)
+			add(s, *p);
+		add(s, dlsym(RTLD_DEFAULT, obj[s]));
+	}
+}
+
 void cp_fortran_init(void)
 {
 	static const char *const suffix[] = { "_", "", "__" };
 	char name[64];
 
+	add_mpich();
 	for (int s = 0; s < S_COUNT; s++)
 		for (unsigned k = 0; k < 3; k++) {
 			snprintf(name, sizeof(name), "%s%s", sym[s],
@@ -75,8 +114,12 @@ static inline bool is(int s, const void *p)
 	return false;
 }
 
+__thread bool cp_f_desc __attribute__((tls_model("initial-exec")));
+
 const void *cp_f_buf(const void *buf)
 {
+	if (cp_f_desc && buf)
+		buf = *(const void *const *)buf;
 	if (is(S_IN_PLACE, buf))
 		return MPI_IN_PLACE;
 	if (is(S_BOTTOM, buf))

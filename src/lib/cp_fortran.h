@@ -24,7 +24,12 @@ void cp_fortran_init(void);
  * behind us in the link order; never NULL (a stub that fails the call
  * with MPI_ERR_INTERN and warns, should the MPI library lack it). */
 void *cp_f_real(const char *name, const char *alt);
-/* MPI_IN_PLACE / MPI_BOTTOM for a Fortran sentinel, else buf. */
+/* Set while a wrapper of MPICH's mpi_f08 (<name>_f08ts_) runs: its
+ * choice buffers are array descriptors, whose first member is the data
+ * address. */
+extern __thread bool cp_f_desc __attribute__((tls_model("initial-exec")));
+/* MPI_IN_PLACE / MPI_BOTTOM for a Fortran sentinel, else the buffer's
+ * address (buf, or the address in descriptor buf when cp_f_desc). */
 const void *cp_f_buf(const void *buf);
 /* True when st is MPI_STATUS_IGNORE (resp. MPI_STATUSES_IGNORE). */
 bool cp_f_status_ignored(const MPI_Fint *st);

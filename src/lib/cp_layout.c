@@ -13,6 +13,16 @@
  * and the common block length are kept (the count is then an upper bound:
  * blocks touching across the cut are not merged).
  *
+ * What the models need is the memory the message touches, not the order
+ * of the type map: a list of more than one run (a struct whose members
+ * are not in address order, copies of a resized type that interleave) is
+ * sorted by address and merged before it is summarised, up to
+ * CP_SORT_MAX blocks.  A message of count elements has the element's
+ * layout when copies one extent apart do not interleave (the element
+ * tiles); else cp_layout_get_n decodes the message itself: count 4 of a
+ * matrix column resized to one double touches rows of 32-byte blocks,
+ * not the column's 8-byte ones.
+ *
  * Handle cache: a table of src/lib/cp_htab.h keyed by the handle value,
  * read lock-free and written under cp_lt_lock.  A drop leaves a
  * tombstone; inserts reuse tombstones; when tombstones fill the table it
@@ -37,6 +47,8 @@
 #define CP_WORK_MAX	(1u << 20)	/* appends per decode */
 #define CP_DEPTH_MAX	16		/* nesting of derived types */
 #define CP_DESC_MAX	200		/* bytes of a description, NUL too */
+#define CP_SORT_MAX	65536u		/* blocks sorted by address */
+#define CP_NCACHE	256u		/* (type, count) layouts cached */
 
 #define CP_LT_SLOTS	65536u		/* handle table, a power of two */
 #define CP_ENT_MAX	65536u		/* layout entries */
@@ -86,6 +98,15 @@ static uint32_t cp_ehead[CP_EHASH];	/* 0 = empty bucket */
 /* Shape of each entry for the hot path (cp_layout_shape): written before
  * the entry is published, never moved (cp_ents may be reallocated). */
 static uint64_t cp_shape[CP_ENT_MAX];
+/* entry i's element tiles: a message of any count has its layout */
+static bool cp_tiles[CP_ENT_MAX];
+/* the layouts of messages of types that do not tile, by (type, count);
+ * under cp_lt_lock, direct mapped, emptied per type by cp_layout_drop */
+static struct {
+	uintptr_t t;
+	uint64_t count;
+	uint32_t idx;		/* 0: empty */
+} cp_nc[CP_NCACHE];
 
 static int cp_decode(struct cp_dctx *x, MPI_Datatype t, int depth,
 		     struct cp_runs *out, struct cp_sb *d);
@@ -330,6 +351,57 @@ static void cp_runs_rep(struct cp_dctx *x, struct cp_runs *dst,
 		}
 		cp_runs_cat(x, dst, src, shift + (int64_t)j * step);
 	}
+}
+
+/* (offset, length) of one block, for sorting */
+struct cp_blk {
+	int64_t off, len;
+};
+
+static int cp_blk_cmp(const void *a, const void *b)
+{
+	const struct cp_blk *x = a, *y = b;
+
+	return (x->off > y->off) - (x->off < y->off);
+}
+
+/*
+ * The blocks of R in address order, overlapping and touching ones merged,
+ * appended again to a fresh list (regular strides found anew) that
+ * replaces R.  R stays as it is when it is one run already, gave up its
+ * list, has more than CP_SORT_MAX blocks, or memory runs out.
+ */
+static void cp_runs_sort(struct cp_runs *R)
+{
+	struct cp_dctx x = { CP_WORK_MAX };
+	struct cp_runs S = { 0 };
+	uint64_t nb = cp_runs_nb(R), k = 0, j;
+	struct cp_blk *b;
+	size_t i, n = 0;
+
+	if (R->over || R->n < 2 || nb > CP_SORT_MAX)
+		return;
+	b = malloc(nb * sizeof(*b));
+	if (!b)
+		return;
+	for (i = 0; i < R->n; i++)
+		for (j = 0; j < R->r[i].n; j++)
+			b[k++] = (struct cp_blk){ R->r[i].off + (int64_t)j *
+						  R->r[i].stride, R->r[i].len };
+	qsort(b, nb, sizeof(*b), cp_blk_cmp);
+	for (k = 1; k < nb; k++) {
+		if (b[k].off <= b[n].off + b[n].len) {
+			if (b[k].off + b[k].len > b[n].off + b[n].len)
+				b[n].len = b[k].off + b[k].len - b[n].off;
+		} else {
+			b[++n] = b[k];
+		}
+	}
+	for (k = 0; k <= n; k++)
+		cp_runs_block(&x, &S, b[k].off, b[k].len);
+	free(b);
+	cp_runs_free(R);
+	*R = S;
 }
 
 /* ---- decoding ---- */
@@ -722,27 +794,72 @@ static uint32_t cp_ent_add(struct cp_db_layout *l)
 	return n;
 }
 
-/* Decode t and return its layout index; 0 when undecodable. */
-static uint32_t cp_layout_add(MPI_Datatype t, int64_t size)
+/* Whether copies of element R one extent apart stay apart, each within
+ * its own extent: then the element's layout describes a message of any
+ * count, as it always has (blocks that touch at the joints are not
+ * merged).  Copies that interleave (a resized column) do not tile. */
+static bool cp_runs_tile(const struct cp_runs *R, int64_t ext)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN, end;
+	size_t i;
+
+	if (R->over || R->n == 0)
+		return true;
+	for (i = 0; i < R->n; i++) {
+		const struct cp_run *c = &R->r[i];
+
+		end = c->off + (int64_t)(c->n - 1) * c->stride + c->len;
+		if (c->off < lo)
+			lo = c->off;
+		if (end > hi)
+			hi = end;
+	}
+	return hi - lo <= ext;
+}
+
+/* Decode count elements of t (size bytes each) and return the index of
+ * their layout; 0 when undecodable.  count 1: the element's. */
+static uint32_t cp_layout_add(MPI_Datatype t, int64_t size, uint64_t count)
 {
 	struct cp_dctx x = { CP_WORK_MAX };
-	struct cp_runs R = { 0 };
+	struct cp_runs R = { 0 }, M = { 0 };
 	struct cp_db_layout l;
 	struct cp_sb d;
 	MPI_Aint lb, ext;
 	uint32_t idx = 0;
+	bool tiles;
 
 	d.len = 0;
 	d.buf[0] = '\0';
+	if (count > 1)
+		cp_sb_add(&d, "%llu x ", (unsigned long long)count);
 	if (PMPI_Type_get_extent(t, &lb, &ext) != MPI_SUCCESS)
 		return 0;
 	if (cp_decode(&x, t, 0, &R, &d) == 0) {
 		memset(&l, 0, sizeof(l));
-		cp_summarize(&R, size, lb, ext, &l);
+		cp_runs_sort(&R);
+		if (count > 1) {
+			cp_runs_rep(&x, &M, &R, count, ext, 0);
+			cp_runs_sort(&M);
+			cp_summarize(&M, size * (int64_t)count, lb, ext, &l);
+			if (!M.over && M.n == 1 && M.r[0].n == 1 &&
+			    M.r[0].len == l.size_bytes) {
+				/* the count elements fill one block */
+				l.contiguous = 1;
+				l.stride_bytes = l.block_bytes;
+			}
+			tiles = false;
+		} else {
+			cp_summarize(&R, size, lb, ext, &l);
+			tiles = cp_runs_tile(&R, ext);
+		}
 		l.desc = d.buf;
 		idx = cp_ent_add(&l);
+		if (idx && count <= 1)
+			cp_tiles[idx] = tiles;
 	}
 	cp_runs_free(&R);
+	cp_runs_free(&M);
 	return idx;
 }
 
@@ -784,7 +901,7 @@ static uint32_t cp_lt_add(MPI_Datatype t, uint64_t size)
 	i = cp_lt_reserve(k, &lt);
 	if (i == CP_HTAB_NONE)
 		return 0;
-	idx = cp_layout_add(t, (int64_t)size);
+	idx = cp_layout_add(t, (int64_t)size, 1);
 	cp_htab_publish(lt, i, k, (uint64_t)idx << CP_SIZE_BITS | size);
 	return idx;
 }
@@ -844,6 +961,44 @@ uint32_t cp_layout_get(MPI_Datatype t, uint64_t *size_out)
 	return cp_layout_miss(t, size_out);
 }
 
+/* The layout of count elements of t, whose element layout (index idx)
+ * does not tile: decoded once per (type, count) while cached. */
+CP_COLD static uint32_t cp_layout_miss_n(MPI_Datatype t, uint64_t count,
+					 uint64_t size, uint32_t idx)
+{
+	uintptr_t k = (uintptr_t)t;
+	uint32_t h = (uint32_t)((k >> 4) ^ count * 0x9e3779b9u) &
+		     (CP_NCACHE - 1), n = idx;
+
+	if (!cp_mpi_usable())
+		return idx;
+	pthread_mutex_lock(&cp_lt_lock);
+	if (cp_nc[h].idx && cp_nc[h].t == k && cp_nc[h].count == count) {
+		n = cp_nc[h].idx;
+	} else {
+		n = cp_layout_add(t, (int64_t)size, count);
+		if (n) {
+			cp_nc[h].t = k;
+			cp_nc[h].count = count;
+			cp_nc[h].idx = n;
+		} else {
+			n = idx;
+		}
+	}
+	pthread_mutex_unlock(&cp_lt_lock);
+	return n;
+}
+
+uint32_t cp_layout_get_n(MPI_Datatype t, uint64_t count, uint64_t *size_out)
+{
+	uint32_t idx = cp_layout_get(t, size_out);
+
+	if (cp_likely(count <= 1 || idx == 0 || idx >= CP_ENT_MAX ||
+		      cp_tiles[idx]))
+		return idx;
+	return cp_layout_miss_n(t, count, *size_out, idx);
+}
+
 /* Tombstone t: a later type at the same address is decoded afresh.  Its
  * layout entry stays, rows refer to it.  Cannot fail. */
 void cp_layout_drop(MPI_Datatype t)
@@ -859,6 +1014,9 @@ void cp_layout_drop(MPI_Datatype t)
 	i = lt ? cp_htab_find(lt, k) : CP_HTAB_NONE;
 	if (i != CP_HTAB_NONE)
 		cp_htab_remove(lt, i);
+	for (i = 0; i < CP_NCACHE; i++)
+		if (cp_nc[i].t == k)
+			cp_nc[i].idx = 0;
 	pthread_mutex_unlock(&cp_lt_lock);
 }
 
@@ -985,5 +1143,7 @@ void cp_layout_fini(void)
 	free(cp_ents);
 	cp_ents = NULL;
 	cp_ents_cap = 0;
+	memset(cp_nc, 0, sizeof(cp_nc));
+	memset(cp_tiles, 0, sizeof(cp_tiles));
 	pthread_mutex_unlock(&cp_lt_lock);
 }

@@ -39,6 +39,17 @@ int cp_layout_init(void);
  */
 uint32_t cp_layout_get(MPI_Datatype t, uint64_t *size_out);
 
+/*
+ * cp_layout_get_n - index of the layout of a message of count elements
+ * of committed type t: cp_layout_get(t)'s when copies of the element one
+ * extent apart do not interleave, else that of the count elements
+ * together (a resized column sent with count 4 touches 32-byte blocks),
+ * decoded once per (type, count) while cached, under the table lock.
+ * *size_out gets MPI_Type_size of one element.  Cannot fail (index 0:
+ * unknown).
+ */
+uint32_t cp_layout_get_n(MPI_Datatype t, uint64_t count, uint64_t *size_out);
+
 /* cp_layout_drop - forget datatype t before it is freed.  Cannot fail. */
 void cp_layout_drop(MPI_Datatype t);
 

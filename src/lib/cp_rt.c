@@ -36,6 +36,7 @@
 #include "src/lib/cp_time.h"
 
 static int inited, finished, forked;
+static char run_name[64];	/* the run directory's name */
 static struct cp_db *db;
 static struct sigaction old_term, old_int;
 
@@ -87,13 +88,55 @@ static int64_t clock_offset(void)
 	return off;
 }
 
+/*
+ * The GNU build id of a loaded module, read from its PT_NOTE segments in
+ * memory (mapped with the module: no file is opened), as hex into
+ * hex[len], "" when it has none.  The CLI compares it with the file it
+ * resolves callsites in: a module rebuilt since the run gets
+ * module+offset, never another build's line.
+ */
+static void module_build_id(const struct dl_phdr_info *info, char *hex,
+			    size_t len)
+{
+	hex[0] = '\0';
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		size_t al = ph->p_align == 8 ? 8 : 4, off = 0;
+		const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr);
+
+		if (ph->p_type != PT_NOTE)
+			continue;
+		while (off + sizeof(ElfW(Nhdr)) <= ph->p_memsz) {
+			const ElfW(Nhdr) *nh = (const void *)(p + off);
+			size_t name = off + sizeof(*nh), desc;
+			size_t pad = (nh->n_namesz + al - 1) & ~(al - 1);
+			const unsigned char *d;
+
+			desc = name + pad;
+			d = (const void *)(p + desc);
+			if (desc + nh->n_descsz > ph->p_memsz)
+				break;
+			if (nh->n_type == NT_GNU_BUILD_ID &&
+			    nh->n_namesz == 4 && !memcmp(p + name, "GNU", 4)) {
+				for (size_t k = 0; k < nh->n_descsz &&
+				     2 * k + 2 < len; k++)
+					snprintf(hex + 2 * k, 3, "%02x", d[k]);
+				return;
+			}
+			off = desc + ((nh->n_descsz + al - 1) & ~(al - 1));
+		}
+	}
+}
+
 static int module_cb(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	struct cp_db_module m = { .base = info->dlpi_addr, .start = UINT64_MAX };
-	char exe[PATH_MAX];
+	char exe[PATH_MAX], id[128];
 	ssize_t n;
 
 	(void)size;
+	module_build_id(info, id, sizeof(id));
+	m.build_id = id[0] ? id : NULL;
 	for (int i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 		uint64_t a = info->dlpi_addr + ph->p_vaddr;
@@ -134,6 +177,20 @@ static void put_meta_int(const char *k, long long v)
 	cp_db_put_meta(db, k, s);
 }
 
+/* A job started by MPI_Comm_spawn says so: spawned 1 and the size of
+ * the job that spawned it (parent_size); its files are its own run. */
+static void put_parent(void)
+{
+	MPI_Comm parent = MPI_COMM_NULL;
+	int n = 0;
+
+	if (PMPI_Comm_get_parent(&parent) || parent == MPI_COMM_NULL)
+		return;
+	put_meta_int("spawned", 1);
+	if (!PMPI_Comm_remote_size(parent, &n))
+		put_meta_int("parent_size", n);
+}
+
 static void put_meta(void)
 {
 	char host[256] = "", lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
@@ -154,6 +211,8 @@ static void put_meta(void)
 	put_meta_int("start_unix_ns", (long long)now.tv_sec * 1000000000 +
 				      now.tv_nsec);
 	cp_db_put_meta(db, "host", host);
+	cp_db_put_meta(db, "run", run_name);
+	put_parent();
 	cp_db_put_meta(db, "mpi_library", lib);
 	cp_db_put_meta(db, "clock", cp_time_tsc ? "tsc" : "monotonic");
 	put_meta_int("clock_offset_ns", cp_clock_off_ns);
@@ -221,18 +280,80 @@ static int make_dir(const char *path)
 	return 0;
 }
 
-static int open_db(void)
+/*
+ * Every run writes into a directory of its own under COMMPROF_DIR,
+ * run-YYYYMMDD_HHMMSS_mmm after rank 0's start (local time, to the
+ * millisecond), so that a second run into the same COMMPROF_DIR never
+ * mixes with the first, and the names sort in start order (as Score-P's
+ * scorep-<date>_<time>_<id>).  Rank 0 picks the name and creates the
+ * directory exclusively (a name a concurrent job took gets "-2", ...);
+ * every rank then creates it where its own COMMPROF_DIR is, if needed.
+ * A spawned job has its own MPI_COMM_WORLD, hence a run of its own.
+ * Returns 0 with the name in name[CP_RUN_LEN], or -errno (name "").
+ */
+#define CP_RUN_LEN 64
+static int run_pick(char *name)
 {
-	char path[sizeof(cp_env.dir) + 32], what[sizeof(path) + 64];
+	char path[sizeof(cp_env.dir) + CP_RUN_LEN], base[32];
+	struct timespec now;
+	struct tm tm;
 	int rc = make_dir(cp_env.dir);
 
-	snprintf(path, sizeof(path), "%s/rank-%05d.db", cp_env.dir, cp_rank);
+	name[0] = '\0';
+	if (rc)
+		return rc;
+	clock_gettime(CLOCK_REALTIME, &now);
+	localtime_r(&now.tv_sec, &tm);
+	strftime(base, sizeof(base), "run-%Y%m%d_%H%M%S", &tm);
+	for (int k = 1; k <= 100; k++) {
+		snprintf(name, CP_RUN_LEN, k > 1 ? "%s_%03ld-%d" : "%s_%03ld",
+			 base, now.tv_nsec / 1000000, k);
+		snprintf(path, sizeof(path), "%s/%s", cp_env.dir, name);
+		if (!mkdir(path, 0777))
+			return 0;
+		if (errno != EEXIST)
+			break;
+	}
+	rc = -errno;
+	name[0] = '\0';
+	return rc;
+}
+
+/* The run's directory, the same on every rank (a collective call). */
+static int run_dir(char *dir, size_t len)
+{
+	char name[CP_RUN_LEN];
+	int rc = 0;
+
+	if (cp_rank == 0)
+		rc = run_pick(name);
+	PMPI_Bcast(name, sizeof(name), MPI_CHAR, 0, MPI_COMM_WORLD);
+	name[sizeof(name) - 1] = '\0';
+	if (!name[0])
+		return rc ? rc : -EIO;
+	snprintf(run_name, sizeof(run_name), "%s", name);
+	snprintf(dir, len, "%s/%s", cp_env.dir, name);
+	return make_dir(dir);
+}
+
+static int open_db(void)
+{
+	char dir[sizeof(cp_env.dir) + CP_RUN_LEN];
+	char path[sizeof(dir) + 32], what[sizeof(path) + 64];
+	int rc = run_dir(dir, sizeof(dir));
+
+	snprintf(path, sizeof(path), "%s/rank-%05d.db", dir, cp_rank);
+	if (!rc && strlen(dir) >= sizeof(cp_env.dir))
+		rc = -ENAMETOOLONG;
 	if (rc) {
-		snprintf(what, sizeof(what), "cannot create %s: %s",
-			 cp_env.dir, strerror(-rc));
+		snprintf(what, sizeof(what), "cannot create a run directory "
+			 "in %s: %s", cp_env.dir, strerror(-rc));
 		cp_warn_once(what);
 		return rc;
 	}
+	/* from here on the output directory is the run's: what names the
+	 * rank file (the flusher's messages) names it there */
+	memcpy(cp_env.dir, dir, strlen(dir) + 1);
 	if (cp_db_rank_open(path, &db)) {
 		snprintf(what, sizeof(what), "cannot write %s: %s", path,
 			 cp_db_errmsg(db));
@@ -244,6 +365,59 @@ static int open_db(void)
 	return 0;
 }
 
+/* This process's rank as its launcher says, -1 when none says. */
+static int launcher_rank(void)
+{
+	static const char *const var[] = {
+		"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",
+	};
+
+	for (unsigned i = 0; i < sizeof(var) / sizeof(*var); i++) {
+		const char *v = getenv(var[i]);
+
+		if (v && *v)
+			return atoi(v);
+	}
+	return -1;
+}
+
+/*
+ * A library built for one MPI, preloaded into a C application linked
+ * with the other, would hand that MPI handles of the wrong kind (Open
+ * MPI's are pointers, MPICH's integers) and crash the application at the
+ * first one.  (A Fortran application cannot be saved so: its MPI's
+ * Fortran layer binds PMPI_* to the MPI library we bring along.)  So
+ * before any handle is used, the version string of the MPI behind us must
+ * name the family we were built for (MPICH's includes its derivatives:
+ * anything but Open MPI).  False, after one line from the
+ * first rank, when it does not.
+ */
+static bool our_mpi(void)
+{
+	/* larger than either MPI's MPI_MAX_LIBRARY_VERSION_STRING: the
+	 * other MPI's may be longer than ours */
+	static char lib[16384];
+	int len = 0;
+	bool ompi;
+
+	if (PMPI_Get_library_version(lib, &len) != MPI_SUCCESS)
+		return true;
+	lib[sizeof(lib) - 1] = '\0';
+	ompi = !strncmp(lib, "Open MPI", 8);
+	if (ompi == CP_MPI_OPENMPI)
+		return true;
+	lib[strcspn(lib, ",\n")] = '\0';
+	for (char *p = lib; *p; p++)
+		if (*p == '\t')
+			*p = ' ';
+	if (launcher_rank() <= 0)
+		fprintf(stderr, "commprof: built for %s, but the application "
+			"runs %s: not profiling (use a commprof built "
+			"--with-mpi=%s)\n", CP_MPI_NAME, lib,
+			ompi ? "openmpi" : "mpich");
+	return false;
+}
+
 void cp_rt_init(void)
 {
 	char warn[1024];
@@ -252,6 +426,10 @@ void cp_rt_init(void)
 	if (inited)
 		return;
 	inited = 1;
+	if (!our_mpi()) {
+		cp_off();
+		return;
+	}
 	cp_time_init();
 	PMPI_Comm_rank(MPI_COMM_WORLD, &cp_rank);
 	PMPI_Comm_size(MPI_COMM_WORLD, &cp_size);

@@ -14,6 +14,21 @@
  * CONFIG, one item a line ('#' starts a comment):
  *   host K A.B.C.D          host K (0..63) has this IPv4 address
  *   link K L RATE_BPS DELAY_US   both directions between K and L
+ *   height H RATE_BPS DELAY_US BUFFER_BYTES
+ *
+ * With height lines (H = 1..D, 2^D hosts; no link lines) the hosts are
+ * the leaves of a perfect binary tree of switches, as PlogPT models a
+ * cluster: every edge whose parent switch has height H, each direction
+ * on its own (full duplex), serialises at RATE_BPS, holds a frame
+ * DELAY_US, and queues at most BUFFER_BYTES waiting to be serialised: a
+ * frame that would overflow that buffer is dropped (drop tail), which is
+ * what makes TCP time out.  A host's uplink is unbounded: the host's
+ * queue discipline holds TCP back instead of dropping.  A frame from host a to b climbs the edges
+ * above a up to the height of the highest bit in which a and b differ,
+ * then descends those above b, stored and forwarded at each; frames of
+ * several transfers on one edge are served first come, first served, so
+ * TCP flows share it about evenly.  Not reproduced: a switch's shared
+ * buffer memory, pause frames, ECN, priorities.
  *
  * Creates the TAPs cpbed-oK and cpbed-iK in the current network
  * namespace (the bed moves them), prints "ready" on stdout, and runs
@@ -45,6 +60,7 @@
 #include <arpa/inet.h>
 
 #define MAX_HOSTS	64
+#define MAX_HEIGHT	6	/* 2^6 = MAX_HOSTS leaves */
 #define FRAME_MAX	65536	/* a TAP without offloads gives <= MTU + 14 */
 #define WIRE_EXTRA	24	/* FCS + preamble + inter-frame gap, bytes */
 #define SPIN_NS		20000	/* closer than this: spin, do not sleep */
@@ -53,6 +69,8 @@ struct frame {
 	struct frame *next;
 	uint64_t release_ns;	/* CLOCK_MONOTONIC when it leaves the link */
 	size_t len;		/* bytes, Ethernet header included */
+	int src, dst;		/* hosts */
+	int hop;		/* tree: edges passed, 0 .. 2h - 1 */
 	unsigned char data[];
 };
 
@@ -60,12 +78,17 @@ struct frame {
 struct link {
 	double rate_bps;	/* 0: no link, frames dropped */
 	uint64_t delay_ns;	/* propagation delay */
+	double buffer_bytes;	/* tree: most bytes waiting; 0 unbounded */
 	uint64_t busy_ns;	/* wire busy until (serialisation) */
 	struct frame *head, *tail;	/* FIFO: equal delays keep order */
 	uint64_t frames, bytes;	/* forwarded */
 };
 
 static struct link links[MAX_HOSTS][MAX_HOSTS];
+/* tree: edges[up][h][i], the edge above node i of height h - 1 */
+static struct link edges[2][MAX_HEIGHT + 1][MAX_HOSTS];
+static int height;		/* D, 0: no tree */
+static uint64_t overflows;	/* tree: frames dropped at a full buffer */
 static uint32_t host_ip[MAX_HOSTS];	/* network order, 0: unused */
 static int out_fd[MAX_HOSTS], in_fd[MAX_HOSTS];
 static int nhosts;
@@ -111,9 +134,9 @@ static int tap_open(const char *name)
 static int parse_config(const char *path)
 {
 	char line[256], ip[64];
-	double rate, delay_us;
+	double rate, delay_us, buf;
 	FILE *f = fopen(path, "r");
-	int k, l, no = 0;
+	int k, l, no = 0, nlinks = 0, i;
 
 	if (!f) {
 		fprintf(stderr, "delayline: %s: %s\n", path, strerror(errno));
@@ -135,6 +158,23 @@ static int parse_config(const char *path)
 			links[k][l].rate_bps = links[l][k].rate_bps = rate;
 			links[k][l].delay_ns = links[l][k].delay_ns =
 				(uint64_t)(delay_us * 1000);
+			nlinks++;
+		} else if (sscanf(line, " height %d %lf %lf %lf", &k, &rate,
+				  &delay_us, &buf) == 4 && k >= 1 &&
+			   k <= MAX_HEIGHT && rate > 0 && delay_us >= 0 &&
+			   buf >= 0) {
+			for (i = 0; i < MAX_HOSTS; i++)
+				for (l = 0; l < 2; l++) {
+					edges[l][k][i].rate_bps = rate;
+					edges[l][k][i].delay_ns =
+						(uint64_t)(delay_us * 1000);
+					/* a host's own uplink is its
+					 * qdisc: TCP waits, nothing drops */
+					edges[l][k][i].buffer_bytes =
+						l && k == 1 ? 0 : buf;
+				}
+			if (k > height)
+				height = k;
 		} else {
 			fprintf(stderr, "delayline: %s:%d: bad line\n", path,
 				no);
@@ -148,6 +188,16 @@ static int parse_config(const char *path)
 			fprintf(stderr, "delayline: host %d missing\n", k);
 			return -1;
 		}
+	for (k = 1; k <= height; k++)
+		if (!edges[0][k][0].rate_bps) {
+			fprintf(stderr, "delayline: height %d missing\n", k);
+			return -1;
+		}
+	if (height && (nlinks || nhosts != 1 << height)) {
+		fprintf(stderr, "delayline: a tree of height %d needs %d "
+			"hosts and no link lines\n", height, 1 << height);
+		return -1;
+	}
 	return nhosts > 1 ? 0 : -1;
 }
 
@@ -161,6 +211,57 @@ static int host_of(uint32_t ip)
 	return -1;
 }
 
+/* Serialise frame fr on lk from time t on: it leaves lk when its bits
+ * are on the wire plus the delay.  A bounded buffer that cannot take it
+ * (the bytes still to serialise before it, plus its own) drops it.
+ * Returns 0, or -1 when dropped (fr freed). */
+static int link_put(struct link *lk, struct frame *fr, uint64_t t)
+{
+	uint64_t start = lk->busy_ns > t ? lk->busy_ns : t;
+	double wait_bytes = (double)(start - t) * lk->rate_bps / 8e9;
+
+	if (lk->buffer_bytes > 0 && wait_bytes + fr->len > lk->buffer_bytes) {
+		overflows++;
+		free(fr);
+		return -1;
+	}
+	/* short frames are padded to 60 bytes on the wire */
+	lk->busy_ns = start + (uint64_t)(((fr->len < 60 ? 60 : fr->len) +
+					  WIRE_EXTRA) * 8 * 1e9 /
+					 lk->rate_bps);
+	fr->release_ns = lk->busy_ns + lk->delay_ns;
+	fr->next = NULL;
+	if (lk->tail)
+		lk->tail->next = fr;
+	else
+		lk->head = fr;
+	lk->tail = fr;
+	return 0;
+}
+
+/* Tree: height of the transfer a -> b, 1 + highest differing bit. */
+static int xfer_height(int a, int b)
+{
+	int h = 0;
+
+	for (a ^= b; a; a >>= 1)
+		h++;
+	return h;
+}
+
+/* Tree: the edge of frame fr's hop (climbing, then descending). */
+static struct link *hop_edge(const struct frame *fr)
+{
+	int h = xfer_height(fr->src, fr->dst), k;
+
+	if (fr->hop < h) {
+		k = fr->hop + 1;
+		return &edges[1][k][fr->src >> (k - 1)];
+	}
+	k = 2 * h - fr->hop;
+	return &edges[0][k][fr->dst >> (k - 1)];
+}
+
 /* Queue one frame read from host src's out-TAP at time t. */
 static void enqueue(int src, const unsigned char *buf, size_t len,
 		    uint64_t t)
@@ -168,7 +269,6 @@ static void enqueue(int src, const unsigned char *buf, size_t len,
 	struct frame *fr;
 	struct link *lk;
 	uint32_t dst_ip;
-	uint64_t start;
 	int dst;
 
 	/* IPv4 only (ethertype 0x0800): the bed redirects nothing else */
@@ -176,58 +276,72 @@ static void enqueue(int src, const unsigned char *buf, size_t len,
 		goto drop;
 	memcpy(&dst_ip, buf + 14 + 16, 4);
 	dst = host_of(dst_ip);
-	if (dst < 0 || !links[src][dst].rate_bps)
+	if (dst < 0 || dst == src || (!height && !links[src][dst].rate_bps))
 		goto drop;
-	lk = &links[src][dst];
 	fr = malloc(sizeof(*fr) + len);
 	if (!fr)
 		goto drop;
 	memcpy(fr->data, buf, len);
 	fr->len = len;
-	fr->next = NULL;
-	start = lk->busy_ns > t ? lk->busy_ns : t;
-	/* short frames are padded to 60 bytes on the wire */
-	lk->busy_ns = start + (uint64_t)(((len < 60 ? 60 : len) + WIRE_EXTRA) *
-					 8 * 1e9 / lk->rate_bps);
-	fr->release_ns = lk->busy_ns + lk->delay_ns;
-	if (lk->tail)
-		lk->tail->next = fr;
-	else
-		lk->head = fr;
-	lk->tail = fr;
+	fr->src = src;
+	fr->dst = dst;
+	fr->hop = 0;
+	lk = height ? hop_edge(fr) : &links[src][dst];
+	link_put(lk, fr, t);
 	return;
 drop:
 	dropped++;
+}
+
+/* Frames of lk due at t: out to their host, or on to their next edge.
+ * Returns how many moved; *next: the earliest release left. */
+static int release_link(struct link *lk, uint64_t t, uint64_t *next)
+{
+	struct frame *fr;
+	int moved = 0;
+
+	while ((fr = lk->head) && fr->release_ns <= t) {
+		lk->head = fr->next;
+		if (!lk->head)
+			lk->tail = NULL;
+		lk->frames++;
+		lk->bytes += fr->len;
+		moved++;
+		if (height && ++fr->hop < 2 * xfer_height(fr->src, fr->dst)) {
+			link_put(hop_edge(fr), fr, fr->release_ns);
+			continue;
+		}
+		if (write(in_fd[fr->dst], fr->data, fr->len) !=
+		    (ssize_t)fr->len)
+			dropped++;
+		free(fr);
+	}
+	if (fr && fr->release_ns < *next)
+		*next = fr->release_ns;
+	return moved;
 }
 
 /* Write out every frame due at t; return the next release time or
  * UINT64_MAX. */
 static uint64_t release(uint64_t t)
 {
-	uint64_t next = UINT64_MAX;
-	struct frame *fr;
-	struct link *lk;
-	int a, b;
+	uint64_t next;
+	int a, b, moved;
 
-	for (a = 0; a < nhosts; a++)
-		for (b = 0; b < nhosts; b++) {
-			lk = &links[a][b];
-			while ((fr = lk->head) && fr->release_ns <= t) {
-				lk->head = fr->next;
-				if (!lk->head)
-					lk->tail = NULL;
-				if (write(in_fd[b], fr->data, fr->len) ==
-				    (ssize_t)fr->len) {
-					lk->frames++;
-					lk->bytes += fr->len;
-				} else {
-					dropped++;
-				}
-				free(fr);
-			}
-			if (fr && fr->release_ns < next)
-				next = fr->release_ns;
-		}
+	do {
+		next = UINT64_MAX;
+		moved = 0;
+		if (!height)
+			for (a = 0; a < nhosts; a++)
+				for (b = 0; b < nhosts; b++)
+					moved += release_link(&links[a][b], t,
+							      &next);
+		for (a = 0; a < 2; a++)
+			for (b = 1; b <= height; b++)
+				for (int i = 0; i < nhosts >> (b - 1); i++)
+					moved += release_link(&edges[a][b][i],
+							      t, &next);
+	} while (moved);
 	return next;
 }
 
@@ -303,8 +417,17 @@ static void report(void)
 					"%llu bytes\n", a, b,
 					(unsigned long long)links[a][b].frames,
 					(unsigned long long)links[a][b].bytes);
-	fprintf(stderr, "delayline: %llu frames dropped\n",
-		(unsigned long long)dropped);
+	for (a = 0; a < 2; a++)
+		for (b = 1; b <= height; b++)
+			for (int i = 0; i < nhosts >> (b - 1); i++)
+				fprintf(stderr, "delayline: height %d %s of "
+					"node %d: %llu frames %llu bytes\n", b,
+					a ? "up" : "down", i,
+					(unsigned long long)edges[a][b][i].frames,
+					(unsigned long long)edges[a][b][i].bytes);
+	fprintf(stderr, "delayline: %llu frames dropped, %llu at full "
+		"buffers\n", (unsigned long long)dropped,
+		(unsigned long long)overflows);
 }
 
 int main(int argc, char **argv)
@@ -320,9 +443,9 @@ int main(int argc, char **argv)
 	if (parse_config(argv[1]))
 		return 2;
 	for (k = 0; k < nhosts; k++) {
-		snprintf(name, sizeof(name), "cpbed-o%d", k);
+		snprintf(name, sizeof(name), "cpbed-o%u", (unsigned char)k);
 		out_fd[k] = tap_open(name);
-		snprintf(name, sizeof(name), "cpbed-i%d", k);
+		snprintf(name, sizeof(name), "cpbed-i%u", (unsigned char)k);
 		in_fd[k] = tap_open(name);
 		if (out_fd[k] < 0 || in_fd[k] < 0)
 			return 1;

@@ -1,0 +1,265 @@
+/*
+ * test_analysis_plogpt.c - PlogPT without MPI: the replay of the PlogPT
+ * paper's example of section III-E (4 nodes, b(1) = 3, b(2) = 4, g = 8,
+ * L = 3) must give its times (Isends end at 12, Irecvs at 15, the run at
+ * 26); replays of Alltoall A and B must equal the closed forms of
+ * section IV on trees with and without full bisection; the RTO rule must
+ * stall Alltoall B where a switch with shallow buffers lies between two
+ * heights, and nowhere else.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/cp_err.h"
+#include "analysis/cp_model.h"
+#include "analysis/cp_replay.h"
+#include "tests/test_analysis.h"
+
+#define MAXOPS	64
+
+struct prog {
+	struct cp_replay_op ops[16][MAXOPS];
+	struct cp_replay_rank ranks[16];
+};
+
+static int put(struct prog *p, int r, enum cp_replay_kind k, int peer,
+	       double bytes, int waits)
+{
+	struct cp_replay_rank *rk = &p->ranks[r];
+
+	rk->ops = p->ops[r];
+	rk->ops[rk->n] = (struct cp_replay_op){ .kind = k, .peer = peer,
+						.bytes = bytes,
+						.waits = waits };
+	return rk->n++;
+}
+
+static void init(struct prog *p, int nranks)
+{
+	int r;
+
+	memset(p, 0, sizeof(*p));
+	for (r = 0; r < nranks; r++) {
+		p->ranks[r].ops = p->ops[r];
+		p->ranks[r].leaf = r;
+	}
+}
+
+static void test_example(void)
+{
+	static const double gm[] = { 1 }, gt[] = { 8 };
+	struct cp_plogpt_net net = { .height = 2, .l_s = 3, .g_bytes = gm,
+				     .g_s = gt, .g_n = 1, .eps_s = 0.1,
+				     .t_rto_s = 200 };
+	struct cp_replay_result res;
+	struct prog p;
+	int r, rc;
+	bool ok = true;
+
+	net.b_bps[1] = 3;
+	net.b_bps[2] = 4;
+	net.d_s[1] = net.d_s[2] = 1;
+	init(&p, 4);
+	/* Fig. 9 */
+	for (r = 0; r < 4; r++) {
+		int rv = put(&p, r, CP_REPLAY_IRECV, r ^ 2, 1, 0);
+		int sd = put(&p, r, CP_REPLAY_ISEND, r ^ 2, 1, 0);
+
+		put(&p, r, CP_REPLAY_WAIT, 0, 0, sd);
+		put(&p, r, CP_REPLAY_WAIT, 0, 0, rv);
+	}
+	put(&p, 0, CP_REPLAY_WAIT, 0, 0, put(&p, 0, CP_REPLAY_ISEND, 3, 1, 0));
+	put(&p, 3, CP_REPLAY_WAIT, 0, 0, put(&p, 3, CP_REPLAY_IRECV, 0, 1, 0));
+	rc = cp_replay_run(&net, p.ranks, 4, &res);
+	ta_check(rc == 0 && res.settled && res.n_rto == 0,
+		 "III-E: replay runs, no RTO (rc %d, %d RTO)", rc, res.n_rto);
+	for (r = 0; r < 4; r++)
+		ok &= p.ops[r][1].f_s == 12 && p.ops[r][2].l_s == 12 &&
+		      p.ops[r][3].l_s == 15 && p.ops[r][1].height == 2;
+	ta_check(ok, "III-E: Isends share b(2)/2 = 2 and end at 12 (eq. 16-17),"
+		 " Irecvs at 12 + L = 15 (eq. 15)");
+	ta_check(p.ops[0][4].e_s == 15 && p.ops[0][4].f_s == 23 &&
+		 p.ops[3][5].l_s == 26,
+		 "III-E: 0 -> 3 alone at b(1) = 3 from 15 ends at 23, rank 3 "
+		 "leaves at 26 (got %g, %g)", p.ops[0][4].f_s,
+		 p.ops[3][5].l_s);
+	ta_check(res.total_s == 26, "III-E: the run takes 26 (got %g)",
+		 res.total_s);
+	/* rank 0 computes 5 before its last Isend: it starts at 20 */
+	p.ops[0][4].before_s = 5;
+	rc = cp_replay_run(&net, p.ranks, 4, &res);
+	ta_check(rc == 0 && p.ops[0][4].e_s == 20 && res.total_s == 31,
+		 "III-E with 5 of computation before 0 -> 3: enters at 20, the "
+		 "run takes 31 (got %g, %g)", p.ops[0][4].e_s, res.total_s);
+}
+
+/* Alltoall over 2^D ranks, partner r xor i at step i; a: Irecv, Send,
+ * Wait per step; else every Irecv first, then the Sends. */
+static void alltoall(struct prog *p, int d, bool a, double m)
+{
+	int n = 1 << d, r, i;
+
+	init(p, n);
+	for (r = 0; r < n; r++) {
+		int rv[16];
+
+		for (i = 1; i < n; i++) {
+			if (a)
+				rv[i] = put(p, r, CP_REPLAY_IRECV, r ^ i, m, 0);
+			else if (i == 1)
+				for (int k = 1; k < n; k++)
+					rv[k] = put(p, r, CP_REPLAY_IRECV,
+						    r ^ k, m, 0);
+			put(p, r, CP_REPLAY_WAIT, 0, 0,
+			    put(p, r, CP_REPLAY_ISEND, r ^ i, m, 0));
+			if (a)
+				put(p, r, CP_REPLAY_WAIT, 0, 0, rv[i]);
+		}
+		if (!a)
+			for (i = 1; i < n; i++)
+				put(p, r, CP_REPLAY_WAIT, 0, 0, rv[i]);
+	}
+}
+
+static void test_alltoall(void)
+{
+	static const double gm[] = { 0, 65536 }, gt[] = { 2e-5, 6.8e-3 };
+	struct cp_plogpt_net net = { .height = 3, .l_s = 4e-5, .g_bytes = gm,
+				     .g_s = gt, .g_n = 2, .eps_s = 0.1,
+				     .eps_t_s = 0, .t_rto_s = 0.2 };
+	struct cp_replay_result res;
+	double want, w, pa, pb, m = 30000;
+	static struct prog p;
+	int rc;
+
+	/* thinner toward the root: b(h+1) < 2 b(h) */
+	net.b_bps[1] = 1.25e7;
+	net.b_bps[2] = 1.5e7;
+	net.b_bps[3] = 2e7;
+	alltoall(&p, 3, true, m);
+	rc = cp_replay_run(&net, p.ranks, 8, &res);
+	cp_plogpt_alltoall_a(&net, m, &want);
+	ta_check(rc == 0 && ta_near(res.total_s, want, 1e-12),
+		 "Alltoall A, 8 ranks, thin tree: replay %.9g = W + (P-1)L "
+		 "%.9g", res.total_s, want);
+	alltoall(&p, 3, false, m);
+	rc = cp_replay_run(&net, p.ranks, 8, &res);
+	cp_plogpt_alltoall_b(&net, m, 0, &want);
+	ta_check(rc == 0 && ta_near(res.total_s, want, 1e-12),
+		 "Alltoall B, 8 ranks, thin tree, eps_T = 0: replay %.9g = "
+		 "W + L %.9g", res.total_s, want);
+	cp_plogpt_alltoall_w(&net, m, &w);
+	cp_plogp_eval_alltoall_a(net.l_s, gm, gt, 2, m, 8, &pa);
+	ta_check(w > 7 * (pa / 7 - net.l_s) * 1.01,
+		 "thin tree: W %.6g exceeds PLogP's (P-1)g(m) %.6g", w,
+		 pa - 7 * net.l_s);
+
+	/* full bisection: b(h) = 2^(h-1) b(1), PlogPT is PLogP */
+	net.b_bps[2] = 2.5e7;
+	net.b_bps[3] = 5e7;
+	cp_plogpt_alltoall_a(&net, m, &want);
+	cp_plogp_eval_alltoall_b(net.l_s, gm, gt, 2, m, 8, &pb);
+	cp_plogp_eval_alltoall_a(net.l_s, gm, gt, 2, m, 8, &pa);
+	ta_check(ta_near(want, pa, 1e-12),
+		 "full bisection: PlogPT's A %.9g is PLogP's (P-1)(g+L) %.9g",
+		 want, pa);
+	alltoall(&p, 3, false, m);
+	rc = cp_replay_run(&net, p.ranks, 8, &res);
+	ta_check(rc == 0 && ta_near(res.total_s, pb, 1e-12),
+		 "full bisection: replay of B %.9g is PLogP's (P-1)g + L %.9g",
+		 res.total_s, pb);
+}
+
+static void test_rto(void)
+{
+	static const double gm[] = { 0, 65536 }, gt[] = { 2e-5, 6.8e-3 };
+	struct cp_plogpt_net net = { .height = 2, .l_s = 4e-5, .g_bytes = gm,
+				     .g_s = gt, .g_n = 2, .eps_s = 0.1,
+				     .eps_t_s = 1e-5, .t_rto_s = 0.2 };
+	struct cp_replay_result res;
+	double want, m = 30000;
+	static struct prog p;
+	int rc, r;
+	bool ok = true;
+
+	/* a switch between heights 1 and 2 (b(2) = b(1)), buffers of 1 ms
+	 * at 10 MB/s hold 10 kB < m */
+	net.b_bps[1] = net.b_bps[2] = 1e7;
+	net.d_s[1] = net.d_s[2] = 1e-3;
+	ta_check(cp_plogpt_switch(&net, 1, 2) && !cp_plogpt_switch(&net, 2, 2),
+		 "P_S(1, 2) with b(2) = b(1); P_S(2, 2) false");
+	alltoall(&p, 2, false, m);
+	rc = cp_replay_run(&net, p.ranks, 4, &res);
+	cp_plogpt_alltoall_b(&net, m, 1, &want);
+	for (r = 0; r < 4; r++)
+		ok &= p.ops[r][3].rto && !p.ops[r][5].rto && !p.ops[r][7].rto;
+	ta_check(rc == 0 && ok && res.n_rto == 4 && res.settled,
+		 "Alltoall B, 4 ranks: each height-1 Send stalls (the height-2 "
+		 "burst to its destination starts as it ends), no other (%d "
+		 "RTO, %d passes)", res.n_rto, res.passes);
+	ta_check(ta_near(res.total_s, want, 1e-12),
+		 "Alltoall B with its D - 1 = 1 stall: replay %.9g = W + L + "
+		 "T_RTO %.9g", res.total_s, want);
+	alltoall(&p, 2, true, m);
+	rc = cp_replay_run(&net, p.ranks, 4, &res);
+	cp_plogpt_alltoall_a(&net, m, &want);
+	ta_check(rc == 0 && res.n_rto == 0 && ta_near(res.total_s, want, 1e-12),
+		 "Alltoall A paces its steps: no RTO, %.9g = W + (P-1)L",
+		 res.total_s);
+
+	/* full bisection and equal buffers: no switch, no stall */
+	net.b_bps[2] = 2e7;
+	alltoall(&p, 2, false, m);
+	rc = cp_replay_run(&net, p.ranks, 4, &res);
+	ta_check(rc == 0 && res.n_rto == 0,
+		 "full bisection: Alltoall B draws no RTO (%d)", res.n_rto);
+	/* deep buffers: d(1) b_c = 1 MB >= m */
+	net.b_bps[2] = 1e7;
+	net.d_s[1] = net.d_s[2] = 0.1;
+	alltoall(&p, 2, false, m);
+	rc = cp_replay_run(&net, p.ranks, 4, &res);
+	ta_check(rc == 0 && res.n_rto == 0,
+		 "buffers that hold the message: no RTO (%d)", res.n_rto);
+}
+
+static void test_errors(void)
+{
+	static const double gm[] = { 1 }, gt[] = { 8 };
+	struct cp_plogpt_net net = { .height = 1, .l_s = 3, .g_bytes = gm,
+				     .g_s = gt, .g_n = 1 };
+	struct cp_replay_result res;
+	static struct prog p;
+
+	net.b_bps[1] = 3;
+	init(&p, 2);
+	put(&p, 0, CP_REPLAY_WAIT, 0, 0, put(&p, 0, CP_REPLAY_IRECV, 1, 1, 0));
+	ta_check(cp_replay_run(&net, p.ranks, 2, &res) == -CP_ENOPRED &&
+		 isnan(p.ops[0][1].l_s),
+		 "a receive without its send: -CP_ENOPRED, its Wait NAN");
+	init(&p, 2);
+	put(&p, 0, CP_REPLAY_ISEND, 5, 1, 0);
+	ta_check(cp_replay_run(&net, p.ranks, 2, &res) == -CP_EINVAL,
+		 "a peer out of range: -CP_EINVAL");
+	init(&p, 2);
+	p.ranks[1].leaf = 2;
+	ta_check(cp_replay_run(&net, p.ranks, 2, &res) == -CP_EINVAL,
+		 "a leaf beyond 2^D: -CP_EINVAL");
+	init(&p, 2);
+	put(&p, 0, CP_REPLAY_WAIT, 0, 0, 0);
+	ta_check(cp_replay_run(&net, p.ranks, 2, &res) == -CP_EINVAL,
+		 "a Wait of no earlier operation: -CP_EINVAL");
+	ta_check(cp_plogpt_height(0, 0) == 0 && cp_plogpt_height(2, 3) == 1 &&
+		 cp_plogpt_height(0, 7) == 3 && cp_plogpt_height(5, 1) == 3,
+		 "heights: same leaf 0, siblings 1, across the root D");
+}
+
+int main(void)
+{
+	test_example();
+	test_alltoall();
+	test_rto();
+	test_errors();
+	return ta_done("test_analysis_plogpt");
+}

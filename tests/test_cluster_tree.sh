@@ -1,0 +1,78 @@
+#!/bin/sh
+# test_cluster_tree.sh - PlogPT's tree of switches on the test bed:
+# tests/cluster/bed with tests/cluster/tree.table (4 hosts, two height-1
+# switches under one height-2 switch, the top edges as fast as a host's
+# link and with shallow buffers), then the same tree with deep buffers.
+# tests/alltoall_ab.c runs Alltoall A and B across the hosts.  Checked:
+#   - A and B deliver the same data (checksums) on both trees;
+#   - shallow buffers: B's burst of 256 KiB per pair overflows the
+#     switch buffers (the delay line's drop count) and the kernels' TCP
+#     retransmission timeouts (TcpExt TCPTimeouts of the hosts) rise;
+#   - deep buffers: no frame is dropped.
+# Root only; skipped where network namespaces cannot be made.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+BED="$top_srcdir/tests/cluster/bed"
+TABLE="$top_srcdir/tests/cluster/tree.table"
+[ "$(id -u)" = 0 ] || skip "not root: the test bed needs network namespaces"
+ip netns add "cpbed-probe$$" 2>/dev/null ||
+	skip "ip netns add failed: no network namespaces here"
+ip netns del "cpbed-probe$$"
+[ -c /dev/net/tun ] || skip "no /dev/net/tun: the delay line needs TAPs"
+ip link show cpbed-br >/dev/null 2>&1 &&
+	skip "a test bed is up already (tests/cluster/bed down frees it)"
+
+export CPBED_STATE="$T/bed" CPBED_DELAYLINE="$top_builddir/tests/cluster/delayline"
+export MPIRUN
+trap '"$BED" down >/dev/null 2>&1; rm -rf "$T"' EXIT
+trap 'exit 1' INT TERM HUP
+cd "$T" || fail "cd $T"
+"$MPICC" -O1 -o ab "$top_srcdir/tests/alltoall_ab.c" || fail "cc"
+
+# timeouts: TCPTimeouts summed over the 4 hosts
+timeouts() {
+	local k n=0 v
+	for k in 0 1 2 3; do
+		v=$("$BED" exec $k cat /proc/net/netstat | awk '
+			/^TcpExt:/ && !h { for (i = 1; i <= NF; i++)
+				if ($i == "TCPTimeouts") c = i; h = 1; next }
+			/^TcpExt:/ { print $c }')
+		n=$((n + ${v:-0}))
+	done
+	echo $n
+}
+
+# tree TABLE NAME: bring the tree up, run A and B, leave the results in
+# NAME.out and the delay line's log in NAME.log
+tree() {
+	"$BED" up 4 "$1" >/dev/null || fail "bed up $1"
+	t0=$(timeouts)
+	for m in 65536 262144; do
+		for a in a b; do
+			"$BED" run -t 120 -- -np 4 ./ab $a $m 10 2>/dev/null ||
+				fail "alltoall $a $m on $2"
+		done
+	done >"$2.out"
+	echo "timeouts $(( $(timeouts) - t0 ))" >>"$2.out"
+	"$BED" down >/dev/null
+	cp "$CPBED_STATE/delayline.log" "$2.log"
+	sed "s/^/# $2: /" "$2.out"
+	grep 'frames dropped' "$2.log" | sed "s/^/# $2: /"
+	for m in 65536 262144; do
+		expect_eq "$2 $m: checksums of A and B" \
+			"$(grep " $m bytes" "$2.out" | sed 's/.*checksum //' |
+				sort -u | wc -l)" 1
+	done
+}
+
+tree "$TABLE" shallow
+overflow=$(sed -n 's/.*dropped, \([0-9]*\) at full buffers/\1/p' shallow.log)
+[ "${overflow:-0}" -gt 0 ] || fail "shallow buffers dropped no frame"
+tmo=$(sed -n 's/^timeouts //p' shallow.out)
+[ "$tmo" -gt 0 ] || fail "shallow buffers: no TCP timeout"
+
+sed 's/^\(height [0-9]* [0-9.]* [0-9.]*\) [0-9.]*$/\1 4096/' "$TABLE" >deep.table
+tree deep.table deep
+overflow=$(sed -n 's/.*dropped, \([0-9]*\) at full buffers/\1/p' deep.log)
+expect_eq "deep buffers: frames dropped" "$overflow" 0
+note "shallow: $(grep -c . shallow.out) lines, timeouts $tmo; deep: none dropped"

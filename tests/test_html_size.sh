@@ -1,0 +1,66 @@
+#!/bin/sh
+# test_html_size.sh - the HTML report stays small as the run grows: two
+# hand-made runs (tests/report_db.py --big), 100 ranks x 100,000 rows and
+# 1,000 ranks x 1,000,000 rows, give pages of the same order (the bigger
+# at most 3 times the smaller, and under 20 MB), whose charts carry at
+# most the bounded data (64 x 64 matrix cells, 4,000 scatter rows, 32
+# ranks x 400 timeline bins); with Chromium, the bigger page opens and
+# draws in under 5 s.  No MPI.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+[ -x "$COMMPROF" ] || fail "no $COMMPROF"
+command -v "$PYTHON3" >/dev/null || skip "no $PYTHON3"
+GEN="$top_srcdir/tests/report_db.py"
+SCHEMA="$top_srcdir/db/schema.sql"
+
+size() {
+	local ranks=$1 rows=$2 s0 s1
+	"$PYTHON3" "$GEN" "$SCHEMA" "$T/$rows" --big "$ranks" "$rows" ||
+		fail "report_db.py --big $ranks $rows"
+	s0=$(date +%s)
+	"$COMMPROF" report "$T/$rows" --format html -o "$T/$rows.html" ||
+		fail "report of $ranks ranks x $rows rows"
+	s1=$(date +%s)
+	note "$ranks ranks x $rows rows: page of $(wc -c <"$T/$rows.html")" \
+		"bytes, written in $((s1 - s0)) s"
+	# the data the charts get, bounded whatever the run
+	"$PYTHON3" - "$T/$rows.html" "$ranks" "$rows" <<'PY' || exit 1
+import json, re, sys
+html = open(sys.argv[1]).read()
+ranks, rows = int(sys.argv[2]), int(sys.argv[3])
+d = json.loads(re.search(r'<script type="application/json" id="cp-data">'
+                         r'(.*?)</script>', html, re.S).group(1))["data"]
+m, s, t = d["matrix"], d["scatter"], d["timeline"]
+bad = []
+if not (m["n"] <= 64 and len(m["p2p"]) <= 64 * 64 and m["p2p"]):
+    bad.append("matrix: %d blocks, %d cells" % (m["n"], len(m["p2p"])))
+if not (0 < len(s["points"]) <= 4000 and s["rows"] == rows):
+    bad.append("scatter: %d points of %d rows" % (len(s["points"]),
+                                                 s["rows"]))
+if not (0 < len(t["calls"]) <= 32 * 400):
+    bad.append("timeline: %d calls" % len(t["calls"]))
+if len(d["tables"]["ranks"]["rows"]) != ranks:
+    bad.append("ranks table: %d rows" % len(d["tables"]["ranks"]["rows"]))
+for b in bad:
+    print("FAIL:", b, file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY
+}
+
+size 100 100000
+size 1000 1000000
+small=$(wc -c <"$T/100000.html")
+big=$(wc -c <"$T/1000000.html")
+[ "$big" -le $((3 * small)) ] ||
+	fail "page grew from $small to $big bytes with the run (x10)"
+[ "$big" -lt 20000000 ] || fail "page of $big bytes, not under 20 MB"
+
+CHROMIUM=${CHROMIUM:-$(command -v chromium || command -v chromium-browser ||
+	true)}
+if [ -n "$CHROMIUM" ]; then
+	CP_HTML_MAX_SECONDS=5 "$PYTHON3" "$top_srcdir/tests/html_check.py" \
+		"$CHROMIUM" "$T/1000000.html" matrix,scatter,mu,sites,timeline \
+		"$T/big.png" || fail "the page of 1,000 ranks in $CHROMIUM"
+else
+	note "no chromium: the opening time is not measured"
+fi

@@ -299,10 +299,16 @@ static void pass2(struct calib *c, struct calib_lmo *l,
 	}
 }
 
-/* The sweep, size by size, until the slowest one-to-one exceeds max_s. */
+/* The sweep, size by size, until a size of at least min_bytes has its
+ * slowest one-to-one above max_s or comes after budget_s of sweep.  On
+ * a crowded host a 64-B message took more than 5 ms and the sweep
+ * stopped there, with one regime and no log3P grid.  (A link of 100
+ * Mbit/s takes the default max_s, 20 ms, at its min_bytes, 256 KiB.) */
 static void sweep(struct calib *c, struct calib_lmo *l,
-		  struct calib_sched *s, struct raw *w, double max_s)
+		  struct calib_sched *s, struct raw *w, double max_s,
+		  double min_bytes, double budget_s)
 {
+	double t0_s = MPI_Wtime();
 	int np = cp_lmo_npairs(c->n), is, stop = 0;
 	char *buf = malloc((size_t)l->size_bytes[l->nsizes - 1] + 1);
 	double *raw = w->f ? w->t : NULL;
@@ -318,7 +324,9 @@ static void sweep(struct calib *c, struct calib_lmo *l,
 		calib_progress(c, what, is, l->nsizes);
 		one_size(c, l, s, w, buf, 0, is);
 		if (c->rank == 0)
-			stop = slowest(l->o2o + is * np, l->rt0, np) > max_s;
+			stop = l->size_bytes[is] >= min_bytes &&
+			       (slowest(l->o2o + is * np, l->rt0, np) > max_s ||
+				MPI_Wtime() - t0_s > budget_s);
 		MPI_Bcast(&stop, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	}
 	l->nsizes = is;
@@ -423,7 +431,10 @@ void calib_lmo_run(struct calib *c, struct calib_lmo *l)
 			fprintf(w.f, "# commprof-calibrate lmo sweep: kind, "
 				"ranks, bytes, repetition, seconds\n");
 	}
-	sweep(c, l, s, &w, c->quick ? 5e-3 : 20e-3);
+	/* budgets: a default 4-rank calibration within 2 minutes, a quick
+	 * one within 15 s, on a crowded 2-core host */
+	sweep(c, l, s, &w, c->quick ? 5e-3 : 20e-3,
+	      c->quick ? 65536 : 262144, c->quick ? 4 : 40);
 	if (c->rank == 0) {
 		calib_progress_end(c);
 		printf("lmo experiments: %d %s in %d rounds, then at each "

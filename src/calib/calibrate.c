@@ -308,8 +308,11 @@ static void do_baselines(const struct plan *pl, struct res *r,
 		calib_fatal("out of memory");
 	y[0] = mean_of(r->rtt, pl->lg_samp) / 2;
 	rtt[0] = 2 * y[0];
-	for (i = 0; i < l->ns && l->ok; i++) {
+	/* the sizes even when log3P failed: PLogP's failed entries are
+	 * written at them, and a file with sizes 0 0 ... is unreadable */
+	for (i = 0; i < l->ns; i++)
 		x[i + 1] = l->sizes[i];
+	for (i = 0; i < l->ns && l->ok; i++) {
 		y[i + 1] = l->t01[0][i];
 		rtt[i + 1] = 2 * y[i + 1];
 		nh += x[i + 1] <= HOCKNEY_MAX;

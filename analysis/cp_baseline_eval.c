@@ -75,22 +75,6 @@ int cp_plogp_eval(double l_s, const double *size_bytes, const double *g_s,
 	return 0;
 }
 
-int cp_plogp_eval_alltoall_a(double l_s, const double *size_bytes,
-			     const double *g_s, int n, double bytes,
-			     int nprocs, double *t_s)
-{
-	double g;
-	int rc;
-
-	if (nprocs < 2)
-		return -CP_EINVAL;
-	rc = cp_plogp_eval(0, size_bytes, g_s, n, bytes, &g, NULL);
-	if (rc)
-		return rc;
-	*t_s = (nprocs - 1) * (g + l_s);
-	return 0;
-}
-
 int cp_plogp_eval_alltoall_b(double l_s, const double *size_bytes,
 			     const double *g_s, int n, double bytes,
 			     int nprocs, double *t_s)
@@ -105,4 +89,17 @@ int cp_plogp_eval_alltoall_b(double l_s, const double *size_bytes,
 		return rc;
 	*t_s = (nprocs - 1) * g + l_s;
 	return 0;
+}
+
+/* A pays L at each of its P - 1 steps, B once: A = B + (P - 2)L */
+int cp_plogp_eval_alltoall_a(double l_s, const double *size_bytes,
+			     const double *g_s, int n, double bytes,
+			     int nprocs, double *t_s)
+{
+	int rc = cp_plogp_eval_alltoall_b(l_s, size_bytes, g_s, n, bytes,
+					  nprocs, t_s);
+
+	if (!rc)
+		*t_s += (nprocs - 2) * l_s;
+	return rc;
 }

@@ -3,13 +3,31 @@
  * program that knows nothing of any profiler: the script runs it with and
  * without a preloaded library and compares.
  *
- *   overhead_loop [-n ITERS] [-r REPS] [-w WARMUP] [-p PAUSE_MS] BENCH...
+ *   overhead_loop [-n ITERS] [-r REPS] [-w WARMUP] [-p PAUSE_MS]
+ *                 [-R CALLS_PER_S] BENCH...
  *
  * BENCH is one of
  *   procnull   MPI_Send of 0 bytes to MPI_PROC_NULL (any number of ranks;
  *              the script runs it alone)
+ *   recv       MPI_Recv of 0 bytes from MPI_PROC_NULL
+ *   isendwait  MPI_Isend of 0 bytes to MPI_PROC_NULL, then MPI_Wait: one
+ *              iteration, two calls
+ *   strided    MPI_Send of one vector (16 doubles, stride 2) to
+ *              MPI_PROC_NULL
  *   pp0, pp8   ping-pong of 0 / 8 bytes between ranks 0 and 1
  *   allreduce  MPI_Allreduce of one double, MPI_SUM, on MPI_COMM_WORLD
+ *   selfpair   MPI_Send of 8 bytes to oneself, then MPI_Recv of them:
+ *              calls the models price (log3P's message to oneself),
+ *              unlike those to MPI_PROC_NULL; one iteration, two calls
+ *   stridedself  the same with the vector of strided
+ *   rate       ITERS MPI_Send to MPI_PROC_NULL paced at CALLS_PER_S (-R),
+ *              once; prints "rate CALLS ACHIEVED_PER_S SECONDS CPU_S",
+ *              CPU_S the process's CPU time over the loop, every thread
+ *              (a profiler's too)
+ *   burst      ITERS MPI_Send to MPI_PROC_NULL as fast as they go, once;
+ *              after MPI_Finalize prints "burst CALLS LOOP_S TOTAL_S",
+ *              TOTAL_S from the first call to the end of MPI_Finalize
+ *              (which waits for a profiler's last writes)
  *   rss        ITERS MPI_Send to MPI_PROC_NULL between two readings of
  *              VmHWM (peak RSS); a third reading after MPI_Finalize,
  *              which may flush what a profiler kept
@@ -35,7 +53,18 @@
 #include <unistd.h>
 
 static int rank, nranks;
-static long iters = 1000000, reps = 5, warmup = 1000, pause_ms;
+static long iters = 1000000, reps = 5, warmup = 1000, pause_ms, rate;
+static MPI_Datatype vec;	/* 16 doubles, every other one */
+static double vbuf[32];
+
+/* CPU seconds of the process so far, every thread */
+static double cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
 
 static double now_ns(void)
 {
@@ -52,12 +81,58 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* out of line: one callsite for its MPI_Send wherever it runs (the rss
+ * run's warm-up and loop must land in one aggregate group) */
+__attribute__((noinline))
 static void procnull_loop(long n)
 {
 	char c = 0;
 
 	for (long i = 0; i < n; i++)
 		MPI_Send(&c, 0, MPI_CHAR, MPI_PROC_NULL, 0, MPI_COMM_WORLD);
+}
+
+static void recv_loop(long n)
+{
+	char c = 0;
+
+	for (long i = 0; i < n; i++)
+		MPI_Recv(&c, 0, MPI_CHAR, MPI_PROC_NULL, 0, MPI_COMM_WORLD,
+			 MPI_STATUS_IGNORE);
+}
+
+static void isendwait_loop(long n)
+{
+	MPI_Request rq;
+	char c = 0;
+
+	for (long i = 0; i < n; i++) {
+		MPI_Isend(&c, 0, MPI_CHAR, MPI_PROC_NULL, 0, MPI_COMM_WORLD,
+			  &rq);
+		MPI_Wait(&rq, MPI_STATUS_IGNORE);
+	}
+}
+
+static void strided_loop(long n)
+{
+	for (long i = 0; i < n; i++)
+		MPI_Send(vbuf, 1, vec, MPI_PROC_NULL, 0, MPI_COMM_WORLD);
+}
+
+/* n messages to this rank itself on MPI_COMM_SELF, each received at
+ * once: the self transport buffers a small one, so nothing waits */
+static void self_loop(long n, int strided)
+{
+	char buf[8] = { 0 };
+
+	for (long i = 0; i < n; i++) {
+		if (strided)
+			MPI_Send(vbuf, 1, vec, 0, 0, MPI_COMM_SELF);
+		else
+			MPI_Send(buf, 8, MPI_CHAR, 0, 0, MPI_COMM_SELF);
+		MPI_Recv(vbuf + 16, 16, MPI_DOUBLE, 0, 0, MPI_COMM_SELF,
+			 MPI_STATUS_IGNORE);
+	}
 }
 
 /* n round trips between ranks 0 and 1; other ranks stay out */
@@ -88,10 +163,22 @@ static void allreduce_loop(long n)
 		MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 }
 
+/* not inlined: callgrind dumps its counts around it (bench/overhead) */
+__attribute__((noinline))
 static void run_loop(const char *bench, long n)
 {
 	if (!strcmp(bench, "procnull"))
 		procnull_loop(n);
+	else if (!strcmp(bench, "recv"))
+		recv_loop(n);
+	else if (!strcmp(bench, "isendwait"))
+		isendwait_loop(n);
+	else if (!strcmp(bench, "strided"))
+		strided_loop(n);
+	else if (!strcmp(bench, "selfpair"))
+		self_loop(n, 0);
+	else if (!strcmp(bench, "stridedself"))
+		self_loop(n, 1);
 	else if (!strcmp(bench, "pp0"))
 		pingpong_loop(n, 0);
 	else if (!strcmp(bench, "pp8"))
@@ -100,7 +187,8 @@ static void run_loop(const char *bench, long n)
 		allreduce_loop(n);
 }
 
-/* calls on the critical path per loop iteration */
+/* calls on the critical path per loop iteration (isendwait and the self
+ * pairs: a pair is timed as one) */
 static double calls_per_iter(const char *bench)
 {
 	return !strncmp(bench, "pp", 2) ? 4.0 : 1.0;
@@ -109,7 +197,8 @@ static double calls_per_iter(const char *bench)
 /* calls each rank makes per loop iteration */
 static long rank_calls_per_iter(const char *bench)
 {
-	return !strncmp(bench, "pp", 2) ? 2 : 1;
+	return !strncmp(bench, "pp", 2) || !strcmp(bench, "isendwait") ||
+	       strstr(bench, "self") ? 2 : 1;
 }
 
 static void pause_all(void)
@@ -123,6 +212,20 @@ static void pause_all(void)
 		;
 }
 
+/* benchmarks of one process */
+static int one_rank(const char *bench)
+{
+	static const char *const one[] = {
+		"procnull", "recv", "isendwait", "strided", "allreduce",
+		"selfpair", "stridedself",
+	};
+
+	for (size_t i = 0; i < sizeof(one) / sizeof(one[0]); i++)
+		if (!strcmp(bench, one[i]))
+			return 1;
+	return 0;
+}
+
 /* returns 0, or -1 when BENCH needs more ranks than there are */
 static int timed(const char *bench)
 {
@@ -130,7 +233,7 @@ static int timed(const char *bench)
 
 	if (!ns)
 		return -1;
-	if (strcmp(bench, "procnull") && nranks < 2) {
+	if (!one_rank(bench) && nranks < 2) {
 		free(ns);
 		return -1;
 	}
@@ -170,6 +273,31 @@ static long vmhwm_kb(void)
 	return kb;
 }
 
+/* n sends to MPI_PROC_NULL at r calls a second: the clock is read once
+ * every 16 calls, and the loop waits for the time of the next 16.  A
+ * loop that falls more than 1 ms behind (descheduled) goes on from now,
+ * at the rate, rather than catching up in a burst: the rate printed is
+ * what it kept. */
+static void paced(long n)
+{
+	double start = now_ns(), t0 = start, t, step = 16e9 / (double)rate;
+	double cpu0 = cpu_s();
+
+	for (long i = 0, j = 0; i < n; i += 16, j++) {
+		while ((t = now_ns()) - t0 < (double)j * step)
+			;
+		if (t - t0 - (double)j * step > 1e6) {
+			t0 = t;
+			j = 0;
+		}
+		procnull_loop(n - i < 16 ? n - i : 16);
+	}
+	t = (now_ns() - start) / 1e9;
+	if (rank == 0)
+		printf("rate %ld %.0f %.3f %.3f\n", n, (double)n / t, t,
+		       cpu_s() - cpu0);
+}
+
 static void rss(long *before_kb, long *after_kb)
 {
 	procnull_loop(warmup);
@@ -182,17 +310,22 @@ int main(int argc, char **argv)
 {
 	long before_kb = -1, after_kb = -1;
 	int opt, want_rss = 0, rc = 0;
+	double burst_t0 = 0, burst_loop = -1;
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-	while ((opt = getopt(argc, argv, "n:r:w:p:")) != -1) {
+	MPI_Type_vector(16, 1, 2, MPI_DOUBLE, &vec);
+	MPI_Type_commit(&vec);
+	while ((opt = getopt(argc, argv, "n:r:w:p:R:")) != -1) {
 		long v = strtol(optarg, NULL, 10);
 
 		if (v < (opt == 'w' || opt == 'p' ? 0 : 1))
 			opt = '?';
 		if (opt == 'n')
 			iters = v;
+		else if (opt == 'R')
+			rate = v;
 		else if (opt == 'r')
 			reps = v;
 		else if (opt == 'w')
@@ -203,7 +336,7 @@ int main(int argc, char **argv)
 			if (rank == 0)
 				fprintf(stderr, "usage: overhead_loop [-n ITERS]"
 					" [-r REPS] [-w WARMUP] [-p PAUSE_MS]"
-					" BENCH...\n");
+					" [-R CALLS_PER_S] BENCH...\n");
 			MPI_Finalize();
 			return 2;
 		}
@@ -214,8 +347,14 @@ int main(int argc, char **argv)
 		if (!strcmp(b, "rss")) {
 			rss(&before_kb, &after_kb);
 			want_rss = 1;
-		} else if (strcmp(b, "procnull") && strcmp(b, "pp0") &&
-			   strcmp(b, "pp8") && strcmp(b, "allreduce")) {
+		} else if (!strcmp(b, "rate") && rate > 0) {
+			paced(iters);
+		} else if (!strcmp(b, "burst")) {
+			burst_t0 = now_ns();
+			procnull_loop(iters);
+			burst_loop = (now_ns() - burst_t0) / 1e9;
+		} else if (!one_rank(b) && strcmp(b, "pp0") &&
+			   strcmp(b, "pp8")) {
 			if (rank == 0)
 				fprintf(stderr, "overhead_loop: unknown bench"
 					" %s\n", b);
@@ -228,7 +367,11 @@ int main(int argc, char **argv)
 		}
 	}
 	fflush(stdout);
+	MPI_Type_free(&vec);
 	MPI_Finalize();
+	if (burst_loop >= 0 && rank == 0)
+		printf("burst %ld %.3f %.3f\n", iters, burst_loop,
+		       (now_ns() - burst_t0) / 1e9);
 	if (want_rss && rank == 0) {
 		printf("rss %ld %ld %ld %ld\n", iters, before_kb, after_kb,
 		       vmhwm_kb());

@@ -26,16 +26,20 @@ enum {
 	CP_ST_BEGIN,
 	CP_ST_COMMIT,
 	CP_ST_ROLLBACK,
+	CP_ST_CALLS,			/* CP_DB_CALLS_PER_INSERT calls rows */
 	CP_ST_MAX
 };
 
 struct cp_db {
 	sqlite3 *h;
 	bool writer;			/* rank file: see cp_db_close */
+	int wal_frames;			/* writer: frames in the write-ahead
+					 * log after the last commit */
 	sqlite3_stmt *st[CP_ST_MAX];	/* writer statements, or NULL */
 	char err[256];
 	char reserve[4200];		/* writer: path of the reserve file,
 					 * "" once given back */
+	bool reserve_half;		/* writer: half of it given back */
 };
 
 /* Sections of the embedded schema (db/schema.sql): a rank file is the

@@ -73,6 +73,13 @@ int cp_db_put_counts(struct cp_db *db, const char *const *keys,
  * so that the rows have the room the set-up's log took.  Returns 0 or
  * -CP_DB_EIO. */
 int cp_db_checkpoint(struct cp_db *db);
+/* Frames (pages) the write-ahead log of a rank file holds since it was
+ * last moved into the file: SQLite does not move it by itself.  Cannot
+ * fail. */
+int cp_db_wal_frames(const struct cp_db *db);
+/* Move the log into the file when no reader holds it back (a
+ * checkpoint that waits for nothing); best effort, cannot fail. */
+void cp_db_wal_fold(struct cp_db *db);
 int cp_db_put_layouts(struct cp_db *db, const struct cp_db_layout *l,
 		      size_t n);
 /* Replaces the rank's aggregates with these (all of them, each flush). */
@@ -86,8 +93,10 @@ int cp_db_put_ops(struct cp_db *db, const char *const *names,
 		  size_t n);
 /* Give back the room cp_db_rank_open() reserved beside the rank file
  * (CP_DB_RESERVE_BYTES) so that the last aggregates and meta of a rank
- * whose disk is full still fit.  db: a rank file.  Cannot fail; a second
- * call does nothing. */
+ * whose disk is full still fit: half at the first call (the writes when
+ * the disk filled up), the rest at the second (the last writes: freed
+ * just before, another rank on the same disk has little time to take
+ * it).  db: a rank file.  Cannot fail; a third call does nothing. */
 void cp_db_rank_unreserve(struct cp_db *db);
 /* False when the disk of a rank file has less than twice the reserve
  * free: ranks that share a disk then stop before they take the room

@@ -15,9 +15,10 @@ Output is deterministic: no time, host or user.  A table it cannot read
 as written (an unknown role, a role without the arguments or the other
 roles it needs, text that is not a role) stops it with "DEF:LINE: why",
 exit status 1 and no output: the build fails rather than a wrapper
-silently recording nothing.  Wrappers only time the call and hand the
-arguments to the cp_rec_* / cp_post_* functions of src/lib/cp_record.h;
-what a row means is decided there.
+silently recording nothing.  A wrapper claims a record in its thread's
+ring (src/lib/cp_ring.h) before the real call, writes the arguments into
+it raw and times the call; what a row means is decided in src/lib/, by
+the flusher.
 """
 import re
 import sys
@@ -390,166 +391,165 @@ def block_arg(e, L, name, comm):
     raise SystemExit("%s: no block argument rule for %s" % (e.name, p.text))
 
 
-def call_fill(e, L, lines, ind):
-    """Fill struct cp_call c from the arguments (after the real call)."""
+def w0(e, L, kind, flags=None):
+    """The first word of a record of e: CP_W0(site, call, kind, flags)."""
+    fl = ["CP_RF_FORTRAN"] if L.fortran else []
+    if flags:
+        fl.append(flags)
+    return "CP_W0(site, CP_CALL_%s, %s, %s)" % (e.name, kind,
+                                                " | ".join(fl) or "0")
+
+
+class Body:
+    """The statements of one wrapper: decl (declarations), pre (before
+    the real call), post (after it).  slot: the call's record s is
+    claimed in pre and takes the two tick reads (else locals t0, t1)."""
+
+    def __init__(self):
+        self.decl, self.pre, self.post = [], [], []
+        self.slot = False
+        self.commit = None      # (slots, done, published when) of s
+
+
+def status_in(L, st, field, b):
+    """Substitute the record's status field for an ignored status."""
+    if L.fortran:
+        b.decl.append("\tMPI_Fint fst[CP_F_STATUS_SIZE];")
+        b.pre.append("\tif (cp_f_status_ignored(%s))" % st)
+        b.pre.append("\t\t%s = fst;" % st)
+        b.post.append("\tPMPI_Status_f2c(%s, &%s);" % (st, field))
+    else:
+        b.pre.append("\tif (%s == MPI_STATUS_IGNORE)" % st)
+        b.pre.append("\t\t%s = &%s;" % (st, field))
+        b.post.append("\tif (%s != &%s)" % (st, field))
+        b.post.append("\t\t%s = *%s;" % (field, st))
+
+
+def msg_comm(e, L, b):
+    """Mrecv/Imrecv: the communicator the probe noted for the message."""
+    b.decl.append("\tMPI_Comm mcomm;")
+    b.pre.append("\tmcomm = cp_msg_comm(%s);" % L.msg(e, e.roles["message"][0]))
+    return "mcomm"
+
+
+def gen_p2p(e, L, b):
     r = e.roles
-    comm = r["comm"][0] if "comm" in r else None
-    if comm:
-        lines.append(ind + "c.comm = %s;" % L.comm(e, comm))
-    if "message" in r and "comm" not in r:
-        lines.append(ind + "c.comm = cp_msg_comm(msg_c);")
-    for role, field in (("peer", "peer"), ("src", "peer"), ("root", "root")):
-        if role in r:
-            lines.append(ind + "c.%s = %s;" % (field, L.val(e, r[role][0])))
-    for role in ("tag", "rtag"):
-        if role in r:
-            lines.append(ind + "c.tag = %s;" % L.val(e, r[role][0]))
-
-
-def gen_body(e, L):
-    """Statements of one wrapper; `real(...)` is the call of the MPI
-    library, `site` the callsite expression; both supplied by the caller.
-    Returns (pre, post) lists: pre runs before the real call, post after;
-    t0/t1 bracket the real call."""
-    r = e.roles
-    pre, post = [], []
-    fl = "CP_F_FORTRAN" if L.fortran else "0"
-    call = "CP_CALL_%s" % e.name
-
-    def newcall(var="c"):
-        post.append("\tstruct cp_call %s = { .t0 = t0, .t1 = t1, "
-                    ".site = site, .call = %s, .flags = %s, "
-                    ".peer = CP_PEER_NONE, .root = CP_PEER_NONE, "
-                    ".tag = CP_TAG_NONE, .comm = MPI_COMM_NULL };"
-                    % (var, call, fl))
-
-    st = r.get("status", [None])[0]
-    if st:
-        if L.fortran:
-            pre.append("\tMPI_Fint fst[CP_F_STATUS_SIZE];")
-            pre.append("\tMPI_Status cst;")
-            pre.append("\tif (cp_f_status_ignored(%s))" % st)
-            pre.append("\t\t%s = fst;" % st)
-        else:
-            pre.append("\tMPI_Status cst;")
-            pre.append("\tif (%s == MPI_STATUS_IGNORE)" % st)
-            pre.append("\t\t%s = &cst;" % st)
-    if "message" in r:
-        m = r["message"][0]
-        if "comm" not in r:       # Mrecv/Imrecv: the message knows the comm
-            pre.append("\tMPI_Message msg_c = %s;" % L.msg(e, m))
-
-    if "p2p" in r:
-        if st:
-            if L.fortran:
-                post.append("\tPMPI_Status_f2c(%s, &cst);" % st)
-            else:
-                post.append("\tcst = *%s;" % st)
-        newcall()
-        call_fill_p2p(e, L, post)
-        return pre, post
-    if "probe" in r:
-        if L.fortran:
-            post.append("\tPMPI_Status_f2c(%s, &cst);" % st)
-        else:
-            post.append("\tcst = *%s;" % st)
-        newcall()
-        call_fill(e, L, post, "\t")
-        flag = ("%s(int)*%s" % ("", r["flag"][0])) if "flag" in r else "1"
-        if "message" in r:
-            post.append("\tif (%s)" % flag)
-            post.append("\t\tcp_msg_note(%s, c.comm);" %
-                        L.msg(e, r["message"][0]))
-        post.append("\tcp_rec_probe(&c, %s, &cst);" % flag)
-        return pre, post
-    if "coll" in r:
-        newcall()
-        call_fill(e, L, post, "\t")
-        b = r["block"]
-        comm = L.comm(e, r["comm"][0])
-        args = ", ".join(["&b"] + [block_arg(e, L, a, comm) for a in b[1:]])
-        post.append("\tstruct cp_blk b;")
-        post.append("\tcp_blk_%s(%s);" % (b[0], args))
-        if "req" in r:
-            post.append("\tcp_post_coll(&c, &b, %s);" %
-                        L.req(e, r["req"][0]))
-        else:
-            post.append("\tcp_rec_coll(&c, &b);")
-        return pre, post
-    if "complete" in r:
-        return gen_complete(e, L)
-    if "start" in r:
-        reqs, n = r["reqs"]
-        nexpr = "1" if n == "1" else L.val(e, n)
-        post.append("\tfor (int i = 0; i < %s; i++)" % nexpr)
-        post.append("\t\tcp_req_start(%s, t0);" %
-                    ("PMPI_Request_f2c(%s[i])" % reqs if L.fortran
-                     else "%s[i]" % reqs))
-        return pre, post
-    if "reqfree" in r or "cancel" in r:
-        x = r.get("reqfree", r.get("cancel"))[0]
-        if "reqfree" in r:
-            pre.append("\tcp_req_free(%s, cp_ticks());" % L.req(e, x))
-        else:
-            pre.append("\tcp_req_cancel(%s);" % L.req(e, x))
-        return pre, post
-    if "typecommit" in r:
-        post.append("\tcp_layout_note(%s);" % L.newtype(e, r["typecommit"][0]))
-        return pre, post
-    if "typefree" in r:
-        pre.append("\tcp_layout_drop(%s);" % L.newtype(e, r["typefree"][0]))
-        return pre, post
-    if "commnew" in r:
-        post.append("\tcp_comm_new(%s);" % L.newcomm(e, r["commnew"][0]))
-        return pre, post
-    if "commfree" in r:
-        pre.append("\tcp_comm_drop(%s);" % L.newcomm(e, r["commfree"][0]))
-        return pre, post
-    raise SystemExit("%s: no class role" % e.name)
-
-
-def call_fill_p2p(e, L, post):
-    r = e.roles
-    comm = r["comm"][0] if "comm" in r else None
-    if comm:
-        post.append("\tc.comm = %s;" % L.comm(e, comm))
-    elif "message" in r:
-        post.append("\tc.comm = cp_msg_comm(msg_c);")
     req = r.get("req", [None])[0]
     persist = "persist" in r
+    comm = L.comm(e, r["comm"][0]) if "comm" in r else msg_comm(e, L, b)
+    both = "send" in r and "recv" in r
+    b.slot = True
+    b.pre.append("\ts = cp_claim(r, %d);" % (2 if both else 1))
+    k = 0
     if "send" in r:
         cnt, ty = r["send"]
-        post.append("\tc.count = %s;" % L.val(e, cnt))
-        post.append("\tc.type = %s;" % L.dtype(e, ty))
-        post.append("\tc.peer = %s;" % L.val(e, r["peer"][0]))
-        post.append("\tc.tag = %s;" % L.val(e, r["tag"][0]))
-        if req:
-            post.append("\tcp_post_send(&c, %s, %d);" %
-                        (L.req(e, req), persist))
-        else:
-            post.append("\tcp_rec_send(&c);")
+        kind = "CP_RK_PSEND" if persist else \
+            "CP_RK_ISEND" if req else "CP_RK_SEND"
+        b.pre.append("\ts[0].w0 = %s;" % w0(e, L, kind))
+        b.pre.append("\ts[0].u.p.comm = %s;" % comm)
+        b.pre.append("\ts[0].u.p.type = %s;" % L.dtype(e, ty))
+        b.pre.append("\ts[0].u.p.count = %s;" % L.val(e, cnt))
+        b.pre.append("\ts[0].u.p.peer = %s;" % L.val(e, r["peer"][0]))
+        b.pre.append("\ts[0].u.p.tag = %s;" % L.val(e, r["tag"][0]))
+        k = 1
     if "recv" in r:
         cnt, ty = r["recv"]
-        if "send" in r:
-            post.append("\tc.flags |= CP_F_HALF;")
-        post.append("\tc.count = %s;" % L.val(e, cnt))
-        post.append("\tc.type = %s;" % L.dtype(e, ty))
-        post.append("\tc.peer = %s;" % (L.val(e, r["src"][0]) if "src" in r
-                                        else "MPI_ANY_SOURCE"))
-        post.append("\tc.tag = %s;" % (L.val(e, r["rtag"][0]) if "rtag" in r
-                                       else "MPI_ANY_TAG"))
+        src = L.val(e, r["src"][0]) if "src" in r else "MPI_ANY_SOURCE"
+        tag = L.val(e, r["rtag"][0]) if "rtag" in r else "MPI_ANY_TAG"
+        x = "s[%d]" % k
         if req:
-            post.append("\tcp_post_recv(&c, %s, %d);" %
-                        (L.req(e, req), persist))
+            kind = "CP_RK_PRECV" if persist else "CP_RK_IRECV"
+            b.pre.append("\t%s.w0 = %s;" % (x, w0(e, L, kind)))
+            b.pre.append("\t%s.u.p.comm = %s;" % (x, comm))
+            b.pre.append("\t%s.u.p.type = %s;" % (x, L.dtype(e, ty)))
+            b.pre.append("\t%s.u.p.count = %s;" % (x, L.val(e, cnt)))
+            b.pre.append("\t%s.u.p.peer = %s;" % (x, src))
+            b.pre.append("\t%s.u.p.tag = %s;" % (x, tag))
         else:
-            post.append("\tcp_rec_recv(&c, &cst);")
+            fl = "(%s == MPI_ANY_SOURCE ? CP_RF_ANYSRC : 0) | " \
+                 "(%s == MPI_ANY_TAG ? CP_RF_ANYTAG : 0)" % (src, tag)
+            if both:
+                fl = "CP_RF_HALF | " + fl
+            b.pre.append("\t%s.w0 = %s;" % (x, w0(e, L, "CP_RK_RECV", fl)))
+            b.pre.append("\t%s.u.r.comm = %s;" % (x, comm))
+            b.pre.append("\t%s.u.r.type = %s;" % (x, L.dtype(e, ty)))
+            status_in(L, r["status"][0], x + ".u.r.st", b)
+    if both:
+        b.post.append("\ts[1].t0 = s[0].t0;")
+        b.post.append("\ts[1].t1 = s[0].t1;")
+    if req:
+        b.post.append("\tif (rc == MPI_SUCCESS)")
+        b.post.append("\t\ts[0].u.p.req = %s;" % L.req(e, req))
+    b.commit = (2 if both else 1, "false", "rc == MPI_SUCCESS")
 
 
-def gen_complete(e, L):
+def gen_probe(e, L, b):
+    r = e.roles
+    b.slot = True
+    b.pre.append("\ts = cp_claim(r, 1);")
+    b.pre.append("\ts->w0 = %s;" % w0(e, L, "CP_RK_PROBE"))
+    b.pre.append("\ts->u.pr.comm = %s;" % L.comm(e, r["comm"][0]))
+    b.pre.append("\ts->u.pr.src = %s;" % L.val(e, r["src"][0]))
+    b.pre.append("\ts->u.pr.tag = %s;" % L.val(e, r["rtag"][0]))
+    status_in(L, r["status"][0], "s->u.pr.st", b)
+    found = "(int)*%s" % r["flag"][0] if "flag" in r else "1"
+    b.post.append("\tif (rc == MPI_SUCCESS && %s) {" % found)
+    b.post.append("\t\ts->w0 |= CP_W0(0, 0, 0, CP_RF_DONE);")
+    if "message" in r:
+        b.post.append("\t\tcp_msg_note(%s, s->u.pr.comm);" %
+                      L.msg(e, r["message"][0]))
+    b.post.append("\t}")
+    b.commit = (1, "false", "rc == MPI_SUCCESS")
+
+
+def gen_coll(e, L, b):
+    r = e.roles
+    req = r.get("req", [None])[0]
+    comm = L.comm(e, r["comm"][0])
+    blk = r["block"]
+    b.slot = True
+    b.pre.append("\ts = cp_claim(r, 1);")
+    b.pre.append("\ts->w0 = %s;" % w0(e, L, "CP_RK_ICOLL" if req
+                                      else "CP_RK_COLL"))
+    b.pre.append("\ts->u.c.comm = %s;" % comm)
+    args = ", ".join(["&s->u.c.b"] + [block_arg(e, L, a, comm)
+                                      for a in blk[1:]])
+    b.pre.append("\tcp_blk_%s(%s);" % (blk[0], args))
+    b.pre.append("\ts->u.c.b.root = %s;" % (L.val(e, r["root"][0])
+                                            if "root" in r
+                                            else "CP_PEER_NONE"))
+    if req:
+        b.post.append("\tif (rc == MPI_SUCCESS)")
+        b.post.append("\t\ts->u.c.req = %s;" % L.req(e, req))
+    b.commit = (1, "false", "rc == MPI_SUCCESS")
+
+
+def gen_wait1(e, L, b):
+    """MPI_Wait and MPI_Test (C): the request and its status in place."""
+    r = e.roles
+    req = r["reqs"][0]
+    st = r["status"][0]
+    b.slot = True
+    b.pre.append("\ts = cp_claim(r, 1);")
+    b.pre.append("\ts->w0 = %s;" % w0(e, L, "CP_RK_DONE", "CP_RF_ITEM"))
+    b.pre.append("\ts->u.d.req = *%s;" % req)
+    b.pre.append("\ts->u.d.n = 0;")
+    status_in(L, st, "s->u.d.st", b)
+    done = "rc != MPI_SUCCESS"
+    if "flag" in r:
+        done += " || !*%s" % r["flag"][0]
+    b.post.append("\tif (%s)" % done)
+    b.post.append("\t\ts->u.d.req = MPI_REQUEST_NULL;")
+    b.commit = (1, "true", "true")
+
+
+def gen_complete(e, L, b):
     r = e.roles
     kind = r["complete"][0]
+    if not L.fortran and kind in ("one", "test"):
+        gen_wait1(e, L, b)
+        return
     reqs, n = r["reqs"]
-    pre, post = [], []
     nexpr = "1" if n == "1" else L.val(e, n)
     idx = r.get("index", ["NULL"])[0]
     flag = r.get("flag", ["NULL"])[0]
@@ -559,48 +559,125 @@ def gen_complete(e, L):
     else:
         st, many = r["statuses"][0], True
     f = "_f" if L.fortran else ""
-    pre.append("\tstruct cp_wait w = { .call = CP_CALL_%s, .flags = %s };"
-               % (e.name, "CP_F_FORTRAN" if L.fortran else "0"))
-    pre.append("\tcp_wait_pre%s(&w, %s, %s, &%s, %d);" %
-               (f, reqs, nexpr, st, int(many)))
-    post.append("\tif (rc != MPI_SUCCESS)")
-    post.append("\t\tw.n = 0;\t/* what completed is unknown */")
-    post.append("\tcp_wait_post%s(&w, CP_DONE_%s, %s, %s, %s, %s, %s, "
-                "t0, t1, site);" %
-                (f, kind.upper(), idx, flag, outc, indices, st))
-    return pre, post
+    b.decl.append("\tstruct cp_wait w = { .call = CP_CALL_%s, .flags = %s };"
+                  % (e.name, "CP_RF_FORTRAN" if L.fortran else "0"))
+    b.pre.append("\tcp_wait_pre%s(&w, %s, %s, &%s, %d);" %
+                 (f, reqs, nexpr, st, int(many)))
+    b.post.append("\tif (rc != MPI_SUCCESS)")
+    b.post.append("\t\tw.n = 0;\t/* what completed is unknown */")
+    b.post.append("\tcp_wait_post%s(r, &w, CP_DONE_%s, %s, %s, %s, %s, %s, "
+                  "t0, t1, site);" %
+                  (f, kind.upper(), idx, flag, outc, indices, st))
 
 
-def guarded(e, post):
-    """Record only after a successful call: a failed call's handles may be
-    invalid.  Completion calls check rc themselves (their own row)."""
-    if not post:
-        return []
-    if "complete" in e.roles:
-        return post
-    return ["\tif (rc == MPI_SUCCESS) {"] + ["\t" + ln for ln in post] + \
-        ["\t}"]
+def gen_body(e, L):
+    """The Body of one wrapper."""
+    r = e.roles
+    b = Body()
+    fl = "CP_RF_FORTRAN" if L.fortran else "0"
+    if "p2p" in r:
+        gen_p2p(e, L, b)
+    elif "probe" in r:
+        gen_probe(e, L, b)
+    elif "coll" in r:
+        gen_coll(e, L, b)
+    elif "complete" in r:
+        gen_complete(e, L, b)
+    elif "start" in r:
+        reqs, n = r["reqs"]
+        nexpr = "1" if n == "1" else L.val(e, n)
+        b.post.append("\tif (rc == MPI_SUCCESS)")
+        b.post.append("\t\tcp_start_post%s(r, %s, %s, t0, t1, site, "
+                      "CP_CALL_%s, %s);" % ("_f" if L.fortran else "", reqs,
+                                            nexpr, e.name, fl))
+    elif "reqfree" in r or "cancel" in r:
+        x = r.get("reqfree", r.get("cancel"))[0]
+        b.pre.append("\tcp_note(r, %s, (uintptr_t)%s, site, CP_CALL_%s, %s);"
+                     % ("CP_RK_FREE" if "reqfree" in r else "CP_RK_CANCEL",
+                        L.req(e, x), e.name, fl))
+    elif "typecommit" in r:
+        b.post.append("\tif (rc == MPI_SUCCESS)")
+        b.post.append("\t\tcp_layout_note(%s);" %
+                      L.newtype(e, r["typecommit"][0]))
+    elif "typefree" in r:
+        t = L.newtype(e, r["typefree"][0])
+        b.pre.append("\tcp_layout_drop(%s);" % t)
+        b.pre.append("\tcp_note(r, CP_RK_RETYPE, (uintptr_t)%s, site, "
+                     "CP_CALL_%s, %s);" % (t, e.name, fl))
+    elif "commnew" in r:
+        b.post.append("\tif (rc == MPI_SUCCESS)")
+        b.post.append("\t\tcp_comm_new(%s);" % L.newcomm(e, r["commnew"][0]))
+    elif "commfree" in r:
+        c = L.newcomm(e, r["commfree"][0])
+        b.pre.append("\tcp_comm_drop(%s);" % c)
+        b.pre.append("\tcp_note(r, CP_RK_RECOMM, (uintptr_t)%s, site, "
+                     "CP_CALL_%s, %s);" % (c, e.name, fl))
+    else:
+        raise SystemExit("%s: no class role" % e.name)
+    return b
+
+
+def timed(b, call, clock):
+    """The real call between the two tick reads, nested calls unrecorded."""
+    t0, t1 = ("s->t0", "s->t1") if b.slot else ("t0", "t1")
+    return ["\tr->nested = 1;", "\t%s = %s;" % (t0, clock), call,
+            "\t%s = %s;" % (t1, clock), "\tr->nested = 0;"]
+
+
+def decls(b):
+    out = ["\tstruct cp_raw *s;"] if b.slot else \
+        ["\tuint64_t t0, t1;"]
+    return out + b.decl
+
+
+def ending(b, ret):
+    """The last statements: publish the records, return rc (ret)."""
+    out = [] if b.slot else ["\t(void)t0; (void)t1; (void)site;"]
+    if not ret:
+        out.append("\t(void)rc;")
+    if b.commit:
+        n, done, ok = b.commit
+        c = "cp_commit(r, s, %d, %s, %s, rc)" % (n, done, ok)
+        return out + ["\treturn %s;" % c if ret else "\t(void)%s;" % c]
+    return out + (["\treturn rc;"] if ret else [])
 
 
 def c_wrapper(e):
+    """Two bodies: the wrapper records on the TSC, its cold twin
+    (cp_slow_*) on the portable clock, and attaches a thread's ring at its
+    first call or calls through when nothing is recorded."""
     if "nowrap" in e.roles:
         return ""
-    pre, post = gen_body(e, C)
+    b = gen_body(e, C)
     args = ", ".join(e.names())
-    out = ["%s\n{" % e.proto.replace("int MPI_", "CP_API int MPI_", 1)]
-    out.append("\tuint64_t t0, t1;\n\tint rc;\n")
-    out.append("\tif (!cp_should_record())")
+    params = ", ".join(p.text for p in e.params) or "void"
+    call = "\trc = P%s(%s);" % (e.name, args)
+    out = ["static CP_COLD int cp_slow_%s(uintptr_t site, %s)\n{" %
+           (e.name, params)]
+    out.append("\tstruct cp_ring *r = cp_ring_slow();")
+    out += decls(b)
+    out.append("\tint rc;\n")
+    out.append("\tif (!r)")
     out.append("\t\treturn P%s(%s);" % (e.name, args))
+    out += b.pre
+    out += timed(b, call, "cp_ticks()")
+    out += b.post
+    out += ending(b, True)
+    out.append("}\n")
+    out.append("%s\n{" % e.proto.replace("int MPI_", "CP_API int MPI_", 1))
+    out.append("\tstruct cp_ring *r = cp_my_ring;")
+    out += decls(b)
     out.append("\tuintptr_t site = (uintptr_t)__builtin_return_address(0);")
-    out.append("\tcp_nested++;")
-    out += pre
-    out.append("\tt0 = cp_ticks();")
-    out.append("\trc = P%s(%s);" % (e.name, args))
-    out.append("\tt1 = cp_ticks();")
-    out += guarded(e, post)
-    out.append("\tcp_nested--;")
-    out.append("\t(void)t0; (void)t1; (void)site;")
-    out.append("\treturn rc;\n}\n")
+    out.append("\tint rc;\n")
+    out.append("\tif (cp_unlikely(!cp_ring_fast(r)))")
+    out.append("\t\treturn cp_slow_%s(site%s);" % (e.name,
+                                                  ", " + args if args
+                                                  else ""))
+    out += b.pre
+    out += timed(b, call, "cp_tsc()")
+    out += b.post
+    out += ending(b, True)
+    out.append("}\n")
     return "\n".join(out) + "\n"
 
 
@@ -620,24 +697,22 @@ def f_wrapper(e):
     fparams = [f_param(p) for p in e.params] + ["MPI_Fint *ierr"]
     plist = ", ".join(fparams)
     args = ", ".join(e.names() + ["ierr"])
-    pre, post = gen_body(e, F)
+    b = gen_body(e, F)
     out = ["typedef void (*cp_ft_%s)(%s);" % (short, plist)]
     out.append("static cp_ft_%s real_%s, real_%s_f08;\n" % (short, short,
                                                              short))
     out.append("static void body_%s(cp_ft_%s real, uintptr_t site, %s)\n{"
                % (short, short, plist))
-    out.append("\tuint64_t t0, t1;\n\tint rc;\n")
-    out.append("\tif (!cp_should_record()) {")
+    out.append("\tstruct cp_ring *r = cp_ring_on();")
+    out += decls(b)
+    out.append("\tint rc;\n")
+    out.append("\tif (cp_unlikely(!r)) {")
     out.append("\t\treal(%s);\n\t\treturn;\n\t}" % args)
-    out.append("\tcp_nested++;")
-    out += pre
-    out.append("\tt0 = cp_ticks();")
-    out.append("\treal(%s);" % args)
-    out.append("\tt1 = cp_ticks();")
+    out += b.pre
+    out += timed(b, "\treal(%s);" % args, "cp_ticks()")
     out.append("\trc = (int)*ierr;")
-    out += guarded(e, post)
-    out.append("\tcp_nested--;")
-    out.append("\t(void)t0; (void)t1; (void)site; (void)rc;")
+    out += b.post
+    out += ending(b, False)
     out.append("}\n")
     # mpif.h / use mpi entry: resolves pmpi_x_ once, then the body
     out.append("static void entry_%s(%s)\n{" % (short, plist))

@@ -4,6 +4,7 @@
 # an MPI program with src/lib/cp_layout.c linked in directly, run under mpirun
 check_PROGRAMS += tests/test_layout
 tests_test_layout_SOURCES = tests/test_layout.c src/lib/cp_layout.c \
+	src/lib/cp_time.c src/lib/cp_time.h \
 	src/lib/cp_htab.c src/lib/cp_htab.h \
 	src/lib/cp_layout.h
 tests_test_layout_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS) -pthread

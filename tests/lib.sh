@@ -76,6 +76,19 @@ cp_wait_gone() {
 	! pgrep -f "$1" >/dev/null || fail "still running: $1"
 }
 
+# cp_bed_or_skip: skip unless this process may build the namespace test
+# bed (tests/cluster/bed): root, network namespaces, TAPs, no bed up
+cp_bed_or_skip() {
+	[ "$(id -u)" = 0 ] ||
+		skip "not root: the test bed needs network namespaces"
+	ip netns add "cpbed-probe$$" 2>/dev/null ||
+		skip "ip netns add failed: no network namespaces here"
+	ip netns del "cpbed-probe$$"
+	[ -c /dev/net/tun ] || skip "no /dev/net/tun: the delay line needs TAPs"
+	! ip link show cpbed-br >/dev/null 2>&1 ||
+		skip "a test bed is up already (tests/cluster/bed down frees it)"
+}
+
 # cp_run_of DIR: the directory of the latest run in output directory DIR
 # (each run writes its rank files into a run-* directory of its own)
 cp_run_of() {

@@ -22,5 +22,7 @@ EXTRA_DIST += \
 	tests/record_manifest.h \
 	tests/test_record_c.c \
 	tests/test_record_comm.c \
+	tests/test_record_reuse.c \
+	tests/test_record_xthread.c \
 	tests/test_record_f.f90 \
 	tests/test_record_f08.f90

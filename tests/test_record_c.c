@@ -272,10 +272,11 @@ static void p2p_persistent(void)
 		MPI_Request_free(&rq[k]);
 }
 
-/* MPI_PROC_NULL, zero counts, a strided vector and a contiguous type. */
+/* MPI_PROC_NULL, zero counts, a strided vector, its duplicate (usable
+ * without a commit of its own) and a contiguous type. */
 static void p2p_special(void)
 {
-	MPI_Datatype vec, con;
+	MPI_Datatype vec, con, dup;
 	const char *pn = "procnull";
 
 	/* bytes: what the call asked for, or the 0 that moved */
@@ -288,6 +289,7 @@ static void p2p_special(void)
 	MPI_Type_commit(&vec);
 	MPI_Type_contiguous(100, MPI_DOUBLE, &con);
 	MPI_Type_commit(&con);
+	MPI_Type_dup(vec, &dup);
 	if (wrank == 0) {
 		X("MPI_Send", 1, NONE, 83, wsize, 0, &L_I, "zero");
 		MPI_Send(sbuf, 0, MPI_INT, 1, 83, w);
@@ -297,6 +299,8 @@ static void p2p_special(void)
 		MPI_Send(sbuf, 1, con, 1, 85, w);
 		X("MPI_Send", 1, NONE, 86, wsize, 256, &L_VEC, "");
 		MPI_Send(sbuf, 2, vec, 1, 86, w);
+		X("MPI_Send", 1, NONE, 87, wsize, 128, &L_VEC, "");
+		MPI_Send(sbuf, 1, dup, 1, 87, w);
 	} else if (wrank == 1) {
 		X("MPI_Recv", 0, NONE, 83, wsize, 0, &L_I, "zero,recv");
 		MPI_Recv(rbuf, 0, MPI_INT, 0, 83, w, MPI_STATUS_IGNORE);
@@ -306,7 +310,10 @@ static void p2p_special(void)
 		MPI_Recv(rbuf, 1, con, 0, 85, w, MPI_STATUS_IGNORE);
 		X("MPI_Recv", 0, NONE, 86, wsize, 256, &L_VEC, "recv");
 		MPI_Recv(sbuf + 32768, 2, vec, 0, 86, w, MPI_STATUS_IGNORE);
+		X("MPI_Recv", 0, NONE, 87, wsize, 128, &L_D, "recv");
+		MPI_Recv(rbuf, 16, MPI_DOUBLE, 0, 87, w, MPI_STATUS_IGNORE);
 	}
+	MPI_Type_free(&dup);
 	MPI_Type_free(&vec);
 	MPI_Type_free(&con);
 }

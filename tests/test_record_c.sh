@@ -1,15 +1,18 @@
 #!/bin/sh
 # test_record_c.sh - every recorded field of every kind of C MPI call:
-# tests/test_record_c.c and tests/test_record_comm.c write the rows they
-# expect, record_check.py compares them with `commprof export --format
-# csv`, on 2 and on 3 ranks.
+# tests/test_record_c.c, tests/test_record_comm.c,
+# tests/test_record_reuse.c (handles freed and reused between calls) and
+# tests/test_record_xthread.c (requests completed on another thread than
+# their post's) write the rows they expect, record_check.py compares them
+# with `commprof export --format csv`, on 2 and on 3 ranks.
 . "$(dirname "$0")/lib.sh"
 
 [ -f "$LIBCP" ] || fail "no $LIBCP"
 [ -x "$COMMPROF" ] || fail "no $COMMPROF"
-for prog in test_record_c test_record_comm; do
+for prog in test_record_c test_record_comm test_record_reuse \
+	test_record_xthread; do
 	# -O0: every call keeps its own return address and line
-	"$MPICC" -g -O0 -o "$T/$prog" "$top_srcdir/tests/$prog.c" ||
+	"$MPICC" -g -O0 -pthread -o "$T/$prog" "$top_srcdir/tests/$prog.c" ||
 		fail "cannot compile $prog.c"
 	for np in 2 3; do
 		d="$T/$prog.$np"
@@ -17,8 +20,8 @@ for prog in test_record_c test_record_comm; do
 		out=$(cp_run_preload 60 "$np" "$d/out" "$T/$prog" "$d/m") ||
 			fail "$prog np $np: exited with status $?"
 		# AddressSanitizer (scripts/sanitize) quarantines freed
-		# memory: no communicator handle is reused, and the check of
-		# MPI_Comm_disconnect cannot run there
+		# memory: no handle is reused, and the checks of reuse cannot
+		# run there
 		[ -z "${CP_PRELOAD_EXTRA:-}" ] ||
 			out=$(printf '%s\n' "$out" | grep -v 'unchecked$')
 		expect_eq "$prog np $np: stdout" "$out" \

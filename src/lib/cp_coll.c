@@ -1,63 +1,27 @@
 /*
  * cp_coll.c - the per-process block of each collective (the @block kinds
- * of pmpi/mpi_calls.def) and the communicator of matched-probe messages.
+ * of pmpi/mpi_calls.def) that must read the call's arrays or know the
+ * caller's rank, and the communicator of matched-probe messages.  The
+ * blocks that need neither are inline in src/lib/cp_coll.h.
  *
- * bytes is what this rank contributes per peer: the send side, or the
- * receive side where the send side is MPI_IN_PLACE or ignored (scatter at
- * a non-root).  For v and w forms, whose blocks differ per peer, bytes is
- * this rank's total and the row is flagged CP_F_VARBLOCK.
+ * The block is what this rank contributes per peer: the send side, or
+ * the receive side where the send side is MPI_IN_PLACE or ignored
+ * (scatter at a non-root).  For v and w forms, whose blocks differ per
+ * peer, it is this rank's total and the row is flagged CP_F_VARBLOCK.
+ * Elements and type are stored raw; the flusher derives bytes and layout
+ * (src/lib/cp_derive.h).  Only a w form, whose types differ per peer,
+ * sums bytes here.
  */
 #include "config.h"
 
 #include "src/common/cp_row.h"
-#include "src/lib/cp_build.h"
+#include "src/lib/cp_coll.h"
 #include "src/lib/cp_comm.h"
 #include "src/lib/cp_layout.h"
-
-static inline void blk_type(struct cp_blk *b, int count, MPI_Datatype t)
-{
-	uint64_t size = 0;
-
-	b->layout = cp_layout_get(t, &size);
-	b->count = count > 0 ? (uint64_t)count : 0;
-	b->bytes = b->count * size;
-	if (!b->bytes)
-		b->flags |= CP_F_ZERO;
-}
 
 static inline int my_rank(MPI_Comm comm)
 {
 	return cp_comm_get(comm)->me;
-}
-
-void cp_blk_none(struct cp_blk *b)
-{
-	*b = (struct cp_blk){ .layout = CP_LAYOUT_NONE };
-}
-
-void cp_blk_bytes(struct cp_blk *b, int count, MPI_Datatype t)
-{
-	*b = (struct cp_blk){ 0 };
-	blk_type(b, count, t);
-}
-
-void cp_blk_send(struct cp_blk *b, const void *sbuf, int scount,
-		 MPI_Datatype st, int rcount, MPI_Datatype rt)
-{
-	*b = (struct cp_blk){ 0 };
-	if (sbuf == MPI_IN_PLACE) {
-		b->flags = CP_F_INPLACE;
-		blk_type(b, rcount, rt);
-	} else {
-		blk_type(b, scount, st);
-	}
-}
-
-void cp_blk_reduce(struct cp_blk *b, const void *sbuf, int count,
-		   MPI_Datatype t)
-{
-	*b = (struct cp_blk){ .flags = sbuf == MPI_IN_PLACE ? CP_F_INPLACE : 0 };
-	blk_type(b, count, t);
 }
 
 void cp_blk_scatter(struct cp_blk *b, int scount, MPI_Datatype st,
@@ -66,14 +30,11 @@ void cp_blk_scatter(struct cp_blk *b, int scount, MPI_Datatype st,
 {
 	const struct cp_comm_info *ci = cp_comm_get(comm);
 
-	*b = (struct cp_blk){ 0 };
-	if (root == MPI_ROOT || (root == ci->me && !ci->inter)) {
-		if (rbuf == MPI_IN_PLACE)
-			b->flags = CP_F_INPLACE;
-		blk_type(b, scount, st);
-	} else {
-		blk_type(b, rcount, rt);
-	}
+	if (root == MPI_ROOT || (root == ci->me && !ci->inter))
+		cp_block_set(b, scount, st,
+			    rbuf == MPI_IN_PLACE ? CP_F_INPLACE : 0);
+	else
+		cp_block_set(b, rcount, rt, 0);
 }
 
 void cp_blk_scatterv(struct cp_blk *b, const int *scounts, MPI_Datatype st,
@@ -82,42 +43,38 @@ void cp_blk_scatterv(struct cp_blk *b, const int *scounts, MPI_Datatype st,
 {
 	int me = my_rank(comm);
 
-	*b = (struct cp_blk){ .flags = CP_F_VARBLOCK };
-	if (root == me && rbuf == MPI_IN_PLACE && scounts) {
-		b->flags |= CP_F_INPLACE;
-		blk_type(b, scounts[me], st);
-	} else {
-		blk_type(b, rcount, rt);
-	}
+	if (root == me && rbuf == MPI_IN_PLACE && scounts)
+		cp_block_set(b, scounts[me], st, CP_F_VARBLOCK | CP_F_INPLACE);
+	else
+		cp_block_set(b, rcount, rt, CP_F_VARBLOCK);
 }
 
 void cp_blk_sendv(struct cp_blk *b, const void *sbuf, int scount,
 		  MPI_Datatype st, const int *rcounts, MPI_Datatype rt,
 		  MPI_Comm comm)
 {
-	int me = my_rank(comm);
+	int me;
 
-	*b = (struct cp_blk){ .flags = CP_F_VARBLOCK };
-	if (sbuf == MPI_IN_PLACE) {
-		b->flags |= CP_F_INPLACE;
-		blk_type(b, rcounts && me >= 0 ? rcounts[me] : 0, rt);
-	} else {
-		blk_type(b, scount, st);
+	if (sbuf != MPI_IN_PLACE) {
+		cp_block_set(b, scount, st, CP_F_VARBLOCK);
+		return;
 	}
+	me = my_rank(comm);
+	cp_block_set(b, rcounts && me >= 0 ? rcounts[me] : 0, rt,
+		    CP_F_VARBLOCK | CP_F_INPLACE);
 }
 
 /* Total of counts[0..n-1] elements of t. */
 static void blk_sum(struct cp_blk *b, const int *counts, int n,
-		    MPI_Datatype t)
+		    MPI_Datatype t, uint32_t flags)
 {
-	uint64_t size = 0;
+	uint64_t sum = 0;
 
-	b->layout = cp_layout_get(t, &size);
 	for (int i = 0; counts && i < n; i++)
-		b->count += counts[i] > 0 ? (uint64_t)counts[i] : 0;
-	b->bytes = b->count * size;
-	if (!b->bytes)
-		b->flags |= CP_F_ZERO;
+		sum += counts[i] > 0 ? (uint64_t)counts[i] : 0;
+	b->type = t;
+	b->n = sum;
+	b->flags = flags;
 }
 
 void cp_blk_alltoallv(struct cp_blk *b, const void *sbuf, const int *scounts,
@@ -126,32 +83,29 @@ void cp_blk_alltoallv(struct cp_blk *b, const void *sbuf, const int *scounts,
 {
 	int n = cp_comm_get(comm)->size;
 
-	*b = (struct cp_blk){ .flags = CP_F_VARBLOCK };
-	if (sbuf == MPI_IN_PLACE) {
-		b->flags |= CP_F_INPLACE;
-		blk_sum(b, rcounts, n, rt);
-	} else {
-		blk_sum(b, scounts, n, st);
-	}
+	if (sbuf == MPI_IN_PLACE)
+		blk_sum(b, rcounts, n, rt, CP_F_VARBLOCK | CP_F_INPLACE);
+	else
+		blk_sum(b, scounts, n, st, CP_F_VARBLOCK);
 }
 
-/* Sum of counts[i] elements of types[i], i < n. */
+/* Sum of counts[i] elements of types[i], i < n, in bytes: one layout
+ * per peer, none overall. */
 static void blk_wsum(struct cp_blk *b, const int *counts,
-		     const MPI_Datatype *types, int n)
+		     const MPI_Datatype *types, int n, uint32_t flags)
 {
-	uint64_t size;
+	uint64_t size, bytes = 0;
 
-	b->layout = CP_LAYOUT_NONE;	/* one layout per peer: none overall */
 	for (int i = 0; counts && types && i < n; i++) {
 		if (counts[i] <= 0)
 			continue;
 		size = 0;
 		(void)cp_layout_get(types[i], &size);
-		b->count += (uint64_t)counts[i];
-		b->bytes += (uint64_t)counts[i] * size;
+		bytes += (uint64_t)counts[i] * size;
 	}
-	if (!b->bytes)
-		b->flags |= CP_F_ZERO;
+	b->type = MPI_DATATYPE_NULL;
+	b->n = bytes;
+	b->flags = flags | CP_BLK_BYTES;
 }
 
 void cp_blk_alltoallw(struct cp_blk *b, const void *sbuf, const int *scounts,
@@ -160,13 +114,10 @@ void cp_blk_alltoallw(struct cp_blk *b, const void *sbuf, const int *scounts,
 {
 	int n = cp_comm_get(comm)->size;
 
-	*b = (struct cp_blk){ .flags = CP_F_VARBLOCK };
-	if (sbuf == MPI_IN_PLACE) {
-		b->flags |= CP_F_INPLACE;
-		blk_wsum(b, rcounts, rts, n);
-	} else {
-		blk_wsum(b, scounts, sts, n);
-	}
+	if (sbuf == MPI_IN_PLACE)
+		blk_wsum(b, rcounts, rts, n, CP_F_VARBLOCK | CP_F_INPLACE);
+	else
+		blk_wsum(b, scounts, sts, n, CP_F_VARBLOCK);
 }
 
 void cp_blk_redscat(struct cp_blk *b, const void *sbuf, const int *rcounts,
@@ -174,23 +125,20 @@ void cp_blk_redscat(struct cp_blk *b, const void *sbuf, const int *rcounts,
 {
 	int me = my_rank(comm);
 
-	*b = (struct cp_blk){ .flags = CP_F_VARBLOCK |
-			      (sbuf == MPI_IN_PLACE ? CP_F_INPLACE : 0) };
-	blk_type(b, rcounts && me >= 0 ? rcounts[me] : 0, t);
+	cp_block_set(b, rcounts && me >= 0 ? rcounts[me] : 0, t,
+		    CP_F_VARBLOCK | (sbuf == MPI_IN_PLACE ? CP_F_INPLACE : 0));
 }
 
 void cp_blk_nbrv(struct cp_blk *b, const int *scounts, MPI_Datatype st,
 		 MPI_Comm comm)
 {
-	*b = (struct cp_blk){ .flags = CP_F_VARBLOCK };
-	blk_sum(b, scounts, cp_comm_get(comm)->outdeg, st);
+	blk_sum(b, scounts, cp_comm_get(comm)->outdeg, st, CP_F_VARBLOCK);
 }
 
 void cp_blk_nbrw(struct cp_blk *b, const int *scounts,
 		 const MPI_Datatype *sts, MPI_Comm comm)
 {
-	*b = (struct cp_blk){ .flags = CP_F_VARBLOCK };
-	blk_wsum(b, scounts, sts, cp_comm_get(comm)->outdeg);
+	blk_wsum(b, scounts, sts, cp_comm_get(comm)->outdeg, CP_F_VARBLOCK);
 }
 
 /*

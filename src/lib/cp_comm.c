@@ -1,13 +1,18 @@
 /*
- * cp_comm.c - communicator cache: for each communicator the group-rank to
- * world-rank map, its size, the caller's rank and a job-wide id.
+ * cp_comm.c - communicator registry: for each communicator the group-rank
+ * to world-rank map, its size, the caller's rank and a job-wide id, as
+ * they were at each tick.
  *
- * Built once, when the communicator is created (wrapped creation calls) or
- * at first sight (communicators made by paths we do not wrap), and dropped
- * before MPI_Comm_free.  Readers on the hot path never lock: the handle
- * table is a src/lib/cp_htab.h table whose values point to the infos;
- * writers serialise on a mutex.  Infos are never freed before finalize,
- * so a reader racing a drop still reads valid memory.
+ * Built once, when the communicator is created (wrapped creation calls)
+ * or at first sight on an application thread (cp_comm_get: communicators
+ * made by paths we do not wrap).  The handle table is a src/lib/cp_htab.h
+ * table of generations (struct cp_hgen) whose values point to the infos:
+ * a communicator created at the handle of a freed one is a new
+ * generation, and the flusher decodes a record made before with the old
+ * one (cp_comm_at).  Readers never lock; writers serialise on a mutex.
+ * Infos are never freed before the process ends, so a request pending on
+ * a freed communicator, or a reader racing a cut, still reads valid
+ * memory.
  *
  * The id must be equal on every member without communication: it is a
  * hash of the member world ranks and of how many communicators with the
@@ -24,6 +29,7 @@
 #include "src/lib/cp_comm.h"
 #include "src/lib/cp_compiler.h"
 #include "src/lib/cp_htab.h"
+#include "src/lib/cp_time.h"
 
 #define NSLOT 4096		/* power of two; a full table maps to unknown */
 #define NHIST 256		/* membership hashes remembered for the id */
@@ -149,49 +155,40 @@ out:
 	return ci;
 }
 
-static struct cp_comm_info *info_of(uint32_t i)
+static void keep(struct cp_comm_info *ci)
 {
-	return (struct cp_comm_info *)(uintptr_t)cp_htab_val(tab, i);
+	struct retired *r = malloc(sizeof(*r));
+
+	if (!r)
+		return;		/* the info leaks: memory, not a fault */
+	r->ci = ci;
+	r->next = retired;
+	retired = r;
 }
 
-static const struct cp_comm_info *lookup(uintptr_t k)
-{
-	uint32_t i = cp_likely(tab) ? cp_htab_find(tab, k) : CP_HTAB_NONE;
-
-	return i != CP_HTAB_NONE ? info_of(i) : NULL;
-}
-
-/* Insert under lock; returns the info now cached for k. */
+/* Register comm as a communicator made now; under lock.  Returns its
+ * info, or &unknown_ci. */
 static const struct cp_comm_info *insert(uintptr_t k, MPI_Comm comm)
 {
-	const struct cp_comm_info *have = lookup(k);
+	struct cp_hgen *g = tab ? cp_hgen_now(tab, k) : NULL;
 	struct cp_comm_info *ci;
-	struct retired *r;
-	uint32_t i;
 
-	if (have)
-		return have;
+	if (g && !atomic_load(&g->freed))
+		return (const struct cp_comm_info *)(uintptr_t)g->val;
 	if (!tab || !cp_htab_key_ok(k))
 		return &unknown_ci;
 	ci = comm_build(comm);
 	if (!ci)
 		return &unknown_ci;
-	i = cp_htab_claim(tab, k);
-	if (i != CP_HTAB_NONE) {
-		cp_htab_publish(tab, i, k, (uintptr_t)ci);
+	keep(ci);
+	g = calloc(1, sizeof(*g));
+	if (!g)
 		return ci;
-	}
-	/* table full: keep the info alive, uncached */
-	r = malloc(sizeof(*r));
-	if (r) {
-		r->ci = ci;
-		r->next = retired;
-		retired = r;
-		return ci;
-	}
-	free((void *)ci->world);
-	free(ci);
-	return &unknown_ci;
+	g->val = (uintptr_t)ci;
+	g->born = cp_ticks();
+	if (cp_hgen_push(&tab, k, g))
+		free(g);	/* table full: this call's info, uncached */
+	return ci;
 }
 
 static CP_COLD const struct cp_comm_info *comm_miss(MPI_Comm comm)
@@ -204,46 +201,118 @@ static CP_COLD const struct cp_comm_info *comm_miss(MPI_Comm comm)
 	return ci;
 }
 
-const struct cp_comm_info *cp_comm_get(MPI_Comm comm)
+static const struct cp_comm_info *fixed(MPI_Comm comm)
 {
-	const struct cp_comm_info *ci;
-
-	if (cp_likely(comm == MPI_COMM_WORLD))
+	if (comm == MPI_COMM_WORLD)
 		return &world_ci;
 	if (comm == MPI_COMM_SELF)
 		return &self_ci;
-	if (comm == MPI_COMM_NULL)
+	if (comm == MPI_COMM_NULL || !tab || !cp_htab_key_ok((uintptr_t)comm))
 		return &unknown_ci;
-	ci = lookup((uintptr_t)comm);
-	return ci ? ci : comm_miss(comm);
+	return NULL;
+}
+
+const struct cp_comm_info *cp_comm_get(MPI_Comm comm)
+{
+	const struct cp_comm_info *ci = fixed(comm);
+	struct cp_hgen *g;
+
+	if (ci)
+		return ci;
+	g = cp_hgen_now(tab, (uintptr_t)comm);
+	if (g && !atomic_load_explicit(&g->freed, memory_order_relaxed))
+		return (const struct cp_comm_info *)(uintptr_t)g->val;
+	return comm_miss(comm);
+}
+
+/* The flusher's cursor into the generations (cp_comm_at, _retire). */
+static struct cp_hgen_cursor cur;
+
+const struct cp_comm_info *cp_comm_at(MPI_Comm comm, uint64_t tick)
+{
+	const struct cp_comm_info *ci = fixed(comm);
+	struct cp_hgen *g;
+
+	if (ci)
+		return ci;
+	g = cp_hgen_at_cur(tab, &cur, (uintptr_t)comm, tick);
+	return g ? (const struct cp_comm_info *)(uintptr_t)g->val
+		 : &unknown_ci;
 }
 
 void cp_comm_new(MPI_Comm comm)
 {
-	if (comm == MPI_COMM_NULL || comm == MPI_COMM_WORLD ||
-	    comm == MPI_COMM_SELF)
+	if (fixed(comm))
 		return;
 	(void)comm_miss(comm);
 }
 
 void cp_comm_drop(MPI_Comm comm)
 {
-	struct retired *r;
-	uint32_t i;
+	struct cp_hgen *g;
 
-	if (comm == MPI_COMM_NULL || comm == MPI_COMM_WORLD ||
-	    comm == MPI_COMM_SELF || !tab)
+	if (fixed(comm))
 		return;
 	pthread_mutex_lock(&lock);
-	i = cp_htab_find(tab, (uintptr_t)comm);
-	if (i != CP_HTAB_NONE) {
-		r = malloc(sizeof(*r));
-		if (r) {	/* readers may still hold ci */
-			r->ci = info_of(i);
-			r->next = retired;
-			retired = r;
-		}
-		cp_htab_remove(tab, i);
-	}
+	g = cp_hgen_now(tab, (uintptr_t)comm);
+	if (g)
+		atomic_store(&g->freed, 1);
 	pthread_mutex_unlock(&lock);
+}
+
+/* Generations whose communicator was freed, to cut once no record can
+ * need them (the flusher's alone). */
+static struct gone {
+	uintptr_t k;
+	struct cp_hgen *g;	/* g->retired: when it may be cut */
+} *gone;
+static size_t gone_n, gone_cap;
+
+void cp_comm_retire(MPI_Comm comm, uint64_t tick, uint64_t cycle)
+{
+	struct cp_hgen *g;
+	struct gone *n;
+
+	if (fixed(comm))
+		return;
+	g = cp_hgen_at_cur(tab, &cur, (uintptr_t)comm, tick);
+	if (!g)
+		return;
+	if (g->retired) {		/* listed: its grace starts again */
+		g->retired = cycle;
+		return;
+	}
+	if (gone_n == gone_cap) {
+		size_t cap = gone_cap ? 2 * gone_cap : 64;
+
+		n = realloc(gone, cap * sizeof(*n));
+		if (!n)
+			return;		/* kept: costs memory only */
+		gone = n;
+		gone_cap = cap;
+	}
+	g->retired = cycle;
+	gone[gone_n++] = (struct gone){ (uintptr_t)comm, g };
+}
+
+void cp_comm_gc(uint64_t cycle)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < gone_n; i++) {
+		bool cut;
+
+		if (gone[i].g->retired > cycle) {
+			gone[j++] = gone[i];
+			continue;
+		}
+		pthread_mutex_lock(&lock);
+		cut = cp_hgen_cut(tab, gone[i].k, gone[i].g);
+		pthread_mutex_unlock(&lock);
+		if (cut) {
+			cp_hgen_uncur(&cur, gone[i].k, gone[i].g);
+			free(gone[i].g);	/* its info stays (keep()) */
+		}
+	}
+	gone_n = j;
 }

@@ -1,7 +1,9 @@
 /*
- * cp_comm.h - communicator cache (src/lib/cp_comm.c): for each
+ * cp_comm.h - communicator registry (src/lib/cp_comm.c): for each
  * communicator its size, the caller's rank, the group-rank to world-rank
- * map and a job-wide id, found without a lock on the hot path.
+ * map and a job-wide id, as they were at each tick: the flusher decodes a
+ * record's handle as it was when the call was made, even once the
+ * communicator was freed and its handle reused.
  */
 #ifndef CP_COMM_H
 #define CP_COMM_H
@@ -24,15 +26,29 @@ struct cp_comm_info {
  * -ENOMEM (then the caller warns and records nothing). */
 int cp_comm_init(void);
 
-/* Look up (building on first sight, out of line) a communicator.  Never
- * NULL: an unusable communicator maps to a placeholder with size -1. */
+/* A communicator as it is now, built at first sight (out of line: PMPI
+ * calls, so the application's threads only).  Never NULL: an unusable
+ * communicator maps to a placeholder with size -1.  Lock-free when
+ * known. */
 const struct cp_comm_info *cp_comm_get(MPI_Comm comm);
-/* Forget a communicator (before MPI_Comm_free/disconnect).  Cannot
- * fail. */
+/* The communicator handle comm named at tick (a record's, cp_ticks());
+ * the placeholder (size -1) for one not known then.  Lock-free, no MPI
+ * call: the flusher's lookup.  Never NULL. */
+const struct cp_comm_info *cp_comm_at(MPI_Comm comm, uint64_t tick);
+/* The application is freeing comm (MPI_Comm_free, _disconnect): one
+ * created later at the same handle is built afresh.  Cannot fail. */
 void cp_comm_drop(MPI_Comm comm);
 /* Register a communicator just created (called after the creating
- * call).  Cannot fail: one that cannot be built is looked up again. */
+ * call).  Cannot fail: one that cannot be built is built again at its
+ * next cp_comm_get(). */
 void cp_comm_new(MPI_Comm comm);
+/* The flusher read the retire record of comm, made at tick, in its drain
+ * number cycle: what comm named then may be cut by cp_comm_gc(cycle')
+ * for any cycle' >= cycle.  Cannot fail. */
+void cp_comm_retire(MPI_Comm comm, uint64_t tick, uint64_t cycle);
+/* Cut the generations retired in drains up to cycle.  The flusher's.
+ * Cannot fail. */
+void cp_comm_gc(uint64_t cycle);
 
 /* World rank of rank r of ci, or CP_PEER_* for MPI_PROC_NULL,
  * MPI_ANY_SOURCE and a rank outside the group. */

@@ -15,7 +15,8 @@ struct cp_env {
 	uint64_t max_rows;	/* COMMPROF_MAX_ROWS per rank, default 1e6 */
 	uint64_t sample;	/* COMMPROF_SAMPLE: keep 1 row in N, def. 1 */
 	uint64_t flush_ms;	/* COMMPROF_FLUSH_MS, default 1000 */
-	uint64_t ring;		/* COMMPROF_RING events per thread, 65536 */
+	uint64_t ring;		/* COMMPROF_RING calls a thread's ring
+				 * holds, default 65536 */
 	int disable;		/* COMMPROF_DISABLE=1: record nothing */
 	char params[4096];	/* COMMPROF_PARAMS, "" when unset */
 };

@@ -1,24 +1,27 @@
 /*
- * cp_event.h - one recorded call as it travels from a wrapper through
- * the per-thread ring to the flusher (src/lib/cp_flush.h), and what the
- * event builders (src/lib/cp_build.h) and the request table
- * (src/lib/cp_req.h) both do to it: read a completion status.
+ * cp_event.h - one call as the flusher derives it from a raw record
+ * (src/lib/cp_derive.h): world ranks, bytes, layout, flags, times in
+ * ticks, and the predictions; then a row of the rank file.  Also how a
+ * saved MPI_Status is read without calling MPI: the flusher makes no MPI
+ * call.
  */
 #ifndef CP_EVENT_H
 #define CP_EVENT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <mpi.h>
 
 #include "src/common/cp_row.h"
-#include "src/lib/cp_comm.h"
+
+struct cp_comm_info;
 
 /* struct cp_event.tag of a call that has no tag. */
 #define CP_TAG_NONE INT32_MIN
 
 /*
- * One recorded call.  Times are in ticks of cp_ticks(); the flusher turns
- * them into nanoseconds on the job-wide clock.
+ * One call.  Times are in ticks of cp_ticks(); the flusher turns them
+ * into nanoseconds on the job-wide clock when it stores the row.
  */
 struct cp_event {
 	uint64_t t0;		/* ticks at entry (at post for requests) */
@@ -42,34 +45,53 @@ struct cp_event {
 };
 
 /*
+ * cp_status_bytes - the bytes a completed receive's status st says
+ * arrived; false when it cannot say (the row keeps the posted bytes).
+ * Reads the status words (Open MPI, MPICH) or asks MPI (any other), so
+ * that the flusher need not call MPI.  Cannot fail.
+ */
+static inline bool cp_status_bytes(const MPI_Status *st, uint64_t *bytes)
+{
+#if defined(OPEN_MPI)
+	*bytes = (uint64_t)st->_ucount;
+	return true;
+#elif defined(MPICH)
+	*bytes = (uint64_t)(uint32_t)st->count_lo |
+		 (uint64_t)((uint32_t)st->count_hi_and_cancelled >> 1) << 32;
+	return true;
+#else
+	int n = 0;
+
+	if (PMPI_Get_count(st, MPI_BYTE, &n) != MPI_SUCCESS ||
+	    n == MPI_UNDEFINED || n < 0)
+		return false;
+	*bytes = (uint64_t)n;
+	return true;
+#endif
+}
+
+/* cp_status_cancelled - true when st says its request was cancelled.
+ * Cannot fail. */
+static inline bool cp_status_cancelled(const MPI_Status *st)
+{
+#if defined(OPEN_MPI)
+	return st->_cancelled != 0;
+#elif defined(MPICH)
+	return st->count_hi_and_cancelled & 1;
+#else
+	int c = 0;
+
+	return PMPI_Test_cancelled(st, &c) == MPI_SUCCESS && c;
+#endif
+}
+
+/*
  * cp_event_status - fill a received row's bytes, source and tag from its
  * completion status st: type_bytes is the size of one element (0:
  * count stays unknown), ci the communicator (source to world rank).
- * Cannot fail: a status MPI cannot count keeps the posted bytes.
+ * Cannot fail: a status that cannot count keeps the posted bytes.
  */
-static inline void cp_event_status(struct cp_event *ev,
-				   const struct cp_comm_info *ci,
-				   const MPI_Status *st, uint64_t type_bytes)
-{
-	int n = 0;
-
-	if (st->MPI_SOURCE == MPI_PROC_NULL) {
-		ev->bytes = 0;
-		ev->count = 0;
-		ev->peer = CP_PEER_PROCNULL;
-		ev->flags |= CP_F_PROCNULL;
-		return;
-	}
-	if (PMPI_Get_count(st, MPI_BYTE, &n) == MPI_SUCCESS &&
-	    n != MPI_UNDEFINED && n >= 0) {
-		ev->bytes = (uint64_t)n;
-		ev->count = type_bytes ? (uint64_t)n / type_bytes : 0;
-	}
-	ev->flags &= (uint16_t)~CP_F_ZERO;
-	if (ev->bytes == 0)
-		ev->flags |= CP_F_ZERO;
-	ev->peer = cp_world_rank(ci, st->MPI_SOURCE);
-	ev->tag = st->MPI_TAG;
-}
+void cp_event_status(struct cp_event *ev, const struct cp_comm_info *ci,
+		     const MPI_Status *st, uint64_t type_bytes);
 
 #endif

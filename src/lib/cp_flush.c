@@ -1,12 +1,22 @@
 /*
- * cp_flush.c - per-thread rings and the flusher thread.
+ * cp_flush.c - the flusher thread: it drains every thread's ring of raw
+ * records, derives each call (src/lib/cp_derive.h), pairs requests'
+ * posts and completions (src/lib/cp_req.h), counts the aggregates
+ * (src/lib/cp_agg.h), prices the rows it keeps (src/lib/cp_pred_rt.h)
+ * and writes them into the rank's database.
  *
- * Producers (the application's threads, inside wrappers) write events into
- * their own single-producer ring and never wait; the flusher drains every
- * ring, turns events into rows on the job clock, keeps the aggregates,
- * and writes one transaction per flush.  A full ring drops the event but
- * counts it per call, so totals stay complete.  A full disk keeps the
- * rows that fit, stops recording with one line, and counts the rest.
+ * Draining comes first: a ring the flusher reaches late drops calls, a
+ * write that lags only holds rows in memory.  So derived rows wait in a
+ * queue (up to four rings' worth) and are written in transactions of
+ * BATCH rows, the rings drained again between two transactions.  The
+ * flusher sleeps between drains as long as the fastest ring takes to
+ * fill an eighth at its last rate, at least 1 ms; idle, as long as a ring
+ * takes to fill half at IDLE_RATE calls a second (33 ms for the default
+ * ring), so that a burst after a quiet spell finds room too; never more
+ * than COMMPROF_FLUSH_MS.  The aggregates, layouts and counts are
+ * written every COMMPROF_FLUSH_MS.
+ * A full disk keeps the rows that fit, stops recording with one line,
+ * and counts the rest.
  *
  * A flush is requested through an eventfd, which a signal handler may
  * write; a requester sees its flush done when the generation counter
@@ -27,188 +37,311 @@
 #include <unistd.h>
 
 #include "db/cp_db_write.h"
-#include "pmpi/cp_calls_gen.h"
 #include "src/common/cp_row.h"
+#include "src/lib/cp_agg.h"
+#include "src/lib/cp_comm.h"
 #include "src/lib/cp_compiler.h"
+#include "src/lib/cp_derive.h"
 #include "src/lib/cp_event.h"
 #include "src/lib/cp_flush.h"
 #include "src/lib/cp_layout.h"
+#include "src/lib/cp_pred_rt.h"
+#include "src/lib/cp_req.h"
+#include "src/lib/cp_ring.h"
 #include "src/lib/cp_state.h"
 #include "src/lib/cp_time.h"
 
-#define BATCH 4096
-
-struct cp_ring {
-	_Atomic uint64_t head;		/* written by the producer */
-	_Atomic uint64_t tail;		/* written by the flusher */
-	uint64_t cap;			/* power of two */
-	int thread;
-	struct cp_ring *next;
-	_Atomic uint64_t drop_n[CP_CALL_COUNT];	/* owner writes only */
-	_Atomic uint64_t drop_bytes[CP_CALL_COUNT];
-	_Atomic uint64_t drop_ticks[CP_CALL_COUNT];
-	_Atomic uint64_t drop_halves;	/* receive halves of Sendrecv: rows,
-					 * not calls */
-	struct cp_event slot[];
-};
-
-static __thread struct cp_ring *my_ring
-	__attribute__((tls_model("initial-exec")));
-static _Atomic(struct cp_ring *) rings;
-static _Atomic int nthreads;
-static pthread_mutex_t ring_lock = PTHREAD_MUTEX_INITIALIZER;
+#define BATCH 2048		/* rows per transaction: about 2 ms */
+#define WAL_MAX 65536		/* log pages (256 MiB) moved into the file
+				 * however busy the rings are */
+#define FOLD_NS_PER_PAGE 40000	/* moving the log: a page at 100 MB/s, */
+#define FOLD_NS 20000000	/* and two fsyncs */
+#define CHUNK 4096		/* rows per block of the queue */
+#define GRACE_NS 100000000	/* a freed handle's meaning kept after
+				 * its retire record, at least */
+#define IDLE_RATE 1000000	/* calls/s an idle flusher is ready for */
 
 static struct cp_db *db;
 static pthread_t thr;
 static int efd = -1;
 static _Atomic uint64_t gen_asked, gen_done;
 static _Atomic int stopping, running;
+static bool started;			/* the thread exists */
+static void (*end_writes)(struct cp_db *db);
 
-/* flusher-only state */
+/* ---- flusher-only state ---- */
+
+/* A row waiting to be written. */
+struct srow {
+	struct cp_event ev;
+	int64_t seq;
+	int32_t thread;
+};
+
+/* The queue: blocks of CHUNK rows, written from the first. */
+struct chunk {
+	struct chunk *next;
+	size_t head, tail;	/* rows written, rows in */
+	struct srow row[CHUNK];
+};
+static struct chunk *qfirst, *qlast, *qspare;
+static size_t queued, queue_max;
+
 static struct cp_db_call batch[BATCH];
-static size_t nbatch;
+static uint64_t cycle;			/* drains so far */
+static uint64_t last_full;		/* the last drain that read every ring
+					 * to its head */
 static int64_t seq, rows_kept, rows_seen;
 static int64_t rows_stored;		/* committed to the rank file */
 static int64_t rows_lost_disk;		/* kept, but the disk was full */
 static bool disk_full;
 static uint32_t layouts_done;
-static struct cp_db_agg *aggs;
-static size_t aggs_cap, aggs_n;
+static uint64_t last_meta_ns, last_drain_ns;
+static uint64_t gc_mark[2], gc_mark_ns;	/* last_full at the last two
+					 * marks, GRACE_NS apart: the handles'
+					 * grace */
+static int wait_ms;			/* until the next drain */
+static uint64_t fill_ns;		/* the fastest ring fills half in this
+					 * long, at the last drain's rate */
 
-static CP_COLD struct cp_ring *ring_attach(void)
+/* ---- the queue ---- */
+
+static struct srow *queue_slot(void)
 {
-	size_t cap = cp_env.ring, len = sizeof(struct cp_ring) +
-					 cap * sizeof(struct cp_event);
-	struct cp_ring *r = calloc(1, len);
+	struct chunk *c = qlast;
 
-	if (!r)
-		return NULL;
-	/* fault the pages in now, once, not one per 50 calls on the first
-	 * pass (measured: about 30 ns a call more until the ring wrapped) */
-	for (size_t o = 0; o < len; o += 4096)
-		((volatile char *)r)[o] = 0;
-	r->cap = cap;
-	r->thread = atomic_fetch_add(&nthreads, 1);
-	pthread_mutex_lock(&ring_lock);
-	r->next = atomic_load(&rings);
-	atomic_store(&rings, r);
-	pthread_mutex_unlock(&ring_lock);
-	my_ring = r;
-	return r;
+	if (!c || c->tail == CHUNK) {
+		c = qspare;
+		if (c)
+			qspare = NULL;
+		else if (!(c = malloc(sizeof(*c))))
+			return NULL;
+		c->next = NULL;
+		c->head = c->tail = 0;
+		if (qlast)
+			qlast->next = c;
+		else
+			qfirst = c;
+		qlast = c;
+	}
+	queued++;
+	return &c->row[c->tail++];
 }
 
-static inline void count_drop(struct cp_ring *r, const struct cp_event *ev)
+/* The oldest queued row, NULL when none; queue_pop() drops it. */
+static struct srow *queue_peek(void)
 {
-	unsigned c = ev->call < CP_CALL_COUNT ? ev->call : 0;
+	return qfirst && qfirst->head < qfirst->tail ?
+	       &qfirst->row[qfirst->head] : NULL;
+}
 
-	if (ev->flags & CP_F_HALF) {	/* its call is counted by the other */
-		atomic_store_explicit(&r->drop_halves, atomic_load_explicit(
-			&r->drop_halves, memory_order_relaxed) + 1,
-			memory_order_relaxed);
+static void queue_pop(void)
+{
+	struct chunk *c = qfirst;
+
+	queued--;
+	if (++c->head < c->tail)
+		return;
+	if (c == qlast) {	/* empty: the last block stays, reset */
+		c->head = c->tail = 0;
 		return;
 	}
-#define BUMP(f, v) atomic_store_explicit(&r->f[c], atomic_load_explicit( \
-	&r->f[c], memory_order_relaxed) + (v), memory_order_relaxed)
-	BUMP(drop_n, 1);
-	BUMP(drop_bytes, ev->bytes);
-	BUMP(drop_ticks, ev->dur);
-#undef BUMP
+	qfirst = c->next;	/* a block read to its end: one is kept */
+	free(qspare);
+	qspare = c;
 }
 
-void cp_record(const struct cp_event *ev)
-{
-	struct cp_ring *r = my_ring;
-	uint64_t h;
+/* ---- from records to rows ---- */
 
-	if (cp_unlikely(!r) && !(r = ring_attach()))
+/* Count ev (of thread, on communicator ci) and keep or queue its row. */
+static void emit(struct cp_event *ev, const struct cp_comm_info *ci,
+		 int thread)
+{
+	int64_t s = seq++;
+	bool keep = rows_seen++ % (int64_t)cp_env.sample == 0 &&
+		    rows_kept < (int64_t)cp_env.max_rows;
+	struct srow *q;
+
+	/* count every row seen, the limit reached or not; a Sendrecv's
+	 * receive half is a row, not a call */
+	if (!(ev->flags & CP_F_HALF))
+		cp_agg_add(ev, keep);
+	if (!keep)
 		return;
-	h = atomic_load_explicit(&r->head, memory_order_relaxed);
-	if (cp_unlikely(h - atomic_load_explicit(&r->tail,
-						 memory_order_acquire) ==
-			r->cap)) {
-		count_drop(r, ev);
+	rows_kept++;
+	if (disk_full || !(q = queue_slot())) {
+		rows_lost_disk++;
 		return;
 	}
-	r->slot[h & (r->cap - 1)] = *ev;
-	atomic_store_explicit(&r->head, h + 1, memory_order_release);
+	cp_pred_maybe(ev, ci);
+	q->ev = *ev;
+	q->seq = s;
+	q->thread = thread;
 }
 
-/* ---- flusher side ---------------------------------------------------- */
-
-static uint64_t agg_hash(const struct cp_db_agg *a)
+static void emit_req(const struct cp_req_row *o, int thread)
 {
-	uint64_t h = a->site * 0x9E3779B97F4A7C15ull;
+	struct cp_event ev = o->ev;
 
-	h ^= ((uint64_t)(uint32_t)a->op << 32 | (uint32_t)a->peer) *
-	     0xC2B2AE3D27D4EB4Full;
-	h ^= ((uint64_t)(uint32_t)a->size_class << 32 |
-	      (uint32_t)a->layout) * 0x165667B19E3779F9ull;
-	return h ^ (h >> 29);
+	emit(&ev, o->ci, thread);
 }
 
-static bool agg_same(const struct cp_db_agg *a, const struct cp_db_agg *b)
+static void on_post(const struct cp_raw *s, int thread)
 {
-	return a->site == b->site && a->op == b->op && a->peer == b->peer &&
-	       a->size_class == b->size_class && a->layout == b->layout;
+	unsigned k = CP_W0_KIND(s->w0);
+	const struct cp_comm_info *ci;
+	struct cp_req_row o;
+	struct cp_event ev;
+	uint64_t size;
+
+	cp_derive(s, &ev, &ci, &size);
+	if (cp_req_post(k == CP_RK_ICOLL ? s->u.c.req : s->u.p.req, s->t0,
+			&ev, ci, size, k == CP_RK_PSEND || k == CP_RK_PRECV,
+			&o))
+		emit_req(&o, thread);
 }
 
-static int agg_grow(void)
+/* A completion call's record, with what it completed. */
+static void on_done(const struct cp_raw *s, struct cp_ring *r)
 {
-	size_t cap = aggs_cap ? aggs_cap * 2 : 1024;
-	struct cp_db_agg *t = calloc(cap, sizeof(*t)), *old = aggs;
+	const struct cp_comm_info *ci;
+	struct cp_req_row o;
+	struct cp_event ev;
+	uint64_t size;
 
-	if (!t)
-		return -ENOMEM;
-	for (size_t i = 0; i < aggs_cap; i++) {
-		size_t j;
-
-		if (!old[i].count)
-			continue;
-		for (j = agg_hash(&old[i]) & (cap - 1); t[j].count;
-		     j = (j + 1) & (cap - 1))
-			;
-		t[j] = old[i];
+	if (CP_W0_KIND(s->w0) == CP_RK_ITEM ||
+	    (CP_W0_FL(s->w0) & CP_RF_ITEM)) {
+		if (cp_req_done(s->u.d.req, &s->u.d.st, s->t0, s->t1, cycle,
+				&o)) {
+			emit_req(&o, r->thread);
+			r->f_items++;
+		}
 	}
-	free(old);
-	aggs = t;
-	aggs_cap = cap;
-	return 0;
-}
-
-static void agg_add(const struct cp_db_call *c, int kept)
-{
-	struct cp_db_agg k = {
-		.site = c->site, .op = c->op, .peer = c->peer,
-		.size_class = cp_row_size_class(c->bytes), .layout = c->layout,
-	};
-	size_t j;
-
-	if ((aggs_n + 1) * 2 > aggs_cap && agg_grow())
+	if (CP_W0_KIND(s->w0) == CP_RK_ITEM)
 		return;
-	for (j = agg_hash(&k) & (aggs_cap - 1); aggs[j].count &&
-	     !agg_same(&aggs[j], &k); j = (j + 1) & (aggs_cap - 1))
-		;
-	if (!aggs[j].count) {
-		aggs[j] = k;
-		aggs[j].min_ns = c->t_measured_ns;
-		aggs_n++;
-	}
-	aggs[j].count++;
-	aggs[j].bytes += c->bytes;
-	aggs[j].time_ns += c->t_measured_ns;
-	if (c->t_measured_ns < aggs[j].min_ns)
-		aggs[j].min_ns = c->t_measured_ns;
-	if (c->t_measured_ns > aggs[j].max_ns)
-		aggs[j].max_ns = c->t_measured_ns;
-	aggs[j].rows += kept;
+	cp_derive(s, &ev, &ci, &size);
+	ev.count = r->f_items;	/* requests it completed */
+	r->f_items = 0;
+	emit(&ev, ci, r->thread);
 }
 
-static void to_row(struct cp_db_call *c, const struct cp_event *ev,
-		   int thread)
+static void record(const struct cp_raw *s, struct cp_ring *r)
 {
-	c->seq = seq++;
+	const struct cp_comm_info *ci;
+	struct cp_req_row o;
+	struct cp_event ev;
+	uint64_t size;
+
+	switch (CP_W0_KIND(s->w0)) {
+	case CP_RK_SEND: case CP_RK_RECV: case CP_RK_PROBE: case CP_RK_COLL:
+		cp_derive(s, &ev, &ci, &size);
+		emit(&ev, ci, r->thread);
+		break;
+	case CP_RK_ISEND: case CP_RK_IRECV: case CP_RK_ICOLL:
+	case CP_RK_PSEND: case CP_RK_PRECV:
+		on_post(s, r->thread);
+		break;
+	case CP_RK_START:
+		cp_req_start(s->u.q.req, s->t0);
+		break;
+	case CP_RK_ITEM: case CP_RK_DONE:
+		on_done(s, r);
+		break;
+	case CP_RK_FREE:
+		if (cp_req_free(s->u.q.req, s->t0, &o))
+			emit_req(&o, r->thread);
+		break;
+	case CP_RK_CANCEL:
+		cp_req_cancel(s->u.q.req, s->t0);
+		break;
+	case CP_RK_RETYPE:
+		cp_layout_retire((MPI_Datatype)s->u.x.handle, s->t0, cycle);
+		break;
+	case CP_RK_RECOMM:
+		cp_comm_retire((MPI_Comm)s->u.x.handle, s->t0, cycle);
+		break;
+	default:	/* CP_RK_PAD */
+		break;
+	}
+}
+
+/* Read r's records up to its head; *n: how many.  Stops when the queue
+ * is full; returns true when it read them all. */
+static bool drain(struct cp_ring *r, uint64_t *n)
+{
+	uint64_t t = atomic_load_explicit(&r->tail, memory_order_relaxed);
+	uint64_t h = atomic_load_explicit(&r->head, memory_order_acquire);
+
+	*n = h - t;
+	for (; t != h && queued < queue_max; t++) {
+		record(&r->slot[t & r->mask], r);
+		/* give read slots back now, not after SQLite */
+		if ((t & 255) == 255)
+			atomic_store_explicit(&r->tail, t + 1,
+					      memory_order_release);
+	}
+	atomic_store_explicit(&r->tail, t, memory_order_release);
+	return t == h;
+}
+
+/* Drain every ring; sets wait_ms from the fastest ring's rate. */
+static void drain_all(void)
+{
+	uint64_t now = cp_mono_ns(), dt = now - last_drain_ns, n, most = 0, ms;
+	struct cp_ring *r;
+
+	bool all = true;
+
+	cycle++;
+	for (r = cp_ring_list(); r; r = r->next) {
+		all &= drain(r, &n);
+		if (n * 1000000 / (r->mask + 1) > most)
+			most = n * 1000000 / (r->mask + 1);
+	}
+	/* every record published before this drain began is read: what
+	 * an earlier drain read waited for nothing else */
+	if (all)
+		last_full = cycle;
+	cp_req_age(last_full);
+	last_drain_ns = now;
+	fill_ns = most && dt ? 500000 * dt / most : UINT64_MAX;
+	/* most: millionths of a ring in dt; wait for an eighth */
+	ms = cp_env.ring * 1000 / 2 / IDLE_RATE;
+	if (most && dt)
+		ms = 125000 * dt / most / 1000000;
+	wait_ms = ms < 1 ? 1 : ms < cp_env.flush_ms ? (int)ms :
+		  (int)cp_env.flush_ms;
+}
+
+/* Cut the handles' generations whose retire record was read before a
+ * drain that read every ring, itself GRACE_NS ago at least: every record
+ * made before their free has been read by now (but one still inside a
+ * blocking call that long, on a handle another thread freed under it
+ * and made again: its row gets the unknown layout or communicator). */
+static void handles_gc(void)
+{
+	uint64_t now = cp_mono_ns();
+
+	if (now - gc_mark_ns < GRACE_NS)
+		return;
+	if (gc_mark[0]) {
+		cp_layout_gc(gc_mark[0] - 1);
+		cp_comm_gc(gc_mark[0] - 1);
+	}
+	gc_mark[0] = gc_mark[1];
+	gc_mark[1] = last_full;
+	gc_mark_ns = now;
+}
+
+/* ---- writing ---- */
+
+static void to_row(struct cp_db_call *c, const struct srow *q)
+{
+	const struct cp_event *ev = &q->ev;
+
+	c->seq = q->seq;
 	c->op = ev->call;
-	c->thread = thread;
+	c->thread = q->thread;
 	c->peer = ev->peer;
 	c->root = ev->root;
 	c->tag = ev->tag;
@@ -248,61 +381,28 @@ static int put_rows(const struct cp_db_call *c, size_t n)
 	return rc ? rc : put_rows(c + n / 2, n - n / 2);
 }
 
+/* Write one transaction of queued rows.  Returns 0 or -CP_DB_E* (the
+ * disk filling up is not an error: the rows left count as lost). */
 static int write_batch(void)
 {
 	int64_t before = rows_stored;
-	int rc = 0;
+	size_t n = 0;
+	int rc;
 
-	if (nbatch)
-		rc = cp_db_rank_room(db) ? put_rows(batch, nbatch) :
-		     -CP_DB_EFULL;
-
+	for (struct srow *q; n < BATCH && (q = queue_peek()); queue_pop())
+		to_row(&batch[n++], q);
+	if (!n)
+		return 0;
+	if (disk_full) {
+		rows_lost_disk += (int64_t)n;
+		return 0;
+	}
+	rc = cp_db_rank_room(db) ? put_rows(batch, n) : -CP_DB_EFULL;
 	if (rc == -CP_DB_EFULL) {
-		rows_lost_disk += (int64_t)nbatch - (rows_stored - before);
+		rows_lost_disk += (int64_t)n - (rows_stored - before);
 		disk_full = true;
 		rc = 0;
 	}
-	nbatch = 0;
-	return rc;
-}
-
-/* Events a flush found in the fullest ring, as a share of its size. */
-static double fill_max;
-
-static int drain(struct cp_ring *r)
-{
-	uint64_t t = atomic_load_explicit(&r->tail, memory_order_relaxed);
-	uint64_t h = atomic_load_explicit(&r->head, memory_order_acquire);
-	struct cp_db_call c;
-	int rc = 0;
-
-	if ((double)(h - t) / (double)r->cap > fill_max)
-		fill_max = (double)(h - t) / (double)r->cap;
-	for (; t != h; t++) {
-		int keep;
-
-		to_row(&c, &r->slot[t & (r->cap - 1)], r->thread);
-		/* the slot is copied: give it back now, not after SQLite */
-		if ((t & 255) == 255)
-			atomic_store_explicit(&r->tail, t + 1,
-					      memory_order_release);
-		/* count every row seen, the limit reached or not */
-		keep = rows_seen++ % (int64_t)cp_env.sample == 0 &&
-		       rows_kept < (int64_t)cp_env.max_rows;
-		if (!(c.flags & CP_F_HALF))	/* one call, one count */
-			agg_add(&c, keep);
-		if (!keep)
-			continue;
-		rows_kept++;
-		if (disk_full) {
-			rows_lost_disk++;
-			continue;
-		}
-		batch[nbatch++] = c;
-		if (nbatch == BATCH && (rc = write_batch()))
-			break;
-	}
-	atomic_store_explicit(&r->tail, t, memory_order_release);
 	return rc;
 }
 
@@ -318,48 +418,20 @@ static int write_layouts(void)
 	return rc;
 }
 
-/* Aggregates plus, per call, what full rings dropped (site 0, no peer). */
 static int write_aggs(void)
 {
-	struct cp_db_agg *out = malloc((aggs_n + CP_CALL_COUNT) *
-				       sizeof(*out));
-	size_t n = 0;
+	struct cp_db_agg *a;
+	long n;
 	int rc;
 
-	if (!out)
+	for (struct cp_ring *r = cp_ring_list(); r; r = r->next)
+		cp_agg_fold(r);
+	n = cp_agg_rows(&a);
+	if (n < 0)
 		return -CP_DB_ENOMEM;
-	for (size_t i = 0; i < aggs_cap; i++)
-		if (aggs[i].count)
-			out[n++] = aggs[i];
-	for (int c = 0; c < CP_CALL_COUNT; c++) {
-		struct cp_db_agg d = { .op = c, .peer = -1, .size_class = -1,
-				       .layout = -1 };
-
-		for (struct cp_ring *r = atomic_load(&rings); r; r = r->next) {
-			d.count += atomic_load(&r->drop_n[c]);
-			d.bytes += atomic_load(&r->drop_bytes[c]);
-			d.time_ns += (int64_t)cp_time_dur_ns(
-				atomic_load(&r->drop_ticks[c]));
-		}
-		if (d.count)
-			out[n++] = d;
-	}
-	rc = cp_db_put_aggs(db, out, n);
-	free(out);
+	rc = cp_db_put_aggs(db, a, (size_t)n);
+	free(a);
 	return rc;
-}
-
-/* Rows (not calls: a Sendrecv makes two) that found their ring full. */
-uint64_t cp_flush_dropped(void)
-{
-	uint64_t n = 0;
-
-	for (struct cp_ring *r = atomic_load(&rings); r; r = r->next) {
-		n += atomic_load(&r->drop_halves);
-		for (int c = 0; c < CP_CALL_COUNT; c++)
-			n += atomic_load(&r->drop_n[c]);
-	}
-	return n;
 }
 
 /* The rank's row and thread counts (db/schema.sql, meta). */
@@ -369,16 +441,17 @@ static int put_counts(void)
 		"rows_dropped", "rows_not_kept", "rows_lost_disk", "threads",
 	};
 	int64_t v[] = {
-		(int64_t)cp_flush_dropped(), rows_seen - rows_kept,
-		rows_lost_disk, atomic_load(&nthreads),
+		(int64_t)cp_ring_dropped(), rows_seen - rows_kept,
+		rows_lost_disk, cp_ring_threads(),
 	};
 
 	return cp_db_put_counts(db, keys, v, 4);
 }
 
-/* The disk has just filled up: one line, recording stops (the flushes
- * that follow count what the rings still hold as lost), and the reserve
- * makes room for the aggregates and meta of this flush and the last. */
+/* The disk has just filled up: one line, no more rows (the calls that
+ * follow are still counted, their rows as lost), and half the reserve
+ * makes room for the aggregates and meta of this flush, the other half
+ * for the last. */
 static void disk_full_stop(void)
 {
 	char what[sizeof(cp_env.dir) + 128];
@@ -386,37 +459,81 @@ static void disk_full_stop(void)
 	snprintf(what, sizeof(what),
 		 "cannot write %s/rank-%05d.db: disk full after %lld call rows",
 		 cp_env.dir, cp_rank, (long long)rows_stored);
-	cp_warn_once(what);
+	cp_warn_line(what);
 	cp_db_rank_unreserve(db);
 }
 
-/* One flush; last: the one at cp_flush_stop().  Returns 0 or -CP_DB_E*
- * (the disk filling up is not an error: see disk_full_stop). */
-static int flush_once(bool last)
+/* Aggregates, layouts and counts, in one commit (see cp_db_begin()). */
+static int write_meta(void)
 {
-	bool was_full = disk_full;
-	int rc = 0;
+	int rc = cp_db_begin(db);
 
-	cp_time_refine();
-	fill_max = 0;
-	for (struct cp_ring *r = atomic_load(&rings); r && !rc; r = r->next)
-		rc = drain(r);
-	if (!rc)
-		rc = write_batch();
-	if (rc)
-		return rc;
-	if (disk_full && !was_full)
-		disk_full_stop();
-	else if (was_full && !last)
-		return 0;	/* the reserve is for now and the end only */
-	rc = cp_db_begin(db);	/* one commit: see cp_db_begin() */
 	if (!rc)
 		rc = write_layouts();
 	if (!rc)
 		rc = write_aggs();
 	if (!rc)
 		rc = put_counts();
+	last_meta_ns = cp_mono_ns();
 	return rc ? (cp_db_commit(db), rc) : cp_db_commit(db);
+}
+
+/* Move the write-ahead log into the file while the rings can wait for
+ * it: a 32 MiB log took 120 ms, in which a ring filled at 1M calls/s.
+ * Not on a full disk: the file grows by what the log holds, and the room
+ * left is for the last counts. */
+static void fold_log(void)
+{
+	uint64_t pages = (uint64_t)cp_db_wal_frames(db);
+
+	if (pages && !disk_full &&
+	    fill_ns > 2 * (FOLD_NS + pages * FOLD_NS_PER_PAGE))
+		cp_db_wal_fold(db);
+}
+
+/* The end: requests never seen completing become rows, "not done". */
+static void pending_rows(void)
+{
+	uint64_t now = cp_ticks();
+	struct cp_req_row o;
+
+	while (cp_req_pending(now, &o))
+		emit_req(&o, 0);
+}
+
+/* One wake-up: drain, write what was queued, and the meta when due (or
+ * full: asked for, or the last).  Returns 0 or -CP_DB_E* (the disk
+ * filling up is not an error: see disk_full_stop). */
+static int flush_once(bool full, bool last)
+{
+	bool was_full = disk_full;
+	int rc = 0;
+
+	cp_time_refine();
+	drain_all();
+	if (last)
+		pending_rows();
+	while (!rc && queued) {
+		rc = write_batch();
+		if (cp_db_wal_frames(db) > WAL_MAX && !disk_full)
+			cp_db_wal_fold(db);
+		if (!last)
+			drain_all();
+	}
+	fold_log();
+	handles_gc();
+	if (rc)
+		return rc;
+	if (disk_full && !was_full)
+		disk_full_stop();
+	else if (was_full && !last)
+		return 0;	/* the reserve is for now and the end only */
+	else if (was_full)
+		cp_db_rank_unreserve(db);	/* its second half */
+	if (!full && !(disk_full && !was_full) &&
+	    cp_mono_ns() - last_meta_ns < cp_env.flush_ms * 1000000)
+		return 0;
+	return write_meta();
 }
 
 static void *flusher(void *arg)
@@ -432,18 +549,16 @@ static void *flusher(void *arg)
 		uint64_t asked;
 		int stop;
 
-		/* a ring that was a quarter full is drained again soon:
-		 * the producers never wait, so we come to them */
-		int wait_ms = fill_max > 0.25 ? 1 : (int)cp_env.flush_ms;
-
 		if (poll(&p, 1, wait_ms) > 0 &&
 		    read(efd, &x, sizeof(x)) < 0)
 			(void)0;
 		/* read after waking: this flush covers every request and
-		 * every event made before this point */
+		 * every call made before this point */
 		stop = atomic_load(&stopping);
 		asked = atomic_load(&gen_asked);
-		if (atomic_load(&running) && flush_once(stop)) {
+		if (atomic_load(&running) &&
+		    flush_once(stop || asked != atomic_load(&gen_done),
+			       stop)) {
 			char what[sizeof(cp_env.dir) + 256];
 
 			snprintf(what, sizeof(what),
@@ -453,24 +568,31 @@ static void *flusher(void *arg)
 			cp_warn_once(what);
 		}
 		atomic_store(&gen_done, asked);
-		if (stop)
+		if (stop) {
+			end_writes(db);
+			cp_db_close(db);
 			return NULL;
+		}
 	}
 }
 
 int cp_flush_start(struct cp_db *d)
 {
 	db = d;
+	queue_max = 8 * cp_env.ring;
+	wait_ms = 1;
+	last_meta_ns = last_drain_ns = cp_mono_ns();
 	efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (efd < 0)
 		return -errno;
-	if (!ring_attach())
+	if (!cp_my_ring && !cp_ring_attach())
 		return -ENOMEM;
 	atomic_store(&running, 1);
 	if (pthread_create(&thr, NULL, flusher, NULL)) {
 		atomic_store(&running, 0);
 		return -EAGAIN;
 	}
+	started = true;
 	return 0;
 }
 
@@ -490,17 +612,23 @@ void cp_flush_wait(unsigned timeout_ms)
 		nanosleep(&ms, NULL);
 }
 
-void cp_flush_stop(void)
+void cp_flush_stop(void (*end)(struct cp_db *db))
 {
 	uint64_t one = 1;
 
-	if (efd < 0)
-		return;
-	atomic_fetch_add(&gen_asked, 1);
-	atomic_store(&stopping, 1);
-	if (write(efd, &one, sizeof(one)) < 0)
-		(void)0;
-	pthread_join(thr, NULL);
-	close(efd);
+	if (!started) {
+		end(db);
+		cp_db_close(db);
+	} else {
+		end_writes = end;
+		atomic_fetch_add(&gen_asked, 1);
+		atomic_store(&stopping, 1);
+		if (write(efd, &one, sizeof(one)) < 0)
+			(void)0;
+		pthread_join(thr, NULL);
+		started = false;
+	}
+	if (efd >= 0)
+		close(efd);
 	efd = -1;
 }

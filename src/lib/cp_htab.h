@@ -13,12 +13,20 @@
  * most probe - 1 slots past its home slot, so a lookup looks at no more
  * than probe slots however full the table is.
  *
- * A table with a cap (the caches) counts its non-empty slots and its
- * tombstones, and stops claiming empty slots at the cap, so that every
- * lookup of an absent key still ends on an empty slot; when tombstones
- * take the room, cp_htab_rebuild() makes a fresh generation.  A table
- * without a cap (the request table) counts nothing: its inserts and
- * removals are single stores on the hot path.
+ * A table with a cap counts its non-empty slots and its tombstones, and
+ * stops claiming empty slots at the cap, so that every lookup of an
+ * absent key still ends on an empty slot; when tombstones take the room,
+ * cp_htab_rebuild() makes a fresh generation of the table.  A table
+ * without a cap counts nothing.
+ *
+ * Handle generations (struct cp_hgen): MPI reuses the value of a freed
+ * handle, and a record made before the free may be decoded after the
+ * reuse.  So a key's value is the newest of a list of what the handle
+ * meant, each from the tick it was made (born); a lookup at tick t takes
+ * the newest generation born at or before t.  Lists are pushed by the
+ * application's threads when a handle is made (datatype commit,
+ * communicator creation) and cut by the flusher some time after the
+ * handle's retire record; both under the owner's lock.
  */
 #ifndef CP_HTAB_H
 #define CP_HTAB_H
@@ -177,5 +185,83 @@ static inline void cp_htab_remove(struct cp_htab *t, uint32_t i)
 	if (t->cap)
 		atomic_fetch_add_explicit(&t->gone, 1, memory_order_relaxed);
 }
+
+/* What a handle meant from tick born on. */
+struct cp_hgen {
+	uint64_t born;		/* ticks (cp_ticks()) */
+	uint64_t val;		/* the owner's value */
+	struct cp_hgen *older;	/* what it meant before, or NULL */
+	/* what it meant after: written under the lock (release), read by
+	 * the flusher (acquire) */
+	_Atomic(struct cp_hgen *) newer;
+	_Atomic int freed;	/* the application freed it (its wrapper) */
+	uint64_t retired;	/* the flusher's: drain of its last retire
+				 * record, 0 none */
+};
+
+/* The newest generation of key k, NULL when k is absent.  Lock-free
+ * (acquire: the generation's fields are those published with it). */
+static inline struct cp_hgen *cp_hgen_now(struct cp_htab *t, uintptr_t k)
+{
+	uint32_t i = cp_htab_find(t, k);
+
+	if (i == CP_HTAB_NONE)
+		return NULL;
+	return (struct cp_hgen *)(uintptr_t)atomic_load_explicit(
+		&t->s[i].val, memory_order_acquire);
+}
+
+/* The generation of key k at tick t: the newest born at or before t;
+ * NULL when there is none.  Lock-free for the flusher, which alone cuts
+ * lists (cp_hgen_cut). */
+static inline struct cp_hgen *cp_hgen_at(struct cp_htab *t, uintptr_t k,
+					 uint64_t tick)
+{
+	struct cp_hgen *g = cp_hgen_now(t, k);
+
+	while (g && g->born > tick)
+		g = g->older;
+	return g;
+}
+
+/*
+ * The flusher's cursor into the lists: the generation each handle was
+ * last found at.  It reads a ring's records in time order, so the next
+ * lookup of a handle starts there and moves a step or two, however long
+ * the list (a loop that makes and frees types of alternating layouts
+ * grows one by a generation a call until their grace ends: walking it
+ * from its newest end made the flusher fall behind and drop nearly
+ * every row).  One owner, no lock.
+ */
+#define CP_HGEN_CURSORS 1024	/* a power of two */
+struct cp_hgen_cursor {
+	uintptr_t k[CP_HGEN_CURSORS];
+	struct cp_hgen *g[CP_HGEN_CURSORS];
+};
+
+/* cp_hgen_at() through cursor c.  Lock-free; the flusher's. */
+struct cp_hgen *cp_hgen_at_cur(struct cp_htab *t, struct cp_hgen_cursor *c,
+			       uintptr_t k, uint64_t tick);
+/* Forget g in c before it is freed (cp_hgen_cut). */
+void cp_hgen_uncur(struct cp_hgen_cursor *c, uintptr_t k,
+		   const struct cp_hgen *g);
+
+/*
+ * cp_hgen_push - make g (its born and val set, older unset) the newest
+ * generation of k in *tp: a new key claims a slot (capped tables through
+ * cp_htab_claim_capped(), rebuilding *tp when tombstones take the room;
+ * the caller then publishes the new *tp).  Under the owner's lock.
+ * Returns 0, or -ENOSPC when the table has no room (g not linked).
+ */
+int cp_hgen_push(struct cp_htab **tp, uintptr_t k, struct cp_hgen *g);
+
+/*
+ * cp_hgen_cut - remove generation g, in the list of k in t, from it; a
+ * list left empty removes k.  The caller frees g, which no lookup can
+ * reach once the flusher, the only one to look up old generations, moved
+ * on.  Under the owner's lock; constant time.  Returns true when g was
+ * the newest or had a newer one (in a list).
+ */
+bool cp_hgen_cut(struct cp_htab *t, uintptr_t k, struct cp_hgen *g);
 
 #endif

@@ -1,6 +1,6 @@
 /*
- * cp_layout.c - decode committed datatypes into layouts and cache them by
- * handle for the wrappers (interface: src/lib/cp_layout.h).
+ * cp_layout.c - decode committed datatypes into layouts and keep them by
+ * handle, as they were at each tick (interface: src/lib/cp_layout.h).
  *
  * Decoding walks PMPI_Type_get_envelope/get_contents down to named types
  * and builds the type map of one element as a list of runs: n blocks of
@@ -19,15 +19,21 @@
  * sorted by address and merged before it is summarised, up to
  * CP_SORT_MAX blocks.  A message of count elements has the element's
  * layout when copies one extent apart do not interleave (the element
- * tiles); else cp_layout_get_n decodes the message itself: count 4 of a
- * matrix column resized to one double touches rows of 32-byte blocks,
- * not the column's 8-byte ones.
+ * tiles); else cp_layout_n derives the message's own from the element's
+ * runs, kept when the type is decoded (no MPI call: the flusher asks, and
+ * the type may be freed by then): count 4 of a matrix column resized to
+ * one double touches rows of 32-byte blocks, not the column's 8-byte
+ * ones.
  *
- * Handle cache: a table of src/lib/cp_htab.h keyed by the handle value,
- * read lock-free and written under cp_lt_lock.  A drop leaves a
- * tombstone; inserts reuse tombstones; when tombstones fill the table it
- * is rebuilt into a fresh one and the old one is kept until
- * cp_layout_fini(), since a reader may still be probing it.
+ * Handle table: a table of src/lib/cp_htab.h keyed by the handle value,
+ * whose values are generations (struct cp_hgen): a type committed at the
+ * address of a freed one is a new generation, and a record made before
+ * is still decoded with the old one.  Read lock-free, written under
+ * cp_lt_lock.  The flusher cuts a generation some time after the type's
+ * retire record (cp_layout_gc); a key left without one is a tombstone,
+ * and when tombstones fill the table it is rebuilt into a fresh one and
+ * the old one is kept until cp_layout_fini(), since a reader may still
+ * be probing it.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -42,6 +48,7 @@
 #include "src/lib/cp_compiler.h"
 #include "src/lib/cp_htab.h"
 #include "src/lib/cp_layout.h"
+#include "src/lib/cp_time.h"
 
 #define CP_RUNS_MAX	512		/* runs kept exactly per list */
 #define CP_WORK_MAX	(1u << 20)	/* appends per decode */
@@ -100,10 +107,20 @@ static uint32_t cp_ehead[CP_EHASH];	/* 0 = empty bucket */
 static uint64_t cp_shape[CP_ENT_MAX];
 /* entry i's element tiles: a message of any count has its layout */
 static bool cp_tiles[CP_ENT_MAX];
-/* the layouts of messages of types that do not tile, by (type, count);
- * under cp_lt_lock, direct mapped, emptied per type by cp_layout_drop */
+/* what entry i's element is made of when it does not tile: the layout
+ * of a message of several elements is derived from it without asking MPI
+ * (the flusher's thread, the type possibly freed); under cp_lt_lock */
+struct cp_elem {
+	struct cp_runs R;	/* sorted */
+	int64_t size;		/* MPI_Type_size */
+	MPI_Aint lb, ext;
+	char desc[CP_DESC_MAX];
+};
+static struct cp_elem *cp_elems[CP_ENT_MAX];
+/* the layouts of messages of elements that do not tile, by (element
+ * layout, count); under cp_lt_lock, direct mapped */
 static struct {
-	uintptr_t t;
+	uint32_t elem;
 	uint64_t count;
 	uint32_t idx;		/* 0: empty */
 } cp_nc[CP_NCACHE];
@@ -817,92 +834,129 @@ static bool cp_runs_tile(const struct cp_runs *R, int64_t ext)
 	return hi - lo <= ext;
 }
 
-/* Decode count elements of t (size bytes each) and return the index of
- * their layout; 0 when undecodable.  count 1: the element's. */
-static uint32_t cp_layout_add(MPI_Datatype t, int64_t size, uint64_t count)
+/* Keep what element layout idx is made of (R, moved out, and the rest),
+ * when it does not tile and is not kept yet.  Under cp_lt_lock.  Memory
+ * short: nothing kept, its messages get the element's layout. */
+static void cp_elem_keep(uint32_t idx, struct cp_runs *R, int64_t size,
+			 MPI_Aint lb, MPI_Aint ext, const char *desc)
+{
+	struct cp_elem *e;
+
+	if (cp_elems[idx])
+		return;
+	e = malloc(sizeof(*e));
+	if (!e)
+		return;
+	e->R = *R;
+	*R = (struct cp_runs){ 0 };
+	e->size = size;
+	e->lb = lb;
+	e->ext = ext;
+	snprintf(e->desc, sizeof(e->desc), "%s", desc);
+	cp_elems[idx] = e;
+}
+
+/* Decode one element of t (size bytes) and return the index of its
+ * layout; 0 when undecodable. */
+static uint32_t cp_layout_add(MPI_Datatype t, int64_t size)
 {
 	struct cp_dctx x = { CP_WORK_MAX };
-	struct cp_runs R = { 0 }, M = { 0 };
+	struct cp_runs R = { 0 };
 	struct cp_db_layout l;
 	struct cp_sb d;
 	MPI_Aint lb, ext;
-	uint32_t idx = 0;
-	bool tiles;
+	uint32_t idx = 0, n0;
 
 	d.len = 0;
 	d.buf[0] = '\0';
-	if (count > 1)
-		cp_sb_add(&d, "%llu x ", (unsigned long long)count);
 	if (PMPI_Type_get_extent(t, &lb, &ext) != MPI_SUCCESS)
 		return 0;
 	if (cp_decode(&x, t, 0, &R, &d) == 0) {
 		memset(&l, 0, sizeof(l));
 		cp_runs_sort(&R);
-		if (count > 1) {
-			cp_runs_rep(&x, &M, &R, count, ext, 0);
-			cp_runs_sort(&M);
-			cp_summarize(&M, size * (int64_t)count, lb, ext, &l);
-			if (!M.over && M.n == 1 && M.r[0].n == 1 &&
-			    M.r[0].len == l.size_bytes) {
-				/* the count elements fill one block */
-				l.contiguous = 1;
-				l.stride_bytes = l.block_bytes;
-			}
-			tiles = false;
-		} else {
-			cp_summarize(&R, size, lb, ext, &l);
-			tiles = cp_runs_tile(&R, ext);
-		}
+		cp_summarize(&R, size, lb, ext, &l);
 		l.desc = d.buf;
+		n0 = atomic_load_explicit(&cp_nents, memory_order_relaxed);
 		idx = cp_ent_add(&l);
-		if (idx && count <= 1)
-			cp_tiles[idx] = tiles;
+		/* a new entry; one shared with an identical type is set
+		 * already, and may be read lock-free (cp_layout_n) */
+		if (idx >= n0 && idx < CP_ENT_MAX) {
+			cp_tiles[idx] = cp_runs_tile(&R, ext);
+			if (!cp_tiles[idx])
+				cp_elem_keep(idx, &R, size, lb, ext, d.buf);
+		}
 	}
 	cp_runs_free(&R);
+	return idx;
+}
+
+/* The layout of count elements of element e: a new entry, or 0. */
+static uint32_t cp_layout_add_n(const struct cp_elem *e, uint64_t count)
+{
+	struct cp_dctx x = { CP_WORK_MAX };
+	struct cp_runs M = { 0 };
+	struct cp_db_layout l;
+	struct cp_sb d;
+	uint32_t idx;
+
+	d.len = 0;
+	d.buf[0] = '\0';
+	cp_sb_add(&d, "%llu x %s", (unsigned long long)count, e->desc);
+	memset(&l, 0, sizeof(l));
+	cp_runs_rep(&x, &M, &e->R, count, e->ext, 0);
+	cp_runs_sort(&M);
+	cp_summarize(&M, e->size * (int64_t)count, e->lb, e->ext, &l);
+	if (!M.over && M.n == 1 && M.r[0].n == 1 &&
+	    M.r[0].len == l.size_bytes) {
+		/* the count elements fill one block */
+		l.contiguous = 1;
+		l.stride_bytes = l.block_bytes;
+	}
+	l.desc = d.buf;
+	idx = cp_ent_add(&l);
 	cp_runs_free(&M);
 	return idx;
 }
 
 /* ---- handle table ---- */
 
-/* A slot for k (absent) in the current table *ltp, rebuilding it when
- * tombstones take the room (*ltp is then the new one); CP_HTAB_NONE
- * when full (k then stays uncached and maps to index 0). */
-static uint32_t cp_lt_reserve(uintptr_t k, struct cp_htab **ltp)
+/* The value of a generation: layout index and type size. */
+static uint64_t cp_lt_val(uint32_t idx, uint64_t size)
+{
+	return (uint64_t)idx << CP_SIZE_BITS | size;
+}
+
+/* Decode t (size bytes) and make it the newest generation of its handle,
+ * from now on.  Under cp_lt_lock.  A type made again at the handle of a
+ * freed one with the same layout (a loop that makes and frees one type)
+ * takes that generation back: records decode alike either side of the
+ * free, and the list stays one long.  Returns its layout index, 0 when
+ * the table or memory is full (t then stays unknown). */
+static uint32_t cp_lt_add(MPI_Datatype t, uint64_t size)
 {
 	struct cp_htab *lt = atomic_load_explicit(&cp_lt,
 						  memory_order_relaxed);
-	uint32_t i;
+	struct cp_hgen *g;
+	uint32_t idx;
 
-	*ltp = lt;
-	if (!lt)
-		return CP_HTAB_NONE;
-	i = cp_htab_claim_capped(lt, k);
-	if (i != CP_HTAB_NONE || atomic_load(&lt->gone) < (lt->mask + 1) / 8)
-		return i;
-	lt = cp_htab_rebuild(lt);
-	if (!lt)
-		return CP_HTAB_NONE;
+	if (size > CP_SIZE_MASK || !lt)
+		return 0;
+	idx = cp_layout_add(t, (int64_t)size);
+	g = cp_hgen_now(lt, (uintptr_t)t);
+	if (g && atomic_load(&g->freed) && g->val == cp_lt_val(idx, size)) {
+		atomic_store(&g->freed, 0);
+		return idx;
+	}
+	g = calloc(1, sizeof(*g));
+	if (!g)
+		return 0;
+	g->val = cp_lt_val(idx, size);
+	g->born = cp_ticks();
+	if (cp_hgen_push(&lt, (uintptr_t)t, g)) {
+		free(g);
+		return 0;
+	}
 	atomic_store_explicit(&cp_lt, lt, memory_order_release);
-	*ltp = lt;
-	return cp_htab_claim_capped(lt, k);
-}
-
-/* Decode t (size bytes, absent from the table) into a claimed slot.
- * Returns its layout index, 0 when the table is full. */
-static uint32_t cp_lt_add(MPI_Datatype t, uint64_t size)
-{
-	uintptr_t k = (uintptr_t)t;
-	struct cp_htab *lt;
-	uint32_t i, idx;
-
-	if (size > CP_SIZE_MASK)
-		return 0;
-	i = cp_lt_reserve(k, &lt);
-	if (i == CP_HTAB_NONE)
-		return 0;
-	idx = cp_layout_add(t, (int64_t)size, 1);
-	cp_htab_publish(lt, i, k, (uint64_t)idx << CP_SIZE_BITS | size);
 	return idx;
 }
 
@@ -915,25 +969,24 @@ static bool cp_mpi_usable(void)
 	return PMPI_Finalized(&fini) == MPI_SUCCESS && !fini;
 }
 
-/* Slow path of cp_layout_get: a handle not in the table. */
+/* Slow path of cp_layout_get: a handle not in the table, or freed. */
 CP_COLD static uint32_t cp_layout_miss(MPI_Datatype t, uint64_t *size_out)
 {
 	uintptr_t k = (uintptr_t)t;
 	struct cp_htab *lt;
+	struct cp_hgen *g;
 	MPI_Count size;
-	uint32_t i, idx = 0;
-	uint64_t v;
+	uint32_t idx = 0;
 
 	*size_out = 0;
 	if (t == MPI_DATATYPE_NULL || !cp_htab_key_ok(k) || !cp_mpi_usable())
 		return 0;
 	pthread_mutex_lock(&cp_lt_lock);
 	lt = atomic_load_explicit(&cp_lt, memory_order_relaxed);
-	i = lt ? cp_htab_find(lt, k) : CP_HTAB_NONE;
-	if (i != CP_HTAB_NONE) {	/* another thread got there first */
-		v = cp_htab_val(lt, i);
-		*size_out = v & CP_SIZE_MASK;
-		idx = (uint32_t)(v >> CP_SIZE_BITS);
+	g = lt ? cp_hgen_now(lt, k) : NULL;
+	if (g && !atomic_load(&g->freed)) {	/* another thread first */
+		*size_out = g->val & CP_SIZE_MASK;
+		idx = (uint32_t)(g->val >> CP_SIZE_BITS);
 	} else if (PMPI_Type_size_x(t, &size) == MPI_SUCCESS && size >= 0) {
 		*size_out = (uint64_t)size;
 		idx = cp_lt_add(t, (uint64_t)size);
@@ -942,43 +995,57 @@ CP_COLD static uint32_t cp_layout_miss(MPI_Datatype t, uint64_t *size_out)
 	return idx;
 }
 
-/* Hot path: lock-free probe; the contract is in src/lib/cp_layout.h. */
+/* Lock-free when t is known; the contract is in src/lib/cp_layout.h. */
 uint32_t cp_layout_get(MPI_Datatype t, uint64_t *size_out)
 {
 	struct cp_htab *lt = atomic_load_explicit(&cp_lt,
 						  memory_order_acquire);
-	uint32_t i;
-	uint64_t v;
+	struct cp_hgen *g;
 
 	if (cp_likely(lt != NULL)) {
-		i = cp_htab_find(lt, (uintptr_t)t);
-		if (cp_likely(i != CP_HTAB_NONE)) {
-			v = cp_htab_val(lt, i);
-			*size_out = v & CP_SIZE_MASK;
-			return (uint32_t)(v >> CP_SIZE_BITS);
+		g = cp_hgen_now(lt, (uintptr_t)t);
+		if (cp_likely(g && !atomic_load_explicit(
+				&g->freed, memory_order_relaxed))) {
+			*size_out = g->val & CP_SIZE_MASK;
+			return (uint32_t)(g->val >> CP_SIZE_BITS);
 		}
 	}
 	return cp_layout_miss(t, size_out);
 }
 
-/* The layout of count elements of t, whose element layout (index idx)
- * does not tile: decoded once per (type, count) while cached. */
-CP_COLD static uint32_t cp_layout_miss_n(MPI_Datatype t, uint64_t count,
-					 uint64_t size, uint32_t idx)
-{
-	uintptr_t k = (uintptr_t)t;
-	uint32_t h = (uint32_t)((k >> 4) ^ count * 0x9e3779b9u) &
-		     (CP_NCACHE - 1), n = idx;
+/* The flusher's cursor into the generations (cp_layout_at, _retire). */
+static struct cp_hgen_cursor cp_cur;
 
-	if (!cp_mpi_usable())
-		return idx;
+uint32_t cp_layout_at(MPI_Datatype t, uint64_t tick, uint64_t *size_out)
+{
+	struct cp_htab *lt = atomic_load_explicit(&cp_lt,
+						  memory_order_acquire);
+	struct cp_hgen *g = lt && cp_htab_key_ok((uintptr_t)t) ?
+			    cp_hgen_at_cur(lt, &cp_cur, (uintptr_t)t, tick) :
+			    NULL;
+
+	if (!g) {
+		*size_out = 0;
+		return 0;
+	}
+	*size_out = g->val & CP_SIZE_MASK;
+	return (uint32_t)(g->val >> CP_SIZE_BITS);
+}
+
+/* The layout of count elements of element layout idx, which does not
+ * tile: derived once per (idx, count) while cached. */
+CP_COLD static uint32_t cp_layout_miss_n(uint32_t idx, uint64_t count)
+{
+	uint32_t h = (uint32_t)(idx ^ count * 0x9e3779b9u) & (CP_NCACHE - 1);
+	uint32_t n = idx;
+
 	pthread_mutex_lock(&cp_lt_lock);
-	if (cp_nc[h].idx && cp_nc[h].t == k && cp_nc[h].count == count) {
+	if (cp_nc[h].idx && cp_nc[h].elem == idx && cp_nc[h].count == count) {
 		n = cp_nc[h].idx;
-	} else {
-		n = cp_layout_add(t, (int64_t)size, count);
+	} else if (cp_elems[idx]) {
+		n = cp_layout_add_n(cp_elems[idx], count);
 		if (n) {
-			cp_nc[h].t = k;
+			cp_nc[h].elem = idx;
 			cp_nc[h].count = count;
 			cp_nc[h].idx = n;
 		} else {
@@ -989,35 +1056,98 @@ CP_COLD static uint32_t cp_layout_miss_n(MPI_Datatype t, uint64_t count,
 	return n;
 }
 
-uint32_t cp_layout_get_n(MPI_Datatype t, uint64_t count, uint64_t *size_out)
+uint32_t cp_layout_n(uint32_t idx, uint64_t count)
 {
-	uint32_t idx = cp_layout_get(t, size_out);
-
 	if (cp_likely(count <= 1 || idx == 0 || idx >= CP_ENT_MAX ||
 		      cp_tiles[idx]))
 		return idx;
-	return cp_layout_miss_n(t, count, *size_out, idx);
+	return cp_layout_miss_n(idx, count);
 }
 
-/* Tombstone t: a later type at the same address is decoded afresh.  Its
- * layout entry stays, rows refer to it.  Cannot fail. */
+uint32_t cp_layout_get_n(MPI_Datatype t, uint64_t count, uint64_t *size_out)
+{
+	return cp_layout_n(cp_layout_get(t, size_out), count);
+}
+
+/* The application frees t: a later type at the same address is decoded
+ * afresh.  Its generation stays for the records made before (until
+ * cp_layout_gc()), its layout entry for good.  Cannot fail. */
 void cp_layout_drop(MPI_Datatype t)
 {
 	uintptr_t k = (uintptr_t)t;
 	struct cp_htab *lt;
-	uint32_t i;
+	struct cp_hgen *g;
 
 	if (!cp_htab_key_ok(k) || t == MPI_DATATYPE_NULL)
 		return;
 	pthread_mutex_lock(&cp_lt_lock);
 	lt = atomic_load_explicit(&cp_lt, memory_order_relaxed);
-	i = lt ? cp_htab_find(lt, k) : CP_HTAB_NONE;
-	if (i != CP_HTAB_NONE)
-		cp_htab_remove(lt, i);
-	for (i = 0; i < CP_NCACHE; i++)
-		if (cp_nc[i].t == k)
-			cp_nc[i].idx = 0;
+	g = lt ? cp_hgen_now(lt, k) : NULL;
+	if (g)
+		atomic_store(&g->freed, 1);
 	pthread_mutex_unlock(&cp_lt_lock);
+}
+
+/* Generations whose handle was freed, to cut once no record can need
+ * them (the flusher's alone). */
+static struct cp_gone {
+	uintptr_t k;
+	struct cp_hgen *g;	/* g->retired: when it may be cut */
+} *cp_gone;
+static size_t cp_gone_n, cp_gone_cap;
+
+void cp_layout_retire(MPI_Datatype t, uint64_t tick, uint64_t cycle)
+{
+	struct cp_htab *lt = atomic_load_explicit(&cp_lt,
+						  memory_order_acquire);
+	struct cp_hgen *g = lt && cp_htab_key_ok((uintptr_t)t) ?
+			    cp_hgen_at_cur(lt, &cp_cur, (uintptr_t)t, tick) :
+			    NULL;
+	struct cp_gone *n;
+
+	if (!g || g->born == 0)		/* predefined: never cut */
+		return;
+	if (g->retired) {		/* listed: its grace starts again */
+		g->retired = cycle;
+		return;
+	}
+	if (cp_gone_n == cp_gone_cap) {
+		size_t cap = cp_gone_cap ? 2 * cp_gone_cap : 64;
+
+		n = realloc(cp_gone, cap * sizeof(*n));
+		if (!n)
+			return;		/* kept: costs memory only */
+		cp_gone = n;
+		cp_gone_cap = cap;
+	}
+	g->retired = cycle;
+	cp_gone[cp_gone_n++] = (struct cp_gone){ (uintptr_t)t, g };
+}
+
+void cp_layout_gc(uint64_t cycle)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < cp_gone_n; i++) {
+		struct cp_gone *x = &cp_gone[i];
+		bool cut = false;
+
+		if (x->g->retired > cycle) {
+			cp_gone[j++] = *x;
+			continue;
+		}
+		pthread_mutex_lock(&cp_lt_lock);
+		if (atomic_load(&x->g->freed))
+			cut = cp_hgen_cut(atomic_load(&cp_lt), x->k, x->g);
+		else		/* made again: it means its type again */
+			x->g->retired = 0;
+		pthread_mutex_unlock(&cp_lt_lock);
+		if (cut) {
+			cp_hgen_uncur(&cp_cur, x->k, x->g);
+			free(x->g);
+		}
+	}
+	cp_gone_n = j;
 }
 
 /* ---- life cycle ---- */
@@ -1053,8 +1183,8 @@ static void cp_layout_preload(void)
 #endif
 	};
 	uintptr_t knull = (uintptr_t)MPI_DATATYPE_NULL;
+	struct cp_hgen *g;
 	MPI_Count size;
-	uint32_t s;
 	size_t i;
 
 	for (i = 0; i < sizeof(pre) / sizeof(pre[0]); i++) {
@@ -1064,11 +1194,21 @@ static void cp_layout_preload(void)
 			continue;
 		cp_lt_add(pre[i], (uint64_t)size);
 	}
+	/* what they meant holds from before the first call on */
+	for (i = 0; i <= cp_lt->mask; i++) {
+		uintptr_t k = atomic_load(&cp_lt->s[i].key);
+
+		if (cp_htab_key_ok(k))
+			((struct cp_hgen *)(uintptr_t)cp_htab_val(cp_lt,
+								  i))->born = 0;
+	}
 	/* root-only arguments are often MPI_DATATYPE_NULL: keep it fast */
-	s = cp_htab_key_ok(knull) ? cp_htab_claim_capped(cp_lt, knull) :
-				    CP_HTAB_NONE;
-	if (s != CP_HTAB_NONE)
-		cp_htab_publish(cp_lt, s, knull, 0);
+	if (cp_htab_key_ok(knull) && (g = calloc(1, sizeof(*g)))) {
+		struct cp_htab *lt = cp_lt;
+
+		if (cp_hgen_push(&lt, knull, g))
+			free(g);
+	}
 }
 
 int cp_layout_init(void)
@@ -1131,15 +1271,44 @@ int cp_layout_describe(uint32_t index, struct cp_db_layout *out)
 	return rc;
 }
 
+/* Free every generation of the current table (older tables point to
+ * the same ones, or to ones cut and freed already). */
+static void cp_lt_free_gens(struct cp_htab *lt)
+{
+	struct cp_hgen *g, *o;
+
+	for (uint32_t i = 0; lt && i <= lt->mask; i++) {
+		if (!cp_htab_key_ok(atomic_load(&lt->s[i].key)))
+			continue;
+		for (g = (struct cp_hgen *)(uintptr_t)cp_htab_val(lt, i); g;
+		     g = o) {
+			o = g->older;
+			free(g);
+		}
+	}
+}
+
 void cp_layout_fini(void)
 {
+	struct cp_htab *lt;
 	uint32_t i, n;
 
 	pthread_mutex_lock(&cp_lt_lock);
-	cp_htab_free(atomic_exchange(&cp_lt, NULL));
+	lt = atomic_exchange(&cp_lt, NULL);
+	cp_lt_free_gens(lt);
+	cp_htab_free(lt);
+	free(cp_gone);
+	cp_gone = NULL;
+	cp_gone_n = cp_gone_cap = 0;
 	n = atomic_exchange(&cp_nents, 0);
-	for (i = 1; i < n; i++)
+	for (i = 1; i < n; i++) {
 		free((char *)cp_ents[i].l.desc);
+		if (i < CP_ENT_MAX && cp_elems[i]) {
+			cp_runs_free(&cp_elems[i]->R);
+			free(cp_elems[i]);
+			cp_elems[i] = NULL;
+		}
+	}
 	free(cp_ents);
 	cp_ents = NULL;
 	cp_ents_cap = 0;

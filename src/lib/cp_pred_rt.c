@@ -1,7 +1,7 @@
 /*
  * cp_pred_rt.c - online predictions inside the library: COMMPROF_PARAMS
- * loaded once at MPI_Init (cp_pred_rt_init), and each recorded event
- * priced on the hot path (cp_pred_event).
+ * loaded once at MPI_Init (cp_pred_rt_init), and each kept row priced by
+ * the flusher (cp_pred_event).
  *
  * Failures (no file, a malformed one, out of memory) cost one line on
  * rank 0 and leave the run recording without predictions.

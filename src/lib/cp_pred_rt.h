@@ -1,7 +1,7 @@
 /*
  * cp_pred_rt.h - online predictions inside the library (src/lib/cp_pred_rt.c):
- * the parameter file loaded at MPI_Init, each event priced on the hot
- * path.
+ * the parameter file loaded at MPI_Init, each kept row priced by the
+ * flusher thread, during the run.
  */
 #ifndef CP_PRED_RT_H
 #define CP_PRED_RT_H
@@ -10,7 +10,7 @@ struct cp_comm_info;
 struct cp_event;
 struct cp_pred;
 
-/* The tables, or NULL: no predictions (the hot path tests this). */
+/* The tables, or NULL: no predictions (the flusher tests this). */
 extern const struct cp_pred *cp_pred_tab;
 /* Rank meta pred_models: comma-separated names of the models in use. */
 extern char cp_pred_models[64];
@@ -24,7 +24,7 @@ void cp_pred_rt_init(void);
 /* Price ev with every model; ci: the communicator of the call. */
 void cp_pred_event(struct cp_event *ev, const struct cp_comm_info *ci);
 
-/* The hot path's one test. */
+/* The flusher's one test. */
 static inline void cp_pred_maybe(struct cp_event *ev,
 				 const struct cp_comm_info *ci)
 {

@@ -1,364 +1,276 @@
 /*
- * cp_req.c - requests between post and completion.
+ * cp_req.c - requests matched in the flusher (contract in
+ * src/lib/cp_req.h).
  *
- * A nonblocking call's row is completed when its request completes, which
- * may happen on another thread.  Pending requests are keys of one
- * src/lib/cp_htab.h table, claimed with compare-and-swap, so the hot path
- * takes no lock; slot i's event is pend[i].  A probe sequence is bounded
- * (PROBE slots): tombstones are reused by inserts, so chains stay short
- * as long as fewer requests are pending than the table has slots; when no
- * slot is free the event is recorded at once, flagged notdone, and the
- * row still counts.
- *
- * Completion calls overwrite the caller's request handles (MPI sets them
- * to MPI_REQUEST_NULL), so cp_wait_pre snapshots them first.
+ * Each posted request is an instance in a hash table keyed by its handle
+ * value, chained per bucket: a handle has one instance at a time, except
+ * when a completion on another thread is read late.  Completions that
+ * found no instance wait in a short list for one drain.
  */
 #include "config.h"
 
-#include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "src/common/cp_row.h"
-#include "src/lib/cp_compiler.h"
-#include "src/lib/cp_event.h"
-#include "src/lib/cp_flush.h"
-#include "src/lib/cp_fortran.h"
-#include "src/lib/cp_htab.h"
-#include "src/lib/cp_layout.h"
-#include "src/lib/cp_pred_rt.h"
+#include "src/lib/cp_comm.h"
 #include "src/lib/cp_req.h"
 
-#define NSLOT 65536		/* power of two */
-#define PROBE 128
-#define SCRATCH 256		/* requests snapshotted without malloc */
-
-/* 128 bytes: pend[i] is a shift away from i, and no two share a line */
-struct pend {
-	int persist;
-	int active;		/* persistent: started, not yet completed */
+struct inst {
+	struct inst *next;	/* in its bucket */
+	uintptr_t req;		/* the handle */
+	uint64_t made;		/* ticks: the post, or the persistent
+				 * request's making */
+	uint64_t type_bytes;	/* one element, for a received count */
 	const struct cp_comm_info *ci;
-	struct cp_event ev;
-} __attribute__((aligned(128)));
+	int persist, active;
+	struct cp_event ev;	/* the call; ev.t0: post or last Start */
+};
 
-static struct cp_htab *tab;	/* request handles; values unused */
-static struct pend pend[NSLOT];	/* pend[i]: the request in slot i */
+/* A completion read before its post. */
+struct orphan {
+	uintptr_t req;
+	uint64_t t0, t1, cycle;
+	MPI_Status st;
+	bool has_st;
+};
 
-/* Per-thread snapshot space, grown out of line for large arrays. */
-static __thread MPI_Request scratch_req[SCRATCH];
-static __thread MPI_Status scratch_st[SCRATCH];
-static __thread MPI_Request *big_req;
-static __thread MPI_Status *big_st;
-static __thread int big_n;
+static struct inst **bucket;
+static size_t nbucket, ninst;
+static struct inst *spare;	/* freed instances, reused */
+static struct orphan *orphans;
+static size_t norphan, orphan_cap;
 
-int cp_req_init(void)
+static size_t slot_of(uintptr_t req)
 {
-	if (!tab)
-		tab = cp_htab_new(NSLOT, PROBE, 0);
-	return tab ? 0 : -ENOMEM;
+	return (size_t)(((uint64_t)req * 0x9E3779B97F4A7C15ull) >> 32) &
+	       (nbucket - 1);
 }
 
-/* Slot holding request handle value k, or CP_HTAB_NONE.  The wrappers
- * call in only while recording, which cp_rt_init() starts after
- * cp_req_init() succeeded: tab is set. */
-static uint32_t find(uintptr_t k)
+static bool grow(void)
 {
-	return cp_htab_find(tab, k);
-}
+	size_t nb = nbucket ? 2 * nbucket : 1024, i;
+	struct inst **b = calloc(nb, sizeof(*b)), *x, *nx;
+	size_t old = nbucket;
+	struct inst **ob = bucket;
 
-/* No slot for a posted request: its row now, flagged notdone. */
-static CP_COLD void track_full(const struct cp_event *ev)
-{
-	struct cp_event late = *ev;
-
-	late.flags |= CP_F_NOTDONE;
-	cp_record(&late);
-}
-
-void cp_req_track(MPI_Request req, const struct cp_event *ev, int persist,
-		  const struct cp_comm_info *ci)
-{
-	uintptr_t k = (uintptr_t)req;
-	uint32_t i;
-
-	if (req == MPI_REQUEST_NULL || !cp_htab_key_ok(k))
-		return;
-	i = cp_htab_claim(tab, k);
-	if (cp_unlikely(i == CP_HTAB_NONE)) {
-		track_full(ev);
-		return;
-	}
-	pend[i].ev = *ev;
-	pend[i].ci = ci;
-	pend[i].persist = persist;
-	pend[i].active = !persist;
-	cp_htab_put_key(tab, i, k);
-}
-
-void cp_req_start(MPI_Request req, uint64_t now)
-{
-	uint32_t i = find((uintptr_t)req);
-	struct pend *p;
-
-	if (i == CP_HTAB_NONE)
-		return;
-	p = &pend[i];
-	if (!p->persist)
-		return;
-	p->ev.t0 = now;
-	p->active = 1;
-}
-
-/* Give slot i, taken for key k, back (keep) or leave a tombstone. */
-static void release(uint32_t i, uintptr_t k, bool keep)
-{
-	if (keep)
-		cp_htab_put_key(tab, i, k);
-	else
-		cp_htab_remove(tab, i);
-}
-
-/* The completion call's own row: its time is MPI time; count is how
- * many tracked requests it completed. */
-static void wait_row(const struct cp_wait *w, int done, uint64_t t0,
-		     uint64_t t1, uintptr_t site)
-{
-	struct cp_event ev = {
-		.t0 = t0, .dur = t1 - t0, .count = (uint64_t)done,
-		.site = site, .peer = CP_PEER_NONE, .root = CP_PEER_NONE,
-		.tag = CP_TAG_NONE, .comm_size = -1, .comm = UINT32_MAX,
-		.layout = CP_LAYOUT_NONE, .call = (uint16_t)w->call,
-		.flags = (uint16_t)w->flags,
-	};
-
-	cp_record(&ev);
-}
-
-/* Request completed in a call [t_call, now]; st may be NULL.  Returns 1
- * when it was one of ours. */
-static int req_done(MPI_Request req, const MPI_Status *st, uint64_t t_call,
-		     uint64_t now)
-{
-	uintptr_t k = (uintptr_t)req;
-	uint32_t i = find(k);
-	const struct cp_comm_info *ci;
-	struct cp_event ev;
-	struct pend *p;
-
-	if (i == CP_HTAB_NONE || !cp_htab_take(tab, i, k))
-		return 0;
-	p = &pend[i];
-	if (!p->active) {	/* inactive persistent request: no transfer */
-		release(i, k, true);
-		return 0;
-	}
-	ev = p->ev;
-	ci = p->ci;
-	p->active = 0;
-	release(i, k, p->persist);
-	ev.dur = now - ev.t0;
-	ev.incall = now - t_call;
-	if (st && !(ev.flags & CP_F_CANCELLED)) {
-		int cancelled = 0;
-
-		if (PMPI_Test_cancelled(st, &cancelled) == MPI_SUCCESS &&
-		    cancelled)
-			ev.flags |= CP_F_CANCELLED;
-	}
-	if ((ev.flags & CP_F_RECV) && st)
-		cp_event_status(&ev, ci, st,
-				ev.count ? ev.bytes / ev.count : 0);
-	cp_pred_maybe(&ev, ci);		/* priced as a blocking call is */
-	cp_record(&ev);
-	return 1;
-}
-
-void cp_req_free(MPI_Request req, uint64_t now)
-{
-	uintptr_t k = (uintptr_t)req;
-	uint32_t i = find(k);
-	struct cp_event ev;
-	struct pend *p;
-
-	if (i == CP_HTAB_NONE || !cp_htab_take(tab, i, k))
-		return;
-	p = &pend[i];
-	ev = p->ev;
-	if (p->active) {	/* freed while active: completion unseen */
-		ev.dur = now - ev.t0;
-		ev.flags |= CP_F_NOTDONE;
-		cp_record(&ev);
-	}
-	release(i, k, false);
-}
-
-void cp_req_cancel(MPI_Request req)
-{
-	uint32_t i = find((uintptr_t)req);
-
-	if (i != CP_HTAB_NONE)
-		pend[i].ev.flags |= CP_F_CANCELLED;
-}
-
-void cp_req_flush_pending(uint64_t now)
-{
-	for (uint32_t i = 0; tab && i <= tab->mask; i++) {
-		uintptr_t k = atomic_load(&tab->s[i].key);
-
-		if (cp_htab_key_ok(k))
-			cp_req_free((MPI_Request)k, now);
-	}
-}
-
-static CP_COLD bool grow(int n)
-{
-	MPI_Request *r = realloc(big_req, sizeof(*r) * (size_t)n);
-	MPI_Status *s;
-
-	if (!r)
+	if (!b)
 		return false;
-	big_req = r;
-	s = realloc(big_st, sizeof(*s) * (size_t)n);
-	if (!s)
-		return false;
-	big_st = s;
-	big_n = n;
+	bucket = b;
+	nbucket = nb;
+	for (i = 0; i < old; i++)
+		for (x = ob[i]; x; x = nx) {
+			nx = x->next;
+			x->next = bucket[slot_of(x->req)];
+			bucket[slot_of(x->req)] = x;
+		}
+	free(ob);
 	return true;
 }
 
-void cp_wait_pre(struct cp_wait *w, const MPI_Request *reqs, int n,
-		 MPI_Status **st, int many)
+/* The newest instance of req made at or before tick t; *pp: the link
+ * that points to it. */
+static struct inst *find(uintptr_t req, uint64_t t, struct inst ***pp)
 {
-	MPI_Status *sts = scratch_st;
+	struct inst **p, *best = NULL, **bestp = NULL;
 
-	w->n = 0;
-	if (n <= 0)
-		return;
-	if (n == 1) {
-		w->one = reqs[0];
-		w->reqs = &w->one;
-	} else if (n <= SCRATCH) {
-		w->reqs = scratch_req;
-	} else if (n <= big_n || grow(n)) {
-		w->reqs = big_req;
-		sts = big_st;
-	} else {
-		return;		/* no room: these completions go unseen */
-	}
-	if (n > 1)
-		memcpy(w->reqs, reqs, sizeof(*reqs) * (size_t)n);
-	w->n = n;
-	if (!many && *st == MPI_STATUS_IGNORE)
-		*st = &w->st;
-	else if (many && *st == MPI_STATUSES_IGNORE)
-		*st = sts;
+	if (!nbucket)
+		return NULL;
+	for (p = &bucket[slot_of(req)]; *p; p = &(*p)->next)
+		if ((*p)->req == req && (*p)->made <= t &&
+		    (!best || (*p)->made > best->made)) {
+			best = *p;
+			bestp = p;
+		}
+	if (pp)
+		*pp = bestp;
+	return best;
 }
 
-void cp_wait_post(struct cp_wait *w, enum cp_done kind, const int *index,
-		  const int *flag, const int *outcount, const int *indices,
-		  const MPI_Status *st, uint64_t t0, uint64_t t1,
-		  uintptr_t site)
+static void drop(struct inst **p)
 {
-	int i, done = 0;
+	struct inst *x = *p;
 
-	if (!w->n)
-		kind = CP_DONE_NONE;
-	switch (kind) {
-	case CP_DONE_NONE:
-		break;
-	case CP_DONE_TEST:
-		if (!*flag)
-			break;
-		/* fall through */
-	case CP_DONE_ONE:
-		done += req_done(w->reqs[0], st, t0, t1);
-		break;
-	case CP_DONE_TESTALL:
-		if (!*flag)
-			break;
-		/* fall through */
-	case CP_DONE_ALL:
-		for (i = 0; i < w->n; i++)
-			done += req_done(w->reqs[i], &st[i], t0, t1);
-		break;
-	case CP_DONE_TESTANY:
-		if (!*flag)
-			break;
-		/* fall through */
-	case CP_DONE_ANY:
-		if (*index != MPI_UNDEFINED && *index >= 0 && *index < w->n)
-			done += req_done(w->reqs[*index], st, t0, t1);
-		break;
-	case CP_DONE_SOME:
-	case CP_DONE_TESTSOME:
-		if (*outcount == MPI_UNDEFINED)
-			break;
-		for (i = 0; i < *outcount; i++)
-			if (indices[i] >= 0 && indices[i] < w->n)
-				done += req_done(w->reqs[indices[i]], &st[i],
-						 t0, t1);
-		break;
-	}
-	wait_row(w, done, t0, t1, site);
+	*p = x->next;
+	x->next = spare;
+	spare = x;
+	ninst--;
 }
 
-/* Fortran: handles are INTEGERs, indices count from 1, statuses are
- * CP_F_STATUS_SIZE INTEGERs each. */
-void cp_wait_pre_f(struct cp_wait *w, const MPI_Fint *reqs, int n,
-		   MPI_Fint **st, int many)
+/* The row of instance x completed in [t0, t1] with status st. */
+static void complete(struct inst *x, const MPI_Status *st, uint64_t t0,
+		     uint64_t t1, struct cp_req_row *out)
 {
-	static __thread MPI_Fint fst[SCRATCH * CP_F_STATUS_SIZE];
+	struct cp_event *ev = &out->ev;
 
-	w->n = 0;
-	if (n <= 0)
+	*ev = x->ev;
+	out->ci = x->ci;
+	ev->dur = t1 - ev->t0;
+	ev->incall = t1 - t0;
+	if (!st)
 		return;
-	if (n == 1) {
-		w->reqs = &w->one;
-	} else if (n <= SCRATCH) {
-		w->reqs = scratch_req;
-	} else {
-		return;		/* large Fortran arrays: not snapshotted */
-	}
-	for (int i = 0; i < n; i++)
-		w->reqs[i] = PMPI_Request_f2c(reqs[i]);
-	w->n = n;
-	if ((!many && cp_f_status_ignored(*st)) ||
-	    (many && cp_f_statuses_ignored(*st)))
-		*st = fst;
+	if (cp_status_cancelled(st))
+		ev->flags |= CP_F_CANCELLED;
+	if (ev->flags & CP_F_RECV)
+		cp_event_status(ev, x->ci, st, x->type_bytes);
 }
 
-void cp_wait_post_f(struct cp_wait *w, enum cp_done kind,
-		    const MPI_Fint *index, const MPI_Fint *flag,
-		    const MPI_Fint *outcount, const MPI_Fint *indices,
-		    const MPI_Fint *st, uint64_t t0, uint64_t t1,
-		    uintptr_t site)
+/* Take the earliest orphan of x's handle read after x was made. */
+static int adopt(struct inst *x, struct inst **p, struct cp_req_row *out)
 {
-	int cidx = 0, cflag = 0, cout = 0, nst = 0;
-	int *cind = NULL;
+	size_t i, best = norphan;
 
-	if (w->n == 0) {
-		cp_wait_post(w, kind, NULL, NULL, NULL, NULL, NULL, t0, t1,
-			     site);
+	for (i = 0; i < norphan; i++)
+		if (orphans[i].req == x->req && orphans[i].t1 >= x->made &&
+		    (best == norphan || orphans[i].t1 < orphans[best].t1))
+			best = i;
+	if (best == norphan)
+		return 0;
+	complete(x, orphans[best].has_st ? &orphans[best].st : NULL,
+		 orphans[best].t0, orphans[best].t1, out);
+	orphans[best] = orphans[--norphan];
+	if (x->persist)
+		x->active = 0;
+	else
+		drop(p);
+	return 1;
+}
+
+int cp_req_post(MPI_Request req, uint64_t made, const struct cp_event *ev,
+		const struct cp_comm_info *ci, uint64_t type_bytes,
+		int persist, struct cp_req_row *out)
+{
+	uintptr_t k = (uintptr_t)req;
+	struct inst *x;
+
+	if (req == MPI_REQUEST_NULL)
+		return 0;
+	if ((ninst + 1) * 2 > nbucket && !grow())
+		return 0;
+	x = spare;
+	if (x)
+		spare = x->next;
+	else if (!(x = malloc(sizeof(*x))))
+		return 0;
+	*x = (struct inst){ .req = k, .made = made, .type_bytes = type_bytes,
+			    .ci = ci, .persist = persist, .active = !persist,
+			    .ev = *ev };
+	x->next = bucket[slot_of(k)];
+	bucket[slot_of(k)] = x;
+	ninst++;
+	return !persist && norphan ? adopt(x, &bucket[slot_of(k)], out) : 0;
+}
+
+void cp_req_start(MPI_Request req, uint64_t t)
+{
+	struct inst *x = find((uintptr_t)req, t, NULL);
+
+	if (!x || !x->persist)
 		return;
+	x->ev.t0 = t;
+	x->active = 1;
+}
+
+static void orphan(uintptr_t req, const MPI_Status *st, uint64_t t0,
+		   uint64_t t1, uint64_t cycle)
+{
+	struct orphan *o;
+
+	if (norphan == orphan_cap) {
+		size_t cap = orphan_cap ? 2 * orphan_cap : 64;
+
+		o = realloc(orphans, cap * sizeof(*o));
+		if (!o)
+			return;
+		orphans = o;
+		orphan_cap = cap;
 	}
-	if (flag)
-		cflag = (int)*flag;
-	if (index)
-		cidx = *index > 0 ? (int)*index - 1 : MPI_UNDEFINED;
-	if (outcount) {
-		cout = (int)*outcount;
-		cind = (int *)scratch_st;	/* reuse: C statuses unused */
-		for (int i = 0; i < cout && i < SCRATCH; i++)
-			cind[i] = (int)indices[i] - 1;
+	o = &orphans[norphan++];
+	*o = (struct orphan){ .req = req, .t0 = t0, .t1 = t1, .cycle = cycle,
+			      .has_st = st != NULL };
+	if (st)
+		o->st = *st;
+}
+
+int cp_req_done(MPI_Request req, const MPI_Status *st, uint64_t t0,
+		uint64_t t1, uint64_t cycle, struct cp_req_row *out)
+{
+	struct inst **p, *x;
+
+	if (req == MPI_REQUEST_NULL)
+		return 0;
+	x = find((uintptr_t)req, t1, &p);
+	if (!x || (!x->persist && !x->active)) {
+		orphan((uintptr_t)req, st, t0, t1, cycle);
+		return 0;
 	}
-	switch (kind) {
-	case CP_DONE_ALL: case CP_DONE_TESTALL: nst = w->n; break;
-	case CP_DONE_SOME: case CP_DONE_TESTSOME: nst = cout; break;
-	default: nst = 1;
+	if (!x->active)		/* an inactive persistent request */
+		return 0;
+	complete(x, st, t0, t1, out);
+	if (x->persist)
+		x->active = 0;
+	else
+		drop(p);
+	return 1;
+}
+
+void cp_req_cancel(MPI_Request req, uint64_t t)
+{
+	struct inst *x = find((uintptr_t)req, t, NULL);
+
+	if (x && x->active)
+		x->ev.flags |= CP_F_CANCELLED;
+}
+
+/* The row of active instance x, never seen completing, ended at t. */
+static void notdone(const struct inst *x, uint64_t t, struct cp_req_row *out)
+{
+	out->ev = x->ev;
+	out->ci = x->ci;
+	out->ev.dur = t - x->ev.t0;
+	out->ev.flags |= CP_F_NOTDONE;
+}
+
+int cp_req_free(MPI_Request req, uint64_t t, struct cp_req_row *out)
+{
+	struct inst **p, *x = find((uintptr_t)req, t, &p);
+	int row = 0;
+
+	if (!x)
+		return 0;
+	if (x->active) {
+		notdone(x, t, out);
+		row = 1;
 	}
-	MPI_Status cst[nst > 0 && nst <= SCRATCH ? nst : 1];
-	for (int i = 0; i < nst && i < SCRATCH; i++)
-		PMPI_Status_f2c(st + i * CP_F_STATUS_SIZE, &cst[i]);
-	cp_wait_post(w, kind, &cidx, &cflag, &cout, cind, cst, t0, t1, site);
+	drop(p);
+	return row;
+}
+
+void cp_req_age(uint64_t cycle)
+{
+	size_t i = 0;
+
+	while (i < norphan)
+		if (orphans[i].cycle < cycle)
+			orphans[i] = orphans[--norphan];
+		else
+			i++;
+}
+
+int cp_req_pending(uint64_t now, struct cp_req_row *out)
+{
+	for (size_t i = 0; i < nbucket; i++) {
+		struct inst **p = &bucket[i];
+
+		while (*p) {
+			if ((*p)->active) {
+				notdone(*p, now, out);
+				drop(p);
+				return 1;
+			}
+			drop(p);
+		}
+	}
+	norphan = 0;
+	return 0;
 }

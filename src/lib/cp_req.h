@@ -1,8 +1,17 @@
 /*
  * cp_req.h - nonblocking and persistent requests between post and
- * completion (src/lib/cp_req.c).  A posted call's row waits here until
- * its request completes, possibly on another thread; the completion
- * calls (Wait, Test and their kin) record what completed.
+ * completion, matched in the flusher (src/lib/cp_req.c), by handle and
+ * order: the wrappers only record the post (with the request made), each
+ * Start, each completed request (snapshotted before the completion call
+ * overwrote it, with its status words), each cancel and free.
+ *
+ * MPI hands a request's handle out again once it completed, so one
+ * handle names a sequence of requests; the record of a completion at
+ * tick t belongs to the newest post of that handle made before t.  A
+ * completion may be read before its post when they were made on two
+ * threads (the flusher drains the rings one after the other): it waits
+ * for its post one whole drain, then is given up (the post found its
+ * ring full).  Everything here is the flusher's: no lock.
  */
 #ifndef CP_REQ_H
 #define CP_REQ_H
@@ -10,63 +19,59 @@
 #include <stdint.h>
 #include <mpi.h>
 
+#include "src/lib/cp_event.h"
+
 struct cp_comm_info;
-struct cp_event;
 
-/* Set up the table of pending requests; once, before the first post.
- * Returns 0, or -ENOMEM (then the caller warns and records nothing). */
-int cp_req_init(void);
-/* Keep ev until request req completes; ci is the communicator's info
- * (needed to resolve a wildcard source).  A full table records the row
- * at once, flagged CP_F_NOTDONE.  Cannot fail. */
-void cp_req_track(MPI_Request req, const struct cp_event *ev, int persist,
-		  const struct cp_comm_info *ci);
-/* A persistent request was started at tick now.  Cannot fail. */
-void cp_req_start(MPI_Request req, uint64_t now);
-/* Request req is freed at tick now: an active one's row is recorded,
- * flagged CP_F_NOTDONE.  Cannot fail. */
-void cp_req_free(MPI_Request req, uint64_t now);
-/* Request req is being cancelled: its row gets CP_F_CANCELLED. */
-void cp_req_cancel(MPI_Request req);
-/* At finalize: record every request still pending, flagged notdone. */
-void cp_req_flush_pending(uint64_t now);
+/* A row the matcher completed: the call and its communicator (for the
+ * predictions). */
+struct cp_req_row {
+	struct cp_event ev;
+	const struct cp_comm_info *ci;
+};
 
-/* Completion calls: cp_wait_pre snapshots the request handles (which MPI
- * overwrites) and substitutes a status array when the caller ignores
- * statuses; cp_wait_post records the rows of what completed. */
-enum cp_done {
-	CP_DONE_ONE, CP_DONE_ALL, CP_DONE_ANY, CP_DONE_SOME,
-	CP_DONE_TEST, CP_DONE_TESTALL, CP_DONE_TESTANY, CP_DONE_TESTSOME,
-	CP_DONE_NONE,
-};
-struct cp_wait {
-	int call;		/* CP_CALL_* of the completion call */
-	int flags;		/* CP_F_FORTRAN or 0 */
-	MPI_Status st;		/* substituted single status */
-	MPI_Request *reqs;	/* snapshot (per-thread scratch or one) */
-	MPI_Request one;
-	int n;			/* snapshot length, 0: nothing snapshotted */
-};
-/* Before the completion call: snapshot reqs[0..n-1] into w; many: *st is
- * an array of statuses (else one), replaced by scratch when ignored.
- * Cannot fail: requests that find no room are not seen completing. */
-void cp_wait_pre(struct cp_wait *w, const MPI_Request *reqs, int n,
-		 MPI_Status **st, int many);
-/* After it: record the rows of the tracked requests that completed, by
- * kind and the call's outputs (index, flag, outcount, indices, st), then
- * the completion call's own row [t0, t1] at site.  Cannot fail. */
-void cp_wait_post(struct cp_wait *w, enum cp_done kind, const int *index,
-		  const int *flag, const int *outcount, const int *indices,
-		  const MPI_Status *st, uint64_t t0, uint64_t t1,
-		  uintptr_t site);
-/* The same for the Fortran bindings: INTEGER handles, indices from 1,
- * CP_F_STATUS_SIZE INTEGERs per status. */
-void cp_wait_pre_f(struct cp_wait *w, const MPI_Fint *reqs, int n,
-		   MPI_Fint **st, int many);
-void cp_wait_post_f(struct cp_wait *w, enum cp_done kind,
-		    const MPI_Fint *index, const MPI_Fint *flag,
-		    const MPI_Fint *outcount, const MPI_Fint *indices,
-		    const MPI_Fint *st, uint64_t t0, uint64_t t1,
-		    uintptr_t site);
+/*
+ * cp_req_post - request req was posted (ev: the posted call as
+ * cp_derive() gave it, from a record made at tick made; ci, type_bytes:
+ * its other outputs); persist: a persistent request, which starts
+ * inactive.  cycle: the flusher's drain number.  Returns 1 and *out when
+ * a completion read before it completes it now, else 0.  Cannot fail:
+ * out of memory, the request is not tracked.
+ */
+int cp_req_post(MPI_Request req, uint64_t made, const struct cp_event *ev,
+		const struct cp_comm_info *ci, uint64_t type_bytes,
+		int persist, struct cp_req_row *out);
+
+/* cp_req_start - persistent request req started at tick t.  Cannot
+ * fail. */
+void cp_req_start(MPI_Request req, uint64_t t);
+
+/*
+ * cp_req_done - request req completed in a call [t0, t1] with status st
+ * (NULL: none).  Returns 1 and *out when it completes a tracked
+ * request's row; 0 for an inactive persistent request or an unknown
+ * handle (kept for one drain, cycle, in case its post comes late).
+ */
+int cp_req_done(MPI_Request req, const MPI_Status *st, uint64_t t0,
+		uint64_t t1, uint64_t cycle, struct cp_req_row *out);
+
+/* cp_req_cancel - MPI_Cancel of req at tick t: its row is flagged
+ * CP_F_CANCELLED.  Cannot fail. */
+void cp_req_cancel(MPI_Request req, uint64_t t);
+
+/* cp_req_free - MPI_Request_free of req at tick t.  Returns 1 and *out,
+ * flagged CP_F_NOTDONE, when the request was active (its completion
+ * unseen), else 0. */
+int cp_req_free(MPI_Request req, uint64_t t, struct cp_req_row *out);
+
+/* cp_req_age - give up the completions that met no post and were read
+ * in a drain before cycle, a drain that read every ring to its head (so
+ * every post made before them has been read).  Cannot fail. */
+void cp_req_age(uint64_t cycle);
+
+/* cp_req_pending - at the end: one request still active, as a row
+ * flagged CP_F_NOTDONE that lasts until tick now, removed; 0 when none
+ * is left.  Then every request is forgotten. */
+int cp_req_pending(uint64_t now, struct cp_req_row *out);
 
 #endif

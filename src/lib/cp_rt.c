@@ -30,7 +30,6 @@
 #include "src/lib/cp_fortran.h"
 #include "src/lib/cp_layout.h"
 #include "src/lib/cp_pred_rt.h"
-#include "src/lib/cp_req.h"
 #include "src/lib/cp_rt.h"
 #include "src/lib/cp_state.h"
 #include "src/lib/cp_time.h"
@@ -438,7 +437,7 @@ void cp_rt_init(void)
 		fputs(warn, stderr);
 	if (cp_env.disable)
 		return;
-	if (cp_comm_init() || cp_req_init()) {
+	if (cp_comm_init()) {
 		cp_warn_once("out of memory for the handle tables");
 		return;
 	}
@@ -468,6 +467,22 @@ void cp_rt_init(void)
 	pthread_atfork(NULL, NULL, in_child);
 	atexit(at_exit);
 	atomic_store(&cp_active, true);
+	__atomic_store_n(&cp_fast, (uint8_t)cp_time_tsc, __ATOMIC_SEQ_CST);
+}
+
+/* The rank file's last writes, on the flusher thread (cp_flush_stop()):
+ * modules loaded since MPI_Init, the run's time, whether it finished. */
+static long long app_time_ns;
+
+static void last_writes(struct cp_db *d)
+{
+	(void)d;	/* the same as db */
+	cp_db_begin(db);
+	put_modules();
+	put_meta_int("app_time_ns", app_time_ns);
+	if (!cp_warned())
+		put_meta_int("finished", 1);
+	cp_db_commit(db);
 }
 
 void cp_rt_finalize(void)
@@ -478,17 +493,8 @@ void cp_rt_finalize(void)
 	cp_off();
 	if (!db)
 		return;
-	cp_req_flush_pending(cp_ticks());
-	cp_flush_stop();
-	/* the flusher is gone: this thread owns the database now */
-	cp_db_begin(db);
-	put_modules();
-	put_meta_int("app_time_ns",
-		     (long long)(cp_mono_ns() - cp_init_entry_ns));
-	if (!cp_warned())
-		put_meta_int("finished", 1);
-	cp_db_commit(db);
-	cp_db_close(db);
+	app_time_ns = (long long)(cp_mono_ns() - cp_init_entry_ns);
+	cp_flush_stop(last_writes);
 	db = NULL;
 	cp_layout_fini();
 }

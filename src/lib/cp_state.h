@@ -27,19 +27,13 @@ extern uint64_t cp_init_entry_ns;
 extern int64_t cp_clock_off_ns, cp_epoch_ns;
 
 /* Set while the profiler records: after our MPI_Init, before Finalize,
- * and cleared for good by cp_off() or cp_warn_once(). */
+ * and cleared for good by cp_off() or cp_warn_once().  (A call made
+ * inside a wrapped call is not recorded: see cp_ring_on().) */
 extern atomic_bool cp_active;
-
-/* Thread-local "inside a commprof MPI call" guard: calls made by commprof
- * itself and nested wrapper calls are not recorded. */
-extern __thread int cp_nested __attribute__((tls_model("initial-exec")));
-
-/* True when a wrapper should record this call. */
-static inline bool cp_should_record(void)
-{
-	return atomic_load_explicit(&cp_active, memory_order_relaxed) &&
-	       !cp_nested;
-}
+/* cp_active, and the TSC is the clock (src/lib/cp_time.h): the
+ * wrappers' one test for their fast path (__atomic_load_n and
+ * __atomic_store_n; hidden, so that the test reads it directly). */
+extern uint8_t cp_fast __attribute__((visibility("hidden")));
 
 /* Stop recording for good, silently (finalize, a forked child).  Cannot
  * fail; async-signal-safe. */
@@ -47,7 +41,10 @@ void cp_off(void);
 /* Stop recording for good and print one line, once per process:
  * "commprof: <what>; recording stopped, app unaffected".  Signal-unsafe. */
 void cp_warn_once(const char *what);
-/* True once cp_warn_once() has printed its line. */
+/* The same line, once per process, but recording goes on (rows no
+ * longer written still count in the aggregates).  Signal-unsafe. */
+void cp_warn_line(const char *what);
+/* True once cp_warn_once() or cp_warn_line() has printed its line. */
 bool cp_warned(void);
 /* Ticks (src/lib/cp_time.h) to the job clock: ns since the job's first
  * MPI_Init.  Cannot fail. */

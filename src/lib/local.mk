@@ -9,15 +9,17 @@ libcommprof_la_SOURCES = \
 	src/lib/cp_compiler.h \
 	src/lib/cp_record.h \
 	src/lib/cp_event.h \
-	src/lib/cp_build.h \
 	src/lib/cp_time.c src/lib/cp_time.h \
 	src/lib/cp_env.c src/lib/cp_env.h \
 	src/lib/cp_htab.c src/lib/cp_htab.h \
 	src/lib/cp_state.c src/lib/cp_state.h \
 	src/lib/cp_comm.c src/lib/cp_comm.h \
+	src/lib/cp_ring.c src/lib/cp_ring.h \
+	src/lib/cp_derive.c src/lib/cp_derive.h \
+	src/lib/cp_agg.c src/lib/cp_agg.h \
 	src/lib/cp_req.c src/lib/cp_req.h \
-	src/lib/cp_fill.c \
-	src/lib/cp_coll.c \
+	src/lib/cp_wait.c src/lib/cp_wait.h \
+	src/lib/cp_coll.c src/lib/cp_coll.h \
 	src/lib/cp_fortran.c src/lib/cp_fortran.h \
 	src/lib/cp_flush.c src/lib/cp_flush.h \
 	src/lib/cp_rt.c src/lib/cp_rt.h \

@@ -1,0 +1,86 @@
+/*
+ * cp_coll.h - the per-process block of a collective, one function per
+ * @block kind of pmpi/mpi_calls.def: each fills *b (struct cp_blk of
+ * src/lib/cp_ring.h, in the call's record) from the call's arguments,
+ * before the real call.  The kinds that only copy arguments are inline;
+ * those that read the call's arrays or need the caller's rank are in
+ * src/lib/cp_coll.c.  None can fail.  Also the communicator of
+ * matched-probe messages.
+ */
+#ifndef CP_COLL_H
+#define CP_COLL_H
+
+#include <stdint.h>
+#include <mpi.h>
+
+#include "src/common/cp_row.h"
+#include "src/lib/cp_ring.h"
+
+/* count elements of t, flags CP_F_*: the block of most collectives. */
+static inline void cp_block_set(struct cp_blk *b, int count, MPI_Datatype t,
+			       uint32_t flags)
+{
+	b->type = t;
+	b->n = count > 0 ? (uint64_t)count : 0;
+	b->flags = flags;
+}
+
+/* No data (Barrier). */
+static inline void cp_blk_none(struct cp_blk *b)
+{
+	b->type = MPI_DATATYPE_NULL;
+	b->n = 0;
+	b->flags = 0;
+}
+
+static inline void cp_blk_bytes(struct cp_blk *b, int count, MPI_Datatype t)
+{
+	cp_block_set(b, count, t, 0);
+}
+
+/* The send side, or the receive side when the send buffer is in place. */
+static inline void cp_blk_send(struct cp_blk *b, const void *sbuf,
+			       int scount, MPI_Datatype st, int rcount,
+			       MPI_Datatype rt)
+{
+	if (sbuf == MPI_IN_PLACE)
+		cp_block_set(b, rcount, rt, CP_F_INPLACE);
+	else
+		cp_block_set(b, scount, st, 0);
+}
+
+static inline void cp_blk_reduce(struct cp_blk *b, const void *sbuf,
+				 int count, MPI_Datatype t)
+{
+	cp_block_set(b, count, t, sbuf == MPI_IN_PLACE ? CP_F_INPLACE : 0);
+}
+
+void cp_blk_scatter(struct cp_blk *b, int scount, MPI_Datatype st,
+		    const void *rbuf, int rcount, MPI_Datatype rt, int root,
+		    MPI_Comm comm);
+void cp_blk_scatterv(struct cp_blk *b, const int *scounts, MPI_Datatype st,
+		     const void *rbuf, int rcount, MPI_Datatype rt, int root,
+		     MPI_Comm comm);
+void cp_blk_sendv(struct cp_blk *b, const void *sbuf, int scount,
+		  MPI_Datatype st, const int *rcounts, MPI_Datatype rt,
+		  MPI_Comm comm);
+void cp_blk_alltoallv(struct cp_blk *b, const void *sbuf, const int *scounts,
+		      MPI_Datatype st, const int *rcounts, MPI_Datatype rt,
+		      MPI_Comm comm);
+void cp_blk_alltoallw(struct cp_blk *b, const void *sbuf, const int *scounts,
+		      const MPI_Datatype *sts, const int *rcounts,
+		      const MPI_Datatype *rts, MPI_Comm comm);
+void cp_blk_redscat(struct cp_blk *b, const void *sbuf, const int *rcounts,
+		    MPI_Datatype t, MPI_Comm comm);
+void cp_blk_nbrv(struct cp_blk *b, const int *scounts, MPI_Datatype st,
+		 MPI_Comm comm);
+void cp_blk_nbrw(struct cp_blk *b, const int *scounts,
+		 const MPI_Datatype *sts, MPI_Comm comm);
+
+/* Matched probes: remember which communicator message m came from (after
+ * MPI_Mprobe/Improbe), and get it back once (at MPI_Mrecv/Imrecv);
+ * MPI_COMM_WORLD for a message this thread did not note.  Cannot fail. */
+void cp_msg_note(MPI_Message m, MPI_Comm comm);
+MPI_Comm cp_msg_comm(MPI_Message m);
+
+#endif

@@ -1,0 +1,258 @@
+/*
+ * cp_ring.h - the raw record of one MPI call and the per-thread ring it
+ * is written into (src/lib/cp_ring.c): what the generated wrappers store
+ * on the hot path, and what the flusher (src/lib/cp_flush.h) reads.
+ *
+ * A wrapper claims a slot of its thread's ring before the real call and
+ * writes the raw facts in place while they are still in registers: the
+ * call id, the handles as passed, count, peer, tag, the return address,
+ * the two tick reads and, for a receive, the status words.  Nothing is
+ * looked up or derived there: layouts and bytes, communicator ids and
+ * world ranks, the pairing of a request's post and completion, and the
+ * predictions are the flusher's work (src/lib/cp_derive.h,
+ * src/lib/cp_req.h).  A call that finds its ring full is written into the
+ * ring's spill slots instead and counted there, by callsite and peer
+ * (cp_ring_full(): out of line, after the call), so the aggregates stay
+ * complete.
+ *
+ * One producer per ring (its thread) and one consumer (the flusher): the
+ * producer publishes records by a release store of head, the flusher
+ * gives slots back by a release store of tail.
+ */
+#ifndef CP_RING_H
+#define CP_RING_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <mpi.h>
+
+#include "pmpi/cp_calls_gen.h"
+#include "src/lib/cp_compiler.h"
+#include "src/lib/cp_state.h"
+
+/* What a record holds (CP_W0 kind); each record is one slot. */
+enum cp_rkind {
+	CP_RK_PAD,		/* nothing: a slot skipped */
+	CP_RK_SEND,		/* blocking send: u.p */
+	CP_RK_RECV,		/* blocking receive: u.r, status in place */
+	CP_RK_ISEND,		/* nonblocking send posted: u.p, req */
+	CP_RK_IRECV,		/* nonblocking receive posted: u.p, req */
+	CP_RK_PSEND,		/* persistent send made (rows at Start) */
+	CP_RK_PRECV,		/* persistent receive made */
+	CP_RK_PROBE,		/* probe: u.pr; CP_RF_DONE when found */
+	CP_RK_COLL,		/* blocking collective: u.c */
+	CP_RK_ICOLL,		/* nonblocking collective posted: u.c, req */
+	CP_RK_START,		/* a persistent request started: u.q */
+	CP_RK_ITEM,		/* a request completed: u.d (the completion
+				 * call's row follows as a CP_RK_DONE) */
+	CP_RK_DONE,		/* a completion call: u.d; with CP_RF_ITEM it
+				 * also completed u.d.req itself */
+	CP_RK_FREE,		/* MPI_Request_free: u.q */
+	CP_RK_CANCEL,		/* MPI_Cancel: u.q */
+	CP_RK_RETYPE,		/* a datatype is being freed: u.x */
+	CP_RK_RECOMM,		/* a communicator is being freed: u.x */
+};
+
+/* Record flags (CP_W0 flags). */
+#define CP_RF_FORTRAN	0x01	/* called through a Fortran binding */
+#define CP_RF_HALF	0x02	/* receive half of a Sendrecv */
+#define CP_RF_ANYSRC	0x04	/* blocking receive posted MPI_ANY_SOURCE */
+#define CP_RF_ANYTAG	0x08	/* blocking receive posted MPI_ANY_TAG */
+#define CP_RF_DONE	0x10	/* probe found; CP_RK_DONE: with an item */
+#define CP_RF_ITEM	CP_RF_DONE
+
+/*
+ * The first word of a record: the return address (47 bits: the user half
+ * of x86-64, where code always lies, so it needs no mask there), the call
+ * id, the kind and the flags.
+ */
+#define CP_W0_SITE_BITS 47
+#define CP_W0_SITE_MASK ((UINT64_C(1) << CP_W0_SITE_BITS) - 1)
+#if defined(__x86_64__)
+#define CP_W0_SITE_IN(site) ((uint64_t)(uintptr_t)(site))
+#else
+#define CP_W0_SITE_IN(site) ((uint64_t)(uintptr_t)(site) & CP_W0_SITE_MASK)
+#endif
+#define CP_W0(site, call, kind, fl) \
+	(CP_W0_SITE_IN(site) | (uint64_t)(call) << 47 | \
+	 (uint64_t)(kind) << 55 | (uint64_t)(fl) << 59)
+#define CP_W0_SITE(w)	((uintptr_t)((w) & CP_W0_SITE_MASK))
+#define CP_W0_CALL(w)	((unsigned)((w) >> 47) & 0xff)
+#define CP_W0_KIND(w)	((unsigned)((w) >> 55) & 0xf)
+#define CP_W0_FL(w)	((unsigned)((w) >> 59))
+
+/*
+ * Per-process block of a collective as the wrapper saw it: n elements of
+ * type (the flusher derives bytes and layout), or, with CP_BLK_BYTES, n
+ * bytes already summed over several types (alltoallw: no one layout).
+ */
+#define CP_BLK_BYTES	0x10000	/* n is bytes, type is none */
+struct cp_blk {
+	MPI_Datatype type;	/* element type, MPI_DATATYPE_NULL: none */
+	uint64_t n;		/* elements (bytes with CP_BLK_BYTES) */
+	uint32_t flags;		/* CP_F_INPLACE, CP_F_VARBLOCK, CP_BLK_BYTES */
+	int32_t root;		/* root as passed, or CP_PEER_NONE */
+};
+
+/* One slot: 64 bytes, one cache line. */
+struct cp_raw {
+	uint64_t w0;		/* CP_W0() */
+	uint64_t t0, t1;	/* ticks (cp_ticks()) around the real call */
+	union {
+		struct {		/* SEND, ISEND, IRECV, PSEND, PRECV */
+			MPI_Comm comm;
+			MPI_Datatype type;
+			int32_t count, peer, tag;	/* as passed */
+			MPI_Request req;	/* the request made */
+		} p;
+		struct {		/* RECV */
+			MPI_Comm comm;
+			MPI_Datatype type;
+			MPI_Status st;
+		} r;
+		struct {		/* PROBE */
+			MPI_Comm comm;
+			int32_t src, tag;	/* as passed */
+			MPI_Status st;
+		} pr;
+		struct {		/* COLL, ICOLL */
+			MPI_Comm comm;
+			struct cp_blk b;
+			MPI_Request req;
+		} c;
+		struct {		/* ITEM, DONE */
+			MPI_Request req;	/* the request as passed in */
+			MPI_Status st;
+			int32_t n;	/* DONE: ITEM records just before */
+		} d;
+		struct {		/* START, FREE, CANCEL */
+			MPI_Request req;
+		} q;
+		struct {		/* RETYPE, RECOMM */
+			uintptr_t handle;
+		} x;
+	} u;
+} __attribute__((aligned(64)));
+
+/* A wrapper's record the ring had no room for: counted by callsite and
+ * peer in its thread's spill table (struct cp_sagg), out of line. */
+#define CP_SPILL_AGGS	512	/* spill table entries, a power of two */
+#define CP_SPILL_SLOTS	2	/* the most slots one wrapper claims */
+
+struct cp_sagg {
+	_Atomic uint64_t used;	/* 1 once the key below is published */
+	uint64_t site;		/* key: callsite, op, world peer, size class,
+				 * layout (as struct cp_db_agg) */
+	int32_t op, peer, size_class, layout;
+	_Atomic uint64_t count, bytes, ticks, min_ticks, max_ticks;
+	uint64_t f_count, f_bytes, f_ticks;	/* the flusher's: folded */
+};
+
+struct cp_ring {
+	/* first, so that cp_commit() tells them by the ring's address */
+	struct cp_raw spill[CP_SPILL_SLOTS];
+	/* the producer's line */
+	_Atomic uint64_t head;	/* slots published */
+	uint64_t room;		/* head may reach it without reading tail */
+	uint64_t mask;		/* slots - 1 */
+	uint8_t nested;		/* inside a wrapped call: record nothing */
+	int32_t thread;		/* per-rank thread index, 0 first */
+	struct cp_ring *next;	/* every ring, newest first */
+	/* the flusher's line */
+	_Atomic uint64_t tail __attribute__((aligned(64)));
+	uint64_t f_items;	/* flusher: completions read since the last
+				 * completion call's record */
+	/* written by the producer when its ring was full */
+	_Atomic uint64_t spilled;	/* rows spilled (dropped) */
+	struct cp_sagg sagg[CP_SPILL_AGGS];
+	/* spill table full: calls, bytes and ticks by op (CP_CALL_*) */
+	_Atomic uint64_t lost_n[CP_CALL_COUNT], lost_bytes[CP_CALL_COUNT];
+	_Atomic uint64_t lost_ticks[CP_CALL_COUNT];
+	uint64_t f_lost[CP_CALL_COUNT][3];	/* the flusher's: folded */
+	struct cp_raw slot[];	/* mask + 1 slots */
+};
+
+/* This thread's ring, NULL before its first recorded call. */
+extern __thread struct cp_ring *cp_my_ring
+	__attribute__((tls_model("initial-exec")));
+
+/* Make the calling thread's ring (COMMPROF_RING slots, every page
+ * touched now); NULL when out of memory.  Never waits. */
+struct cp_ring *cp_ring_attach(void);
+/* The ring to record this call in, out of line: NULL when not recording
+ * (before MPI_Init, after MPI_Finalize or a warning, inside a wrapped
+ * call); a thread's first call attaches its ring.  Never waits. */
+struct cp_ring *cp_ring_slow(void);
+/* Cold half of cp_commit(): the call's records went to the spill slots
+ * because the ring looked full; if the flusher made room since, they go
+ * into the ring, else they are counted by callsite and peer in the
+ * thread's spill table and as dropped rows.  done: completion records,
+ * which may use the slots kept back for them.  Returns rc. */
+int cp_ring_full(struct cp_ring *r, unsigned n, bool done, int rc);
+
+/* True when this call is recorded on the fast path: r exists, is not
+ * inside a wrapped call, and recording runs on the TSC (cp_fast). */
+static inline bool cp_ring_fast(const struct cp_ring *r)
+{
+	return cp_likely(r != NULL) && !r->nested &&
+	       __atomic_load_n(&cp_fast, __ATOMIC_RELAXED);
+}
+
+/* head += n, after the records (release).  One writer: on x86, whose
+ * stores stay in order, a plain add is the release store, and one
+ * instruction. */
+static inline void cp_head_add(struct cp_ring *r, unsigned n)
+{
+#if defined(__x86_64__)
+	__asm__ __volatile__("addq %1, %0" : "+m"(r->head)
+			     : "ri"((uint64_t)n) : "memory");
+#else
+	atomic_store_explicit(&r->head, atomic_load_explicit(
+		&r->head, memory_order_relaxed) + n, memory_order_release);
+#endif
+}
+
+/* The ring to record this call in, or NULL (see cp_ring_slow()). */
+static inline struct cp_ring *cp_ring_on(void)
+{
+	struct cp_ring *r = cp_my_ring;
+
+	return cp_ring_fast(r) ? r : cp_ring_slow();
+}
+
+/* n consecutive slots (n <= CP_SPILL_SLOTS) for this call's records: in
+ * the ring, or the spill slots when it looks full or the n slots would
+ * wrap (cp_commit() sorts that out after the call).  Never NULL, never
+ * a call. */
+static inline struct cp_raw *cp_claim(struct cp_ring *r, unsigned n)
+{
+	uint64_t h = atomic_load_explicit(&r->head, memory_order_relaxed);
+
+	if (cp_likely(h + n - 1 < r->room &&
+		      (n == 1 || (h & r->mask) + n <= r->mask + 1)))
+		return &r->slot[h & r->mask];
+	return r->spill;
+}
+
+/* The records s[0..n-1] of cp_claim() are complete: published when ok
+ * (the call succeeded).  done: completion records.  Returns rc. */
+static inline int cp_commit(struct cp_ring *r, struct cp_raw *s, unsigned n,
+			    bool done, bool ok, int rc)
+{
+	if (cp_likely((void *)s != (void *)r)) {
+		if (cp_likely(ok))
+			cp_head_add(r, n);
+		return rc;
+	}
+	return ok ? cp_ring_full(r, n, done, rc) : rc;
+}
+
+/* Every ring, newest first (the flusher's walk). */
+struct cp_ring *cp_ring_list(void);
+/* Threads that made recorded calls so far. */
+int cp_ring_threads(void);
+/* Rows that found their ring full, over every ring. */
+uint64_t cp_ring_dropped(void);
+
+#endif

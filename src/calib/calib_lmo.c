@@ -431,10 +431,10 @@ void calib_lmo_run(struct calib *c, struct calib_lmo *l)
 			fprintf(w.f, "# commprof-calibrate lmo sweep: kind, "
 				"ranks, bytes, repetition, seconds\n");
 	}
-	/* budgets: a default 4-rank calibration within 2 minutes, a quick
-	 * one within 15 s, on a crowded 2-core host */
+	/* a default 4-rank calibration within 2 minutes on a crowded 2-core
+	 * host; --quick sweeps to 1 MiB, whose sizes cost little there */
 	sweep(c, l, s, &w, c->quick ? 5e-3 : 20e-3,
-	      c->quick ? 65536 : 262144, c->quick ? 4 : 40);
+	      c->quick ? 65536 : 262144, c->quick ? INFINITY : 40);
 	if (c->rank == 0) {
 		calib_progress_end(c);
 		printf("lmo experiments: %d %s in %d rounds, then at each "

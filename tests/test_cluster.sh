@@ -120,7 +120,7 @@ print('# link  rate Mbit/s  delay us | 1/beta ns/B: framed    bed    LMO'
       '  LMO/bed   tsum')
 for q in pairs:
     b = r["beta_Bps"][q[0]][q[1]]
-    lmo = 1 / b["value"] if b and isinstance(b.get("value"), float) \
+    lmo = 1 / b["value"] if b and isinstance(b.get("value"), (int, float)) \
         else None
     ts = r["tsum_spb"][q[0]][q[1]]
     print('# %d-%d %12.0f %9.0f | %19.2f %6.2f %6s %8s %6s' % (

@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,25 +24,29 @@ int cp_breaks_default_h(int n)
 	return h < 3 ? 3 : h;
 }
 
-/* rss[i*n + j]: RSS of the line through observations i..j (j >= i + 1). */
-static void segment_rss(const double *x, const double *y, int n, double *rss)
+/* rss[i*n + j] += weighted RSS of the line through observations i..j
+ * (j >= i + 1) of one series; w NULL: all weights 1.  West's weighted
+ * update of the means and co-moments. */
+static void segment_rss(const double *x, const double *y, const double *w,
+			int n, double *rss)
 {
-	double mx, my, sxx, sxy, syy, dx, dy, r;
-	int i, j, k;
+	double mx, my, sxx, sxy, syy, dx, dy, r, sw, wk;
+	int i, j;
 
 	for (i = 0; i < n; i++) {
-		mx = my = sxx = sxy = syy = 0;
+		mx = my = sxx = sxy = syy = sw = 0;
 		for (j = i; j < n; j++) {
-			k = j - i + 1;
+			wk = w ? w[j] : 1;
+			sw += wk;
 			dx = x[j] - mx;
 			dy = y[j] - my;
-			mx += dx / k;
-			my += dy / k;
-			sxx += dx * (x[j] - mx);
-			sxy += dx * (y[j] - my);
-			syy += dy * (y[j] - my);
+			mx += wk / sw * dx;
+			my += wk / sw * dy;
+			sxx += wk * dx * (x[j] - mx);
+			sxy += wk * dx * (y[j] - my);
+			syy += wk * dy * (y[j] - my);
 			r = sxx > 0 ? syy - sxy * sxy / sxx : syy;
-			rss[i * n + j] = r > 0 ? r : 0;
+			rss[i * n + j] += r > 0 ? r : 0;
 		}
 	}
 }
@@ -72,15 +77,18 @@ static void partition_table(const double *rss, int n, int h, int maxb,
 	}
 }
 
-static double bic(double rss, int n, int m)
+/* strucchange: -2 logLik + log(n) * (k + 1) * (m + 1), k = 2 for one
+ * series; k = 2 * nser coefficients per segment for nser series sharing
+ * the breaks. */
+static double bic(double rss, int n, int m, int nser)
 {
-	/* strucchange: -2 logLik + log(n) * (k + 1) * (m + 1), k = 2 */
 	return n * (log(rss) + 1 - log((double)n) + log(2 * M_PI)) +
-	       log((double)n) * 3.0 * (m + 1);
+	       log((double)n) * (2.0 * nser + 1) * (m + 1);
 }
 
+/* Breaks from the partition table; segment bounds (and fits when fit). */
 static int fill_segments(const double *x, const double *y, const int *arg,
-			 double level, struct cp_breaks *b)
+			 bool fit, double level, struct cp_breaks *b)
 {
 	int n = b->nobs, j = n - 1, s, first, rc;
 
@@ -92,6 +100,9 @@ static int fill_segments(const double *x, const double *y, const int *arg,
 		first = s ? b->brk[s - 1] + 1 : 0;
 		b->seg[s].first = first;
 		b->seg[s].last = s < b->m ? b->brk[s] : n - 1;
+		memset(&b->seg[s].fit, 0, sizeof(b->seg[s].fit));
+		if (!fit)
+			continue;
 		rc = cp_stats_linfit(x + first, y + first,
 				     b->seg[s].last - first + 1, level,
 				     &b->seg[s].fit);
@@ -101,20 +112,35 @@ static int fill_segments(const double *x, const double *y, const int *arg,
 	return 0;
 }
 
-int cp_breaks_fit(const double *x, const double *y, int n, int h,
-		  int breaks, double level, struct cp_breaks *b)
+static int check_input(const double *x, const double *y, const double *w,
+		       int nser, int n, int h)
+{
+	int i;
+
+	if (!x || !y || nser < 1 || h < 3 || n < 2 * h)
+		return -CP_EINVAL;
+	for (i = 0; i < n; i++)
+		if (!isfinite(x[i]))
+			return -CP_EINVAL;
+	for (i = 0; i < nser * n; i++)
+		if (!isfinite(y[i]) || (w && !(w[i] >= 0 && isfinite(w[i]))))
+			return -CP_EINVAL;
+	return 0;
+}
+
+static int fit_any(const double *x, const double *y, const double *w,
+		   int nser, int n, int h, int breaks, double level,
+		   struct cp_breaks *b)
 {
 	double *rss = NULL, *best = NULL;
-	int *arg = NULL, maxb, m, i, rc = -CP_ENOMEM;
+	int *arg = NULL, maxb, m, k, rc;
 
 	memset(b, 0, sizeof(*b));
 	if (h <= 0)
 		h = cp_breaks_default_h(n);
-	if (!x || !y || h < 3 || n < 2 * h)
-		return -CP_EINVAL;
-	for (i = 0; i < n; i++)
-		if (!isfinite(x[i]) || !isfinite(y[i]))
-			return -CP_EINVAL;
+	rc = check_input(x, y, w, nser, n, h);
+	if (rc)
+		return rc;
 	maxb = (n + h - 1) / h - 2;
 	if (breaks > maxb || breaks < -1)
 		return -CP_EINVAL;
@@ -123,19 +149,22 @@ int cp_breaks_fit(const double *x, const double *y, int n, int h,
 	b->nobs = n;
 	b->h = h;
 	b->max_breaks = maxb;
-	rss = malloc((size_t)n * n * sizeof(*rss));
+	rc = -CP_ENOMEM;
+	rss = calloc((size_t)n * n, sizeof(*rss));
 	best = malloc((size_t)(maxb + 1) * n * sizeof(*best));
 	arg = malloc((size_t)(maxb + 1) * n * sizeof(*arg));
 	b->rss = malloc((maxb + 1) * sizeof(*b->rss));
 	b->bic = malloc((maxb + 1) * sizeof(*b->bic));
 	if (!rss || !best || !arg || !b->rss || !b->bic)
 		goto out_free;
-	segment_rss(x, y, n, rss);
+	for (k = 0; k < nser; k++)
+		segment_rss(x, y + (size_t)k * n, w ? w + (size_t)k * n : NULL,
+			    n, rss);
 	partition_table(rss, n, h, maxb, best, arg);
 	b->m = breaks;
 	for (m = 0; m <= maxb; m++) {
 		b->rss[m] = best[m * n + n - 1];
-		b->bic[m] = bic(b->rss[m], n, m);
+		b->bic[m] = bic(b->rss[m], n * nser, m, nser);
 		if (breaks < 0 && (m == 0 || b->bic[m] < b->bic[b->m]))
 			b->m = m;
 	}
@@ -143,7 +172,7 @@ int cp_breaks_fit(const double *x, const double *y, int n, int h,
 	b->seg = malloc((b->m + 1) * sizeof(*b->seg));
 	if (!b->brk || !b->seg)
 		goto out_free;
-	rc = fill_segments(x, y, arg, level, b);
+	rc = fill_segments(x, y, arg, nser == 1 && !w, level, b);
 out_free:
 	free(rss);
 	free(best);
@@ -151,6 +180,19 @@ out_free:
 	if (rc)
 		cp_breaks_free(b);
 	return rc;
+}
+
+int cp_breaks_fit(const double *x, const double *y, int n, int h,
+		  int breaks, double level, struct cp_breaks *b)
+{
+	return fit_any(x, y, NULL, 1, n, h, breaks, level, b);
+}
+
+int cp_breaks_fit_joint(const double *x, const double *y, const double *w,
+			int nser, int n, int h, int breaks,
+			struct cp_breaks *b)
+{
+	return fit_any(x, y, w, nser, n, h, breaks, CP_STATS_LEVEL, b);
 }
 
 void cp_breaks_free(struct cp_breaks *b)

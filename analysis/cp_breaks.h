@@ -56,6 +56,22 @@ int cp_breaks_default_h(int n);
 int cp_breaks_fit(const double *x, const double *y, int n, int h,
 		  int breaks, double level, struct cp_breaks *b);
 
+/* The same partition for nser series observed at the same x (a size
+ * sweep over several links): each series has its own line in every
+ * segment, the breaks are shared, the cost of a partition is the sum of
+ * the series' weighted RSS, and BIC counts 2*nser coefficients and one
+ * variance per segment over nser*n observations.  Weights make the
+ * residuals relative (w = 1/y^2: a size sweep spans microseconds to
+ * milliseconds, and unweighted the largest sizes would decide every
+ * break).
+ * x: [n] ordered; y, w: [s * n + i] series s at x[i], w NULL for 1;
+ * nser >= 1; n, h, breaks: as cp_breaks_fit; b: out, its segments hold
+ * first and last only (fit zero, n 0).
+ * Errors as cp_breaks_fit; -CP_EINVAL for a negative weight. */
+int cp_breaks_fit_joint(const double *x, const double *y, const double *w,
+			int nser, int n, int h, int breaks,
+			struct cp_breaks *b);
+
 /* Release the arrays of b (NULL-safe, idempotent).  Cannot fail. */
 void cp_breaks_free(struct cp_breaks *b);
 

@@ -1,13 +1,21 @@
 /*
- * cp_lmo.h - estimation and predictions of the LMO heterogeneous
- * point-to-point model (models.md "LMO"; paper 002, section 3).
+ * cp_lmo.h - the LMO heterogeneous point-to-point model (models.md
+ * "LMO"; paper 002, section 3): its estimates per protocol regime,
+ * thresholds and predictions.
  *
  * Per processor i a fixed delay C_i (s) and a per-byte delay t_i (s/B);
  * per link a rate beta_ij = beta_ji (B/s).  A message i -> j of M bytes
- * costs C_i + t_i*M + C_j + t_j*M + M/beta_ij.  The calibrator measures
- * three series at one size M < S, and the one-to-two with empty messages
- * too (struct cp_lmo_meas); cp_lmo_estimate solves them for C, t and
- * 1/beta.  The thresholds S, M1, M2 and the
+ * costs C_i + t_i*M + C_j + t_j*M + M/beta_ij.  An MPI library changes
+ * protocol with the size (eager, rendezvous), and each protocol has its
+ * own costs: the parameters hold per regime, a range of sizes
+ * [first_bytes, next regime's first_bytes).  analysis/cp_lmo_ls.h finds
+ * the regimes in a size sweep and estimates each one (struct cp_lmo).
+ *
+ * What a point-to-point prediction needs is the two sums C_i + C_j and
+ * t_i + t_j + 1/beta_ij of its link: they are always determined by the
+ * one-to-one series and kept as estimates of their own (csum_s,
+ * tsum_spb); the split into C_i, t_i and beta_ij needs triplets and may
+ * be ambiguous (cp_est.ambig says why).  The thresholds S, M1, M2 and the
  * gather slope corrections kappa1, kappa2 come from scatter and gather
  * size rows (cp_lmo_scatter_thresh, cp_lmo_gather_thresh, cp_lmo_kappa).
  *
@@ -25,63 +33,31 @@
 
 #include "analysis/cp_stats.h"
 
-/* Timings of the three estimation series at one message size. */
-struct cp_lmo_meas {
-	int n;			/* processors, >= 2 */
-	double msg_bytes;	/* M of the one-to-one and one-to-two series */
-	int reps0;		/* k0: repetitions of each empty roundtrip */
-	int reps1;		/* k1: repetitions of each one-to-one */
-	int reps2;		/* k2: repetitions of each one-to-two */
-	/* [cp_lmo_pair_idx(n, i, j) * reps0 + r]: roundtrip i <-> j with
-	 * empty messages, T_ij(0) = 2C_i + 2C_j */
-	const double *rt0_s;
-	/* [cp_lmo_pair_idx(n, i, j) * reps1 + r]: M bytes one way, empty
-	 * reply, T_ij(M); either direction (the model is symmetric) */
-	const double *o2o_s;
-	/* [cp_lmo_o2t_idx(n, root, j, k) * reps2 + r]: root sends M to j
-	 * and to k, both reply empty, T_root(M); unused (may be NULL) when
-	 * n == 2 */
-	const double *o2t_s;
-	int reps3;		/* k3: repetitions of each empty one-to-two */
-	/* [cp_lmo_o2t_idx(n, root, j, k) * reps3 + r]: the one-to-two with
-	 * empty messages, T_root(0), or NULL.  With it, t_i's fixed part is
-	 * measured, T_i(0) - max_j T_ij(0), instead of 002's 2C_i (ours;
-	 * CP_LMO_F_T_MEASURED): right also where the fixed delays of the
-	 * root's two transfers overlap, as link latency does. */
-	const double *o2t0_s;
-	int stat;		/* CP_LMO_STAT_*: an experiment's time */
-};
+/* Flags of struct cp_lmo. */
+/* n == 2: the split is assumed (C_0 = C_1, t_0 = t_1 = 0), each value
+ * marked ambiguous; the sums are measured */
+#define CP_LMO_F_N2		0x1
+/* the split system could not be solved: C, t, beta failed, the sums
+ * stand */
+#define CP_LMO_F_NOSPLIT	0x2
 
-/* What stands for an experiment's repetitions. */
-/* their mean, as 002 does; intervals from the spread */
-#define CP_LMO_STAT_MEAN	0
-/* their minimum: the undisturbed time on a crowded host; estimates then
- * have no interval (lo = hi = value, se 0) */
-#define CP_LMO_STAT_MIN		1
-
-/* Flags of struct cp_lmo: assumptions the data could not check. */
-/* n == 2: C_0 = C_1 assumed */
-#define CP_LMO_F_EQUAL_C	0x1
-/* n == 2: t_0 = t_1 = 0 assumed, all per-byte cost in 1/beta_01 */
-#define CP_LMO_F_ZERO_T		0x2
-/* t_i's fixed part measured by the empty one-to-two (o2t0_s) */
-#define CP_LMO_F_T_MEASURED	0x4
-/* a t_i < 0 within noise was set to 0 (lo keeps the sign, hi >= 0) */
-#define CP_LMO_F_T_CLAMPED	0x8
-/* experiments stood for by their minimum (CP_LMO_STAT_MIN) */
-#define CP_LMO_F_STAT_MIN	0x10
-
-/* An estimated (or loaded) model.  Arrays owned: cp_lmo_free(). */
+/* The estimates of one regime.  Arrays owned: cp_lmo_free(). */
 struct cp_lmo {
 	int n;			/* processors */
-	double msg_bytes;	/* M the estimates were measured at */
+	double first_bytes;	/* the regime's first size (0 for the first) */
+	double lo_bytes;	/* smallest size measured in it */
+	double hi_bytes;	/* largest size measured in it */
 	double level;		/* confidence level of the intervals */
 	unsigned flags;		/* CP_LMO_F_* */
 	int nfail;		/* estimates whose fail is set */
+	int ndropped;		/* rows left out as outliers */
 	struct cp_est *c_s;	/* [n] fixed delays C_i, s */
 	struct cp_est *t_spb;	/* [n] per-byte delays t_i, s/B */
 	struct cp_est *ib_spb;	/* [npairs] 1/beta_ij, s/B */
-	struct cp_est *beta_Bps;	/* [npairs] beta_ij, B/s */
+	struct cp_est *beta_Bps;	/* [npairs] beta_ij, B/s (+inf when
+					 * 1/beta_ij is 0) */
+	struct cp_est *csum_s;	/* [npairs] C_i + C_j, s */
+	struct cp_est *tsum_spb;	/* [npairs] t_i + t_j + 1/beta_ij */
 };
 
 /* Variants of kappa1, kappa2 (models.md "Thresholds"). */
@@ -141,22 +117,12 @@ int cp_lmo_alloc(struct cp_lmo *m, int n);
 /* Release the arrays of m (NULL-safe, idempotent).  Cannot fail. */
 void cp_lmo_free(struct cp_lmo *m);
 
-/* Estimate C, t, 1/beta and beta from in at confidence level.
- * A t_i below 0 whose interval reaches 0 is set to 0 (CP_LMO_F_T_CLAMPED).
- * Returns 0, or -CP_ENUM when at least one estimate is negative or not
- * finite: m is then filled all the same, m->nfail counts the failed
- * estimates and each carries its cause in fail.  On both, m owns arrays
- * (cp_lmo_free).  Other errors (m holds nothing): -CP_EINVAL (n < 2, a
- * series with fewer than 2 repetitions, M <= 0, a non-finite time, level
- * outside (0, 1)), -CP_ENOMEM.
- * in: measurements; level: e.g. CP_STATS_LEVEL; m: out. */
-int cp_lmo_estimate(const struct cp_lmo_meas *in, double level,
-		    struct cp_lmo *m);
-
 /* Predicted time of one message of bytes from i to j (cp_lmo_eval_p2p):
- * C_i + t_i*M + C_j + t_j*M + M/beta_ij.  -CP_EINVAL for bad ranks or
- * bytes < 0, -CP_ENUM if an estimate used has failed, -CP_ENOMEM.
- * m: model; i, j: ranks; bytes: M; t_s: out. */
+ * (C_i + C_j) + (t_i + t_j + 1/beta_ij)*M from the sums of the link.
+ * -CP_EINVAL for bad ranks or bytes < 0, -CP_ENUM if a sum used has
+ * failed, -CP_ENOMEM.
+ * m: the estimates of the regime bytes falls in; i, j: ranks; bytes: M;
+ * t_s: out. */
 int cp_lmo_predict_p2p(const struct cp_lmo *m, int i, int j, double bytes,
 		       double *t_s);
 
@@ -185,23 +151,28 @@ int cp_lmo_gather_thresh(const double *bytes, const double *t_s, int n,
 
 /* kappa1 = c1(small) - max_i (t_i + 1/beta_root,i) and kappa2 = c1(large)
  * - sum_i (t_i + 1/beta_root,i) over the gather row's senders, in both
- * variants (CP_LMO_KAPPA_*).  Intervals: the fit's slope and the model
- * term are independent experiments, so their variances add; the model
- * term's standard error is bounded by the sum of its parts' (their
- * covariances are not kept): conservative.  A kappa whose inputs failed
- * gets a fail cause; returns -CP_ENUM if any kappa failed, else 0.
- * -CP_EINVAL for bad ranks or thresholds not estimated.
- * m: model; root: gather root; peers, npeers: the senders; level:
- * confidence level; th: updated (kappa*). */
-int cp_lmo_kappa(const struct cp_lmo *m, int root, const int *peers,
-		 int npeers, double level, struct cp_lmo_thresh *th);
+ * variants (CP_LMO_KAPPA_*), t_i + 1/beta_root,i being the link's sum
+ * less t_root.  Each range takes the LMO estimates of the regime its
+ * fitted sizes end in (the caller picks them).  Intervals: the fit's
+ * slope and the model term are independent experiments, so their
+ * variances add; the model term's standard error is bounded by the sum
+ * of its parts' (their covariances are not kept): conservative.  A kappa
+ * whose inputs failed gets a fail cause; returns -CP_ENUM if any kappa
+ * failed, else 0.  -CP_EINVAL for bad ranks or thresholds not estimated.
+ * small, large: the regimes of the small and the large gathers; root:
+ * gather root; peers, npeers: the senders; level: confidence level;
+ * th: updated (kappa*). */
+int cp_lmo_kappa(const struct cp_lmo *small, const struct cp_lmo *large,
+		 int root, const int *peers, int npeers, double level,
+		 struct cp_lmo_thresh *th);
 
 /* Linear scatter from root to the npeers peers, bytes each
  * (cp_lmo_eval_scatter): n*(C_0 + t_0*M) + max_i {C_i + t_i*M +
- * M/beta_0i} if M <= S, the sum over i instead of the max if M > S.
+ * M/beta_0i} if M <= S, the sum over i instead of the max if M > S,
+ * written with the links' sums and the root's split.
  * -CP_EINVAL (bad ranks, S not estimated), -CP_ENUM (an estimate used
  * has failed), -CP_ENOMEM.
- * m: model; th: thresholds; root: sender; peers, npeers: receivers;
+ * m: the regime bytes falls in; th: thresholds; root: sender; peers, npeers: receivers;
  * bytes: M; t_s: out. */
 int cp_lmo_predict_scatter(const struct cp_lmo *m,
 			   const struct cp_lmo_thresh *th, int root,
@@ -216,7 +187,7 @@ int cp_lmo_predict_scatter(const struct cp_lmo *m,
  * failed kappa of the size's range is a failed estimate: -CP_ENUM.
  * -CP_EINVAL (bad ranks or variant, the threshold that decides not
  * estimated), -CP_ENUM, -CP_ENOMEM as cp_lmo_predict_scatter.
- * m: model; th: thresholds and kappas; variant: CP_LMO_KAPPA_*;
+ * m: the regime bytes falls in; th: thresholds and kappas; variant: CP_LMO_KAPPA_*;
  * root, peers, npeers, bytes: the gather; t_s: out. */
 int cp_lmo_predict_gather(const struct cp_lmo *m,
 			  const struct cp_lmo_thresh *th, int variant,

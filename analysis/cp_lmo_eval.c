@@ -14,20 +14,37 @@ static bool rank_ok(const struct cp_lmo_tab *m, int r)
 	return r >= 0 && r < m->n;
 }
 
+int cp_lmo_regime_of(const double *first_bytes, int nreg, double bytes)
+{
+	int k = 0;
+
+	while (k + 1 < nreg && bytes >= first_bytes[k + 1])
+		k++;
+	return k;
+}
+
+/* The link's time: (C_i + C_j) + (t_i + t_j + 1/beta_ij)*M. */
+static double link(const struct cp_lmo_tab *m, int i, int j, double mb)
+{
+	return m->csum_s[i * m->n + j] + m->tsum_spb[i * m->n + j] * mb;
+}
+
 double cp_lmo_eval_p2p(const struct cp_lmo_tab *m, int i, int j,
 		       double bytes)
 {
 	if (!rank_ok(m, i) || !rank_ok(m, j) || i == j || !(bytes >= 0))
 		return NAN;
-	return m->c_s[i] + m->t_spb[i] * bytes + m->c_s[j] +
-	       m->t_spb[j] * bytes + bytes * m->ib_spb[i * m->n + j];
+	return link(m, i, j, bytes);
 }
 
 /*
  * n*(C_0 + t_0*M) + max_i or sum_i {C_i + t_i*M + M/beta_0i} over the
  * members other than the root (002: the root sends, or receives, n
  * messages of M bytes one after the other; the transfers run in parallel
- * below the threshold and one after the other above it).
+ * below the threshold and one after the other above it).  Each term
+ * C_0 + t_0*M + C_i + t_i*M + M/beta_0i is the link's determined sum, so
+ * the root's share is added n - 1 more times for the max and not again
+ * for the sum.
  */
 static int linear(const struct cp_lmo_tab *m, int root,
 		  const int32_t *members, int nmembers, double mb, bool sum,
@@ -44,8 +61,7 @@ static int linear(const struct cp_lmo_tab *m, int root,
 			continue;
 		if (!rank_ok(m, q))
 			return -CP_EINVAL;
-		x = m->c_s[q] + m->t_spb[q] * mb +
-		    mb * m->ib_spb[root * m->n + q];
+		x = link(m, root, q, mb);
 		if (isnan(x))
 			return -CP_ENUM;
 		sm += x;
@@ -54,7 +70,9 @@ static int linear(const struct cp_lmo_tab *m, int root,
 	}
 	if (!k)
 		return -CP_EINVAL;
-	x = k * (m->c_s[root] + m->t_spb[root] * mb) + (sum ? sm : mx);
+	x = sum ? sm : mx;
+	if (!sum && k > 1)
+		x += (k - 1) * (m->c_s[root] + m->t_spb[root] * mb);
 	if (isnan(x))
 		return -CP_ENUM;
 	*t_s = x;

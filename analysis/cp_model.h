@@ -37,19 +37,33 @@ double cp_model_lerp(const double *v, int stride, int a, double w, int n);
 
 /* ---- LMO (models.md "LMO"; paper 002, section 3) ---- */
 
-/* LMO parameters of n ranks, as flat arrays that the caller owns. */
+/*
+ * LMO parameters of n ranks in one protocol regime, as flat arrays that
+ * the caller owns.  A message uses only the sums of its link, which the
+ * data always determine; a scatter or gather adds the root's own share
+ * C_root + t_root*M once per further peer.
+ */
 struct cp_lmo_tab {
 	int n;			/* ranks 0..n-1 */
 	const double *c_s;	/* [n] fixed delays C_i */
 	const double *t_spb;	/* [n] per-byte delays t_i */
-	const double *ib_spb;	/* [i * n + j] 1/beta_ij, symmetric; the
+	const double *csum_s;	/* [i * n + j] C_i + C_j, symmetric; the
 				 * diagonal is not read */
+	const double *tsum_spb;	/* [i * n + j] t_i + t_j + 1/beta_ij */
 	double s_bytes;		/* scatter threshold S; NAN unknown */
 	double m1_bytes;	/* gather: M < M1 small; NAN unknown */
 	double m2_bytes;	/* gather: M >= M2 large; NAN unknown */
 	double kappa1_spb;	/* gather slope corrections of the variant */
 	double kappa2_spb;	/* in use (CP_LMO_KAPPA_*); NAN failed */
 };
+
+/*
+ * cp_lmo_regime_of - the regime a message of bytes falls in: the last k
+ * with first_bytes[k] <= bytes (0 when bytes is below all, NAN or
+ * negative).  first_bytes: [nreg] increasing, first_bytes[0] = 0;
+ * nreg >= 1.  Cannot fail.
+ */
+int cp_lmo_regime_of(const double *first_bytes, int nreg, double bytes);
 
 /* Where a linear gather of M bytes per sender falls (002): */
 enum cp_lmo_range {
@@ -73,8 +87,9 @@ enum cp_lmo_range cp_lmo_gather_range(double m1_bytes, double m2_bytes,
 
 /*
  * cp_lmo_eval_p2p - one message of bytes from i to j:
- * C_i + t_i*M + C_j + t_j*M + M/beta_ij.  NAN when i or j is not a rank
- * of m, i == j, bytes < 0, or a parameter used is NAN.
+ * C_i + t_i*M + C_j + t_j*M + M/beta_ij, as (C_i + C_j) + (t_i + t_j +
+ * 1/beta_ij)*M.  NAN when i or j is not a rank of m, i == j, bytes < 0,
+ * or a parameter used is NAN.
  * m: parameters; i, j: sender and receiver; bytes: M.
  */
 double cp_lmo_eval_p2p(const struct cp_lmo_tab *m, int i, int j,
@@ -84,7 +99,9 @@ double cp_lmo_eval_p2p(const struct cp_lmo_tab *m, int i, int j,
  * cp_lmo_eval_scatter - linear scatter from root, bytes to each other
  * member: n*(C_0 + t_0*M) + max_i {C_i + t_i*M + M/beta_0i} if M <= S,
  * the sum over i instead of the max if M > S, n the members other than
- * the root (the root's own block is a local copy).  Returns 0 and *t_s;
+ * the root (the root's own block is a local copy); computed as
+ * (n - 1)*(C_0 + t_0*M) + max_i {(C_0 + C_i) + (t_0 + t_i + 1/beta_0i)*M}
+ * and sum_i {(C_0 + C_i) + (t_0 + t_i + 1/beta_0i)*M}.  Returns 0 and *t_s;
  * -CP_EINVAL (S unknown, root or a member not a rank of m, no member
  * but the root, bytes < 0); -CP_ENUM (a parameter used is NAN).
  * m: parameters; root: sender; members: ranks of the group, NULL for
@@ -111,30 +128,50 @@ int cp_lmo_eval_gather(const struct cp_lmo_tab *m, int root,
 /* ---- log3P (models.md "log3P"; paper 003, sections 2-4) ---- */
 
 /*
- * T(s,d) = o_mw(s) + l_mw(s,d) + o_net(s) from tables at measured sizes
- * and strides (analysis/cp_log3p.h derives them).  Between measured
- * points we interpolate (ours): linearly in s, since each cost is close
- * to affine in s between protocol switches, and linearly in log2(d),
- * since strides span orders of magnitude and 003's Fig. 5 shows l_mw
- * smooth on log axes.  Outside the measured sizes the end segment is
- * extended and outside the strides the nearest stride is used; both set
- * a flag in the prediction.  A NAN entry (a failed table value) makes
- * NAN every prediction that interpolates through it.
+ * T(s,d) = o_mw(s) + l_mw(s,d) + o_net(s) from tables at measured points
+ * (analysis/cp_log3p.h derives them).  A strided layout is one block of
+ * b bytes every d bytes; its gap g = d - b is what the copy skips.  The
+ * contiguous terms are tabled over sizes s, l_mw over sizes, blocks b
+ * and gaps g (ours: 003 measured one element per block only).
+ *
+ * Interpolation (ours), monotone: between two table points every value
+ * lies between theirs, so no per-byte cost overshoots its neighbours.
+ *  - in s: each term linearly in s, so that its per-byte cost T/s moves
+ *    monotonically between the points; above the largest size a term
+ *    keeps its per-byte cost (T grows in proportion to s), below the
+ *    smallest it keeps its value;
+ *  - in b: the per-block cost l_mw*b/s linearly in b (a block costs a
+ *    fixed part and a part per byte); above the largest block the
+ *    per-byte cost is kept, below the smallest the per-block cost;
+ *  - in g: the per-block cost linearly in log2 g (gaps span orders of
+ *    magnitude; cache lines and pages change the cost by steps), kept
+ *    outside the measured gaps.
+ * A strided cell not measured (the calibrator skips layouts whose extent
+ * exceeds its memory cap) is extrapolated from its column's largest
+ * measured size as above.  Leaving the tables sets a flag in the
+ * prediction.  A NAN entry is a value that failed: the column bridges it
+ * from its neighbours; a column with no value makes NAN every
+ * prediction that needs it.
  */
 struct cp_log3p {
-	int nsizes;		/* sizes measured, >= 1 */
-	int nstrides;		/* strides measured, >= 1 */
+	int nsizes;		/* contiguous sizes measured, >= 1 */
 	double *size_bytes;	/* [nsizes] increasing */
-	double *stride_bytes;	/* [nstrides] increasing, > 0 */
 	double *t_mem_s;	/* [nsizes] memcpy time */
 	double *o_mw_s;		/* [nsizes] middleware overhead */
 	double *o_net_s;	/* [nsizes] network overhead */
-	double *l_mw_s;		/* [is * nstrides + id] mw latency */
-	int nneg;		/* derived values < 0 (noise or bad data) */
+	int nssizes;		/* strided sizes, >= 1 */
+	int nblocks;		/* block sizes, >= 1 */
+	int ngaps;		/* gaps, >= 1 */
+	double *ssize_bytes;	/* [nssizes] increasing */
+	double *block_bytes;	/* [nblocks] increasing, > 0 */
+	double *gap_bytes;	/* [ngaps] increasing, > 0 */
+	double *l_mw_s;		/* [(is * nblocks + ib) * ngaps + ig]
+				 * middleware latency; NAN none */
+	int nneg;		/* derived values < 0 */
 };
 
-#define CP_LOG3P_F_EXTRAP_SIZE	0x1	/* s outside measured sizes */
-#define CP_LOG3P_F_EXTRAP_STRIDE 0x2	/* d outside measured strides */
+#define CP_LOG3P_F_EXTRAP_SIZE	0x1	/* s outside the measured sizes */
+#define CP_LOG3P_F_EXTRAP_STRIDE 0x2	/* block or gap outside the measured */
 
 /* One prediction and its terms. */
 struct cp_log3p_pred {
@@ -166,12 +203,13 @@ struct cp_log3p_saving {
  * with malloc.  Cannot fail. */
 void cp_log3p_free(struct cp_log3p *m);
 
-/* T(s,d) and its terms.  d == 0 means contiguous (l_mw = 0 exactly);
- * otherwise d is the distance between elements in bytes.  -CP_EINVAL for
- * s < 0 or d < 0 or non-finite.
- * m: tables; s_bytes: message size; d_bytes: stride; p: out. */
+/* T(s,d) and its terms for blocks of b bytes d bytes apart.  d == 0
+ * means contiguous (l_mw = 0 exactly).  -CP_EINVAL for s < 0, d < 0,
+ * d > 0 with b <= 0 or b >= d, or a non-finite argument.
+ * m: tables; s_bytes: message size; d_bytes: stride; b_bytes: block;
+ * p: out. */
 int cp_log3p_eval(const struct cp_log3p *m, double s_bytes, double d_bytes,
-		  struct cp_log3p_pred *p);
+		  double b_bytes, struct cp_log3p_pred *p);
 
 /* Linear broadcast, root sends P-1 times (003, 4.3.3):
  * P*(o_mw/2 + l_mw/2) + o_net.  -CP_EINVAL for nprocs < 2.

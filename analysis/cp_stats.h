@@ -5,8 +5,9 @@
  *
  * A value with its uncertainty travels as struct cp_est, so that every
  * estimate of analysis/ can be printed and stored the same way: value,
- * interval, standard error, degrees of freedom, sample count, and a static
- * cause string when the value must not be used.
+ * interval, standard error, degrees of freedom, sample count, a static
+ * cause string when the value must not be used, and one when the data do
+ * not settle it (a split of a determined sum, say).
  *
  * No global state; every function is thread-safe.  Actions return 0 or
  * -CP_E* (analysis/cp_err.h) and leave their outputs unspecified on error.
@@ -30,6 +31,8 @@ struct cp_est {
 	int n;			/* measured samples behind val; 0 if
 				 * assumed */
 	const char *fail;	/* NULL, or why val is unusable (static) */
+	const char *ambig;	/* NULL, or why the data do not settle val
+				 * although it is usable (static) */
 };
 
 /* A least-squares line y = c0 + c1*x. */

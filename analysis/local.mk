@@ -29,7 +29,9 @@ libcpreduce_la_LIBADD = -lm
 libcpanalysis_la_SOURCES = \
 	analysis/cp_stats.h analysis/cp_stats.c \
 	analysis/cp_breaks.h analysis/cp_breaks.c \
+	analysis/cp_nnls.h analysis/cp_nnls.c \
 	analysis/cp_lmo.h analysis/cp_lmo_fit.c \
+	analysis/cp_lmo_ls.h analysis/cp_lmo_ls.c \
 	analysis/cp_log3p.h analysis/cp_log3p_fit.c \
 	analysis/cp_baseline.h analysis/cp_baseline_fit.c \
 	analysis/cp_taulop_fit.h analysis/cp_taulop_fit.c \

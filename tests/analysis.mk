@@ -5,6 +5,7 @@
 ANALYSIS_TESTS = \
 	tests/test_analysis_stats \
 	tests/test_analysis_breaks \
+	tests/test_analysis_nnls \
 	tests/test_analysis_lmo \
 	tests/test_analysis_log3p \
 	tests/test_analysis_plogpt
@@ -26,6 +27,9 @@ tests_test_analysis_lmo_LDADD = $(ANALYSIS_TEST_LDADD)
 tests_test_analysis_log3p_SOURCES = tests/test_analysis_log3p.c
 tests_test_analysis_log3p_CFLAGS = $(ANALYSIS_TEST_CFLAGS)
 tests_test_analysis_log3p_LDADD = $(ANALYSIS_TEST_LDADD)
+tests_test_analysis_nnls_SOURCES = tests/test_analysis_nnls.c
+tests_test_analysis_nnls_CFLAGS = $(ANALYSIS_TEST_CFLAGS)
+tests_test_analysis_nnls_LDADD = $(ANALYSIS_TEST_LDADD)
 tests_test_analysis_plogpt_SOURCES = tests/test_analysis_plogpt.c
 tests_test_analysis_plogpt_CFLAGS = $(ANALYSIS_TEST_CFLAGS)
 tests_test_analysis_plogpt_LDADD = $(ANALYSIS_TEST_LDADD)

@@ -8,6 +8,8 @@ CALIB_TESTS = \
 	tests/test_calib.sh
 TESTS += $(CALIB_TESTS)
 dist_check_SCRIPTS += $(CALIB_TESTS)
+# two calibrations in a row agree within their intervals? (by hand)
+EXTRA_DIST += tests/calib_agree
 
 check_PROGRAMS += tests/test_params
 tests_test_params_SOURCES = \

@@ -12,6 +12,6 @@ tests_cluster_delayline_SOURCES = tests/cluster/delayline.c
 CLUSTER_TESTS = tests/test_cluster.sh tests/test_cluster_tree.sh
 TESTS += $(CLUSTER_TESTS)
 dist_check_SCRIPTS += $(CLUSTER_TESTS)
-EXTRA_DIST += tests/cluster/bed tests/cluster/links.table tests/cluster/pairs.c \
-	tests/cluster/tree.table \
-	tests/cluster/locations
+EXTRA_DIST += tests/cluster/bed tests/cluster/links.table \
+	tests/cluster/links2.table tests/cluster/tree.table \
+	tests/cluster/pairs.c

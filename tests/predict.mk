@@ -11,3 +11,9 @@ tests_test_predict_LDADD = libcpanalysis.la libcpcommon.la $(GSL_LIBS) -lm
 # calibrate, profile examples/stride with the file, report
 TESTS += tests/test_predict_e2e.sh
 dist_check_SCRIPTS += tests/test_predict_e2e.sh
+
+# a default calibration, then messages off its grids (tests/probe.c):
+# mu_bar of log3P and LMO within their bounds
+TESTS += tests/test_probe.sh
+dist_check_SCRIPTS += tests/test_probe.sh
+EXTRA_DIST += tests/probe.c

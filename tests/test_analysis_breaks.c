@@ -86,6 +86,43 @@ static void test_limits(void)
 	cp_breaks_free(&bp);
 }
 
+/* Two series on a geometric size row from 64 B to 4 MiB sharing a jump
+ * at 4096 B (an eager limit), one of them with a second break at 64 KiB
+ * of its own, 2% relative noise, relative weights: the joint fit finds
+ * both, the second from one series alone. */
+static void test_joint(gsl_rng *r)
+{
+	enum { S = 25 };
+	double x[S], y[2 * S], w[2 * S], v;
+	struct cp_breaks bp;
+	int i, k, rc;
+
+	for (i = 0; i < S; i++) {
+		x[i] = 64 * pow(2, i / 2.0);
+		for (k = 0; k < 2; k++) {
+			v = x[i] < 4096 ? 0.3e-6 + 0.06e-9 * x[i] :
+			    2.6e-6 + 0.07e-9 * x[i];
+			if (k && x[i] >= 65536)
+				v = 5e-6 + 0.2e-9 * x[i];
+			v *= 1 + gsl_ran_gaussian(r, 0.02);
+			y[k * S + i] = v;
+			w[k * S + i] = 1 / (v * v);
+		}
+	}
+	rc = cp_breaks_fit_joint(x, y, w, 2, S, 3, -1, &bp);
+	ta_check(!rc && bp.m == 2 && x[bp.brk[0] + 1] == 4096 &&
+		 x[bp.brk[1] + 1] == 65536,
+		 "joint, relative: breaks before 4096 and 65536 (got %d: %.0f "
+		 "%.0f)", rc ? -1 : bp.m, !rc && bp.m ? x[bp.brk[0] + 1] : 0,
+		 !rc && bp.m > 1 ? x[bp.brk[1] + 1] : 0);
+	ta_check(!rc && bp.seg[0].fit.n == 0, "joint: no per-segment fit");
+	if (!rc)
+		cp_breaks_free(&bp);
+	w[3] = -1;
+	ta_check(cp_breaks_fit_joint(x, y, w, 2, S, 3, -1, &bp) ==
+		 -CP_EINVAL, "joint: a negative weight is refused");
+}
+
 int main(void)
 {
 	static const int end1[] = { 29 }, end2[] = { 19, 39 };
@@ -102,6 +139,7 @@ int main(void)
 	one_case(r, "one break", end1, 2, a1, b1);
 	one_case(r, "two breaks", end2, 3, a2, b2);
 	test_limits();
+	test_joint(r);
 	gsl_rng_free(r);
 	return ta_done("test_analysis_breaks");
 }

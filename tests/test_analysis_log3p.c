@@ -1,10 +1,18 @@
 /*
  * test_analysis_log3p.c - analysis/cp_log3p without MPI: the paper's 4.1
- * example (003: s = 16 KB, d = 1 KB; o_mw 29, l_mw 420, T_mem 3, o_net
- * 131 us) must give T_00(s,d) = 452 and T_01(s,d) = 580 exactly; then
- * interpolation, range flags, broadcasts, predicates and savings.
+ * example (003: s = 16 KB, d = 1 KB of doubles; o_mw 29, l_mw 420, T_mem
+ * 3, o_net 131 us) must give T_00(s,d) = 452 and T_01(s,d) = 580
+ * exactly; then the interpolation: exact at table points, monotone per
+ * byte between them in size, block and gap, close to a smooth cost law
+ * off the grid (blocks of 16, 28 and 40 B, gaps that are no table
+ * point), extrapolation beyond the tables with its flags, cells not
+ * measured and failed ones bridged by their column, broadcasts,
+ * predicates and savings.
  */
 #include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
 
 #include "analysis/cp_err.h"
 #include "analysis/cp_log3p.h"
@@ -14,10 +22,11 @@
  * microseconds keep every sum exact in double. */
 static void test_paper(void)
 {
-	const double s[] = { 16384 }, d[] = { 1024 };
+	const double s[] = { 16384 }, b[] = { 8 }, g[] = { 1016 };
 	const double tmem[] = { 3 }, t00[] = { 29 + 3 }, t01[] = { 29 + 131 };
-	const double t00sd[] = { 452 };
-	struct cp_log3p_meas in = { 1, 1, s, d, tmem, t00, t01, t00sd };
+	const double t01sd[] = { 580 };
+	struct cp_log3p_meas in = { 1, s, tmem, t00, t01, 1, 1, 1, s, b, g,
+				    t01sd };
 	struct cp_log3p m;
 	struct cp_log3p_pred p;
 	struct cp_log3p_saving sv;
@@ -28,9 +37,9 @@ static void test_paper(void)
 	ta_check(rc == 0 && m.o_mw_s[0] == 29 && m.o_net_s[0] == 131 &&
 		 m.l_mw_s[0] == 420 && m.nneg == 0,
 		 "4.1: o_mw = T_00 - T_mem = 29, o_net = T_01 - o_mw = 131, "
-		 "l_mw = T_00(s,d) - T_00 = 420 (got %g, %g, %g)",
+		 "l_mw = T_01(s,d) - T_01 = 420 (got %g, %g, %g)",
 		 m.o_mw_s[0], m.o_net_s[0], m.l_mw_s[0]);
-	cp_log3p_eval(&m, 16384, 1024, &p);
+	cp_log3p_eval(&m, 16384, 1024, 8, &p);
 	ta_check(p.self_s == 452 && p.flags == 0,
 		 "4.1: T_00(s,d) = o_mw + l_mw + T_mem = 452 (got %g)",
 		 p.self_s);
@@ -38,10 +47,10 @@ static void test_paper(void)
 		 p.t_s);
 	ta_check(cp_log3p_mw_dominated(&p) && cp_log3p_lmw_largest(&p),
 		 "4.1: middleware dominated (449 > 131), l_mw largest term");
-	cp_log3p_eval(&m, 16384, 0, &p);
+	cp_log3p_eval(&m, 16384, 0, 0, &p);
 	ta_check(p.t_s == 160 && p.l_mw_s == 0 && !cp_log3p_mw_dominated(&p),
 		 "4.1 contiguous (d = 0): T_01 = 160, not mw dominated");
-	cp_log3p_eval(&m, 16384, 1024, &p);
+	cp_log3p_eval(&m, 16384, 1024, 8, &p);
 	cp_log3p_eval_bcast_linear(&p, 8, &t);
 	ta_check(t == 8 * (29 / 2.0 + 420 / 2.0) + 131,
 		 "linear bcast P=8: P*(o_mw/2 + l_mw/2) + o_net = %g", t);
@@ -56,72 +65,187 @@ static void test_paper(void)
 	ta_check(sv.manual_s == 0.15 * 580 && sv.manual_lo_s == 0.02 * 580 &&
 		 sv.manual_hi_s == 0.5 * 580 && sv.blocked_s == 0.435 * 580,
 		 "packing savings 15%% (2..50%%), blocked 43.5%% of 580");
-	cp_log3p_eval(&m, 32768, 1024, &p);
-	ta_check(p.flags == CP_LOG3P_F_EXTRAP_SIZE,
-		 "32 KB outside the one measured size: flagged");
+	cp_log3p_eval(&m, 32768, 1024, 8, &p);
+	ta_check(p.flags == CP_LOG3P_F_EXTRAP_SIZE && p.o_net_s == 262 &&
+		 p.l_mw_s == 840,
+		 "32 KB above the one measured size: per-byte costs kept "
+		 "(o_net 262, l_mw 840), flagged");
+	ta_check(cp_log3p_eval(&m, 1024, 16, 16, &p) == -CP_EINVAL &&
+		 cp_log3p_eval(&m, -1, 0, 0, &p) == -CP_EINVAL,
+		 "a block as wide as its stride, a negative size: -CP_EINVAL");
 	cp_log3p_free(&m);
 }
 
-/* Two sizes, three strides: interpolation linear in s, in log2(d). */
-static void test_interp(void)
+/*
+ * A smooth law, in ns: contiguous one-way 500 + 0.1*s + 2*sqrt(s); a
+ * strided message of s bytes in blocks of b with gaps g costs per block
+ * 4 + 0.05*b + 0.3*sqrt(b) + 0.4*log2(g) + 0.2*sqrt(g) more.  Tables on a
+ * grid; off the grid the interpolation must stay within 5% of the law,
+ * exact at the points.
+ */
+static const double S[] = { 256, 1024, 4096, 16384, 65536, 262144 };
+static const double B[] = { 8, 16, 64, 256, 1024 };
+static const double G[] = { 8, 56, 248, 1016, 8184 };
+#define NS 6
+#define NB 5
+#define NG 5
+
+static double law_contig(double s)
 {
-	const double s[] = { 1000, 3000 }, d[] = { 16, 64, 256 };
-	const double tmem[] = { 1, 3 }, t00[] = { 11, 23 };
-	const double t01[] = { 20, 50 };
-	const double t00sd[] = { 11 + 2, 11 + 6, 11 + 10,
-				 23 + 4, 23 + 12, 23 + 20 };
-	struct cp_log3p_meas in = { 2, 3, s, d, tmem, t00, t01, t00sd };
+	return 500 + 0.1 * s + 2 * sqrt(s);
+}
+
+static double law_lmw(double s, double b, double g)
+{
+	return s / b * (4 + 0.05 * b + 0.3 * sqrt(b) + 0.4 * log2(g) +
+			0.2 * sqrt(g));
+}
+
+static void grid_tables(struct cp_log3p *m, bool cap)
+{
+	static double tm[NS], t00[NS], t01[NS], sd[NS * NB * NG];
+	struct cp_log3p_meas in = { NS, S, tm, t00, t01, NS, NB, NG, S, B, G,
+				    sd };
+	int i, j, k;
+
+	for (i = 0; i < NS; i++) {
+		tm[i] = 0.05 * S[i];
+		t00[i] = tm[i] + 100 + 0.02 * S[i];
+		t01[i] = law_contig(S[i]);
+		for (j = 0; j < NB; j++)
+			for (k = 0; k < NG; k++)
+				/* the memory cap: extent s*(b+g)/b <= 8 MB */
+				sd[(i * NB + j) * NG + k] =
+					cap && S[i] * (B[j] + G[k]) / B[j] >
+					8e6 ? NAN : t01[i] +
+					law_lmw(S[i], B[j], G[k]);
+		}
+	if (cp_log3p_derive(&in, m))
+		exit(1);
+}
+
+static void test_grid(void)
+{
+	struct cp_log3p m;
+	struct cp_log3p_pred p, q;
+	int i, j, k, bad = 0, nonmono = 0;
+	double s, e, worst = 0;
+
+	grid_tables(&m, false);
+	for (i = 0; i < NS; i++)
+		for (j = 0; j < NB; j++)
+			for (k = 0; k < NG; k++) {
+				cp_log3p_eval(&m, S[i], B[j] + G[k], B[j], &p);
+				bad += !ta_near(p.t_s, law_contig(S[i]) +
+						law_lmw(S[i], B[j], G[k]),
+						1e-12) || p.flags;
+			}
+	ta_check(!bad, "every table point predicted exactly, unflagged "
+		 "(%d off)", bad);
+	/* per-byte cost monotone between sizes, gaps and blocks */
+	for (s = 300; s < 262144; s *= 1.07) {
+		cp_log3p_eval(&m, s, 208, 8, &p);
+		cp_log3p_eval(&m, s * 1.07, 208, 8, &q);
+		nonmono += q.t_s / (s * 1.07) > p.t_s / s + 1e-12;
+		cp_log3p_eval(&m, 65536, 8 + s / 32, 8, &p);
+		cp_log3p_eval(&m, 65536, 8 + s * 1.07 / 32, 8, &q);
+		nonmono += q.l_mw_s < p.l_mw_s - 1e-9 && s * 1.07 / 32 < 8184;
+	}
+	ta_check(!nonmono, "T/s never grows with s, l_mw never falls with "
+		 "the gap (%d violations)", nonmono);
+	/* off the grid: blocks 16, 28 and 40 B, strides of 2..200 doubles */
+	for (s = 2000; s <= 200000; s *= 1.9)
+		for (j = 2; j <= 200; j = j * 3 / 2 + 1) {
+			static const double blk[] = { 8, 16, 28, 40 };
+
+			for (k = 0; k < 4; k++) {
+				double d = blk[k] + 8 * j;
+
+				cp_log3p_eval(&m, s, d, blk[k], &p);
+				e = p.t_s / (law_contig(s) +
+					     law_lmw(s, blk[k], d - blk[k]));
+				e = e > 1 ? e : 1 / e;
+				worst = e > worst ? e : worst;
+			}
+		}
+	ta_check(worst < 1.05, "off the grid (2 KB..200 KB, strides of 2 to "
+		 "200 doubles, blocks 8..40 B) within 5%% of the law "
+		 "(worst mu %.4f)", worst);
+	cp_log3p_free(&m);
+}
+
+static void test_extrap(void)
+{
 	struct cp_log3p m;
 	struct cp_log3p_pred p;
+	double want;
 
-	cp_log3p_derive(&in, &m);
-	/* s = 2000: o_mw (10+20)/2 = 15, o_net (10+30)/2 = 20; d = 32: half
-	 * way from 16 to 64 in log2: l_mw rows 4 and 8, mean 6 */
-	cp_log3p_eval(&m, 2000, 32, &p);
-	ta_check(ta_near(p.o_mw_s, 15, 1e-12) && ta_near(p.o_net_s, 20, 1e-12)
-		 && ta_near(p.l_mw_s, 6, 1e-12) && p.flags == 0,
-		 "s=2000, d=32: o_mw 15, o_net 20, l_mw 6 (got %g, %g, %g)",
-		 p.o_mw_s, p.o_net_s, p.l_mw_s);
-	cp_log3p_eval(&m, 3000, 1024, &p);
-	ta_check(p.l_mw_s == 20 && p.flags == CP_LOG3P_F_EXTRAP_STRIDE,
-		 "d above the measured strides: nearest stride, flagged");
-	cp_log3p_eval(&m, 5000, 16, &p);
-	ta_check(ta_near(p.o_mw_s, 30, 1e-12) &&
-		 p.flags == CP_LOG3P_F_EXTRAP_SIZE,
-		 "s beyond the sizes: last segment extended (o_mw 30), "
-		 "flagged");
-	ta_check(cp_log3p_eval(&m, -1, 16, &p) == -CP_EINVAL,
-		 "negative size: -CP_EINVAL");
+	grid_tables(&m, true);
+	/* 262144 B in 8-B blocks with gaps of 1016: extent 33 MB, not
+	 * measured; the column's last measured size is 16384 (extent
+	 * 2.1 MB <= 8 MB), whose per-byte cost is kept */
+	cp_log3p_eval(&m, 262144, 1024, 8, &p);
+	want = law_lmw(16384, 8, 1016) * 262144 / 16384;
+	ta_check(ta_near(p.l_mw_s, want, 1e-12) &&
+		 (p.flags & CP_LOG3P_F_EXTRAP_SIZE),
+		 "a cell not measured: its column's per-byte cost (%.0f, "
+		 "want %.0f), flagged", p.l_mw_s, want);
+	cp_log3p_free(&m);
+	grid_tables(&m, false);
+	m.l_mw_s[(2 * NB + 1) * NG + 2] = NAN;	/* 4096 B, b 16, g 248 */
+	cp_log3p_eval(&m, 4096, 264, 16, &p);
+	want = law_lmw(1024, 16, 248) + (law_lmw(16384, 16, 248) -
+					 law_lmw(1024, 16, 248)) *
+	       (4096 - 1024) / 15360.0;
+	ta_check(ta_near(p.l_mw_s, want, 1e-12) && !p.flags,
+		 "a failed cell: bridged linearly by its column (%.1f)",
+		 p.l_mw_s);
+	cp_log3p_eval(&m, 65536, 8 + 20000, 8, &p);
+	ta_check(ta_near(p.l_mw_s, law_lmw(65536, 8, 8184), 1e-12) &&
+		 p.flags == CP_LOG3P_F_EXTRAP_STRIDE,
+		 "a gap above the table: the last gap's cost, flagged");
+	cp_log3p_eval(&m, 65536, 4096, 2048, &p);
+	ta_check(ta_near(p.l_mw_s, law_lmw(65536, 1024, 2048) * 1024 / 1024,
+			 0.05) && p.flags == CP_LOG3P_F_EXTRAP_STRIDE,
+		 "a block above the table: its per-byte cost kept, flagged");
+	cp_log3p_eval(&m, 65536, 12, 4, &p);
+	ta_check(ta_near(p.l_mw_s, law_lmw(65536, 8, 8) * 2, 1e-12) &&
+		 p.flags == CP_LOG3P_F_EXTRAP_STRIDE,
+		 "4-B blocks: the 8-B per-block cost, twice the blocks");
+	cp_log3p_eval(&m, 100, 0, 0, &p);
+	ta_check(p.t_s == law_contig(256) && p.flags == CP_LOG3P_F_EXTRAP_SIZE,
+		 "below the smallest size: the value kept, flagged");
 	cp_log3p_free(&m);
 }
 
 static void test_errors(void)
 {
-	const double s[] = { 2000, 1000 }, d[] = { 16 }, x[] = { 1, 1 };
-	const double s2[] = { 1000, 5000 }, nine[] = { 9, 9 };
-	struct cp_log3p_meas in = { 2, 1, s, d, x, x, x, x };
+	const double s[] = { 2000, 1000 }, x[] = { 1, 1 }, b[] = { 8 };
+	const double s2[] = { 1000, 5000 }, nine[] = { 9, 9 }, s3[] = { 3000 };
+	struct cp_log3p_meas in = { 2, s, x, x, x, 1, 1, 1, s2, b, b, x };
 	struct cp_log3p m;
 	int rc;
 
 	ta_check(cp_log3p_derive(&in, &m) == -CP_EINVAL,
 		 "sizes not increasing: -CP_EINVAL");
-	in.size_bytes = nine;
-	ta_check(cp_log3p_derive(&in, &m) == -CP_EINVAL,
-		 "equal sizes: -CP_EINVAL");
 	in.size_bytes = s2;
-	in.t_mem_s = nine;	/* T_mem 9 > T_00 1: o_mw = -8 < 0 */
+	in.ssize_bytes = s3;
+	ta_check(cp_log3p_derive(&in, &m) == -CP_EINVAL,
+		 "a strided size that is no contiguous one: -CP_EINVAL");
+	in.ssize_bytes = s2;
+	in.t_mem_s = nine;	/* T_mem 9 > T_00 1: o_mw clamped to 0 */
 	rc = cp_log3p_derive(&in, &m);
-	/* per size: o_mw -8 < 0; o_net 1 - (-8) = 9 and l_mw 0 are fine */
-	ta_check(rc == 0 && m.nneg == 2 && m.o_mw_s[0] == -8,
-		 "T_mem above T_00: derived, 2 negative values counted (%d)",
-		 m.nneg);
+	ta_check(rc == 0 && m.o_mw_s[0] == 0 && m.o_net_s[0] == 1 &&
+		 m.nneg == 0,
+		 "T_mem above T_00: o_mw 0, o_net the whole T_01");
 	cp_log3p_free(&m);
 }
 
 int main(void)
 {
 	test_paper();
-	test_interp();
+	test_grid();
+	test_extrap();
 	test_errors();
 	return ta_done("test_analysis_log3p");
 }

@@ -2,9 +2,11 @@
 # test_calib.sh - commprof-calibrate --quick on 3, 4 and 2 ranks.  This
 # machine is crowded (more ranks than cores), so the test checks the
 # structure of what the calibrator prints and writes, never its figures:
-# the header, a line (value or failed estimate) for every rank, pair and
-# table, the experiment and round counts that the schedule must produce,
-# the n = 2 assumption, and that the strict reader loads the file.
+# the header, a line (value or failed estimate) for every regime, rank,
+# pair and table, the experiment and round counts that the schedule must
+# produce, the library's limits, the n = 2 sums and ambiguities, the
+# progress bar, and that the strict reader loads the file.  The figures
+# of a default calibration are checked by tests/test_probe.sh.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
 CAL="$top_builddir/commprof-calibrate"
@@ -29,31 +31,49 @@ calibrate() {
 	note "$2: $secs s"
 }
 
+# one experiment per round on a host with fewer CPUs than ranks
+ncpu=$(getconf _NPROCESSORS_ONLN)
+
 # --- 3 ranks ---
 calibrate 3 c3
 [ "$secs" -lt 20 ] || fail "--quick on 3 ranks took $secs s (limit 20)"
-expect_eq "header" "$(head -n 1 c3.params)" "commprof-params 1"
+expect_eq "header" "$(head -n 1 c3.params)" "commprof-params 2"
 expect_eq "last line" "$(tail -n 1 c3.params)" "end"
 has c3.params "^mpi_library $CP_MPI_TITLE"
 has c3.params '^date [0-9]{4}-[0-9]{2}-[0-9]{2}T'
 has c3.params '^hosts 1 [^ ]+$'
 has c3.params '^rankmap 3 0 0 0$'
 has c3.params '^nranks 3$'
-for r in 0 1 2; do
-	has c3.params "^(fail )?lmo\.C $r "
-	has c3.params "^(fail )?lmo\.t $r "
+has c3.params '^assume quick$'
+# LMO: regimes from 0 B, the sweep, every rank and pair in every regime
+has c3.params '^lmo\.regimes [1-8] 0( [0-9]+)*$'
+has c3.params '^lmo\.sizes [0-9]+ 64 96 128 '
+nreg=$(sed -n 's/^lmo\.regimes \([0-9]*\) .*/\1/p' c3.params)
+k=0
+while [ "$k" -lt "$nreg" ]; do
+	for r in 0 1 2; do
+		has c3.params "^(fail )?lmo\.C $k $r "
+		has c3.params "^(fail )?lmo\.t $k $r "
+	done
+	for p in "0 1" "0 2" "1 2"; do
+		for nm in beta Csum tsum; do
+			has c3.params "^(fail )?lmo\.$nm $k $p "
+		done
+	done
+	k=$((k + 1))
 done
-for p in "0 1" "0 2" "1 2"; do
-	has c3.params "^(fail )?lmo\.beta $p "
-done
-expect_eq "beta lines" "$(grep -Ec '^(fail )?lmo\.beta ' c3.params)" 3
-has c3.params '^log3p\.sizes 4 64 1024 8192 32768$'
-has c3.params '^log3p\.strides 3 16 64 256$'
-for s in 64 1024 8192 32768; do
+expect_eq "beta lines" "$(grep -Ec '^(fail )?lmo\.beta ' c3.params)" \
+	$((3 * nreg))
+# log3P: the quick grids, one cell of every kind
+has c3.params '^log3p\.sizes [0-9]+ 8 64 96 '
+has c3.params '^log3p\.ssizes [0-9]+ .*1024 .*16384( |$)'
+has c3.params '^log3p\.blocks 3 8 64 1024$'
+has c3.params '^log3p\.gaps 3 8 248 8184$'
+for s in 64 1024 65536 1048576; do
 	has c3.params "^(fail )?log3p\.o_mw $s "
 	has c3.params "^(fail )?log3p\.o_net $s "
-	has c3.params "^(fail )?log3p\.l_mw $s 256 "
 done
+has c3.params "^(fail )?log3p\.l_mw 16384 64 248 "
 has c3.params '^(fail )?hockney\.alpha '
 has c3.params '^(fail )?hockney\.beta '
 has c3.params '^(fail )?loggp\.L '
@@ -70,18 +90,25 @@ has c3.params '^(fail )?taulop\.red '
 grep -q '^taulop\.sizes 1 ' c3.params && fail "a network channel on one host"
 has c3.out '^tau-Lop channel 0 \(shared memory\) on 3 ranks'
 
-# what the calibrator says: experiments, rounds, wall time, saving;
-# with 3 ranks every pair and triplet shares a process: one per round
-has c3.out '^lmo empty roundtrips: +3 experiments in +3 rounds x 5 reps, wall '
-has c3.out '^lmo one-to-two +: +3 experiments in +3 rounds x 5 reps, wall '
-has c3.out '^lmo empty one-to-two: +3 experiments in +3 rounds x 5 reps, wall '
-has c3.params '^assume lmo.t fixed_measured$'
-has c3.out '^lmo experiments: 12 in 12 rounds, wall time [0-9.]+ s; one after another [0-9.]+ s \(saving -?[0-9]+%\)$'
-has c3.out '^log3p remote strided, predicted o_mw \+ l_mw \+ o_net vs measured'
-has c3.out '^ +32768 +256 +[0-9.]+ +[0-9.]+ +[0-9.na]+$'
-has c3.out '^lmo\.C 2 '
+# what the calibrator says: the schedule (with 3 ranks every pair and
+# triplet shares a process: one per round), the sweep, the limits and
+# regimes, the check off log3P's tables
+has c3.out '^lmo experiments: 3 empty roundtrips in 3 rounds, then at each size 3 one-to-one in 3 rounds and 3 one-to-two in 3 rounds$'
+has c3.out '^lmo sweep: [0-9]+ sizes from 64 to 1048576 B, 5 repetitions of every experiment at each, '
+if [ "$CP_MPI" = openmpi ]; then
+	has c3.out '^lmo limits reported by the MPI library: .*btl_vader_eager_limit=4096'
+else
+	has c3.out '^lmo limits reported by the MPI library: '
+fi
+has c3.out "^lmo regimes: $nreg$"
+has c3.out '^  regime 0: 0 B '
+has c3.out '^log3p off the tables, remote, predicted vs measured'
+has c3.out '^struct 28 of 64 B +57344 +[0-9.]+ +[0-9.]+ +[0-9.na]+$'
+has c3.out '^log3p: [0-9]+ contiguous sizes, [0-9]+ strided sizes x 3 blocks x 3 gaps '
+has c3.out '^lmo regime 0: messages of 0 B '
+has c3.out '^lmo\.C 0 2 '
 has c3.out '^wrote c3\.params; total wall time '
-if [ "$(getconf _NPROCESSORS_ONLN)" -lt 3 ]; then
+if [ "$ncpu" -lt 3 ]; then
 	has c3.out '^warning: oversubscribed: 3 ranks on a host with [0-9]+ online CPUs'
 	has c3.params '^assume oversubscribed$'
 else
@@ -92,39 +119,47 @@ fi
 
 # the strict reader loads it, and writes back what it read
 "$TP" show c3.params >show.out 2>show.err || fail "show: $(cat show.err)"
-has show.out '^lmo\.beta 1 2 '
+has show.out '^lmo\.beta 0 1 2 '
+has show.out '^lmo regime 0: messages of 0 B '
 "$TP" roundtrip c3.params w1.params || fail "roundtrip"
 cmp c3.params w1.params || fail "reader and writer disagree on c3.params"
 
-# --- 4 ranks: disjoint pairs share a round ---
+# --- 4 ranks: disjoint pairs share a round when every rank has a CPU ---
 calibrate 4 c4
-has c4.out '^lmo empty roundtrips: +6 experiments in +3 rounds'
-has c4.out '^lmo one-to-one +: +6 experiments in +3 rounds'
-has c4.out '^lmo one-to-two +: +12 experiments in +12 rounds'
-has c4.out '^lmo experiments: 36 in 30 rounds'
-expect_eq "beta lines" "$(grep -Ec '^(fail )?lmo\.beta ' c4.params)" 6
+if [ "$ncpu" -lt 4 ]; then
+	has c4.out '^lmo experiments: 6 empty roundtrips in 6 rounds, then at each size 6 one-to-one in 6 rounds and 12 one-to-two in 12 rounds$'
+else
+	has c4.out '^lmo experiments: 6 empty roundtrips in 3 rounds, then at each size 6 one-to-one in 3 rounds and 12 one-to-two in 12 rounds$'
+fi
+nreg=$(sed -n 's/^lmo\.regimes \([0-9]*\) .*/\1/p' c4.params)
+expect_eq "beta lines" "$(grep -Ec '^(fail )?lmo\.beta ' c4.params)" \
+	$((6 * nreg))
 has c4.params '^taulop\.taus 0 6 1 2 3 4 8 12$'
 "$TP" show c4.params >/dev/null || fail "show c4.params"
 
-# --- 2 ranks: no triplets, the documented assumption ---
+# --- 2 ranks: no triplets, the sums measured, the split assumed ---
 calibrate 2 c2
-has c2.params '^assume lmo\.n2 C_equal t_zero$'
-has c2.out '^lmo: 2 ranks, no triplets: assumed C_0 = C_1 and t_0 = t_1 = 0'
-has c2.out '^lmo experiments: 2 in 2 rounds'
+has c2.params '^assume lmo\.n2 split_assumed$'
+has c2.out '^lmo: 2 ranks, no triplets: each regime.s sums C_0 \+ C_1 and t_0 \+ t_1 \+ 1/beta_01 are measured'
+has c2.out '^lmo experiments: 1 empty roundtrips in 1 rounds, then at each size 1 one-to-one in 1 rounds$'
 grep -q 'one-to-two' c2.out && fail "one-to-two run on 2 ranks"
-has c2.params '^(fail )?lmo\.beta 0 1 '
+has c2.params '^(fail )?lmo\.beta 0 0 1 '
+has c2.params '^lmo\.tsum 0 0 1 [0-9.e+-]+ lo '
+has c2.params '^ambiguous lmo\.t 0 1 : 2 ranks: only t_0 \+ t_1 \+ 1/beta_01 is determined$'
 has c2.params '^taulop\.taus 0 2 1 2$'
 "$TP" show c2.params >show2.out || fail "show c2.params"
-has show2.out '^assumed: 2 ranks, LMO C_0 = C_1 and t_0 = t_1 = 0$'
+has show2.out '^LMO, 2 ranks: only the sums C_0 \+ C_1 and t_0 \+ t_1 \+ 1/beta_01 are determined'
+has show2.out '^ +ambiguous: 2 ranks: only C_0 \+ C_1 is determined$'
 
-# --progress: the experiment running and the time left on stderr
+# --progress: the bar, the phase and the time left on stderr
 rc=0
 cp_mpirun 60 2 "$CAL" -o p.params --quick --progress >p.out 2>p.err || rc=$?
 expect_eq "progress status" "$rc" 0
 tr '\r' '\n' <p.err >p.lines
-has p.lines '^lmo: one-to-one +[0-9]+%  ~[0-9]+ s left'
-has p.lines '^log3p tables +[0-9]+%'
-grep -q 'left' p.out && fail "progress on stdout"
+has p.lines '^\[[#.]{24}\] +[0-9]+%  lmo sweep +[0-9]+ B +~ *[0-9]+ s left'
+has p.lines '^\[[#.]{24}\] +[0-9]+%  log3p '
+has p.lines '^\[[#.]{24}\] +[0-9]+%  tau-lop +shared memory rings '
+grep -q ' s left' p.out && fail "progress on stdout"
 
 # --help: usage on stdout, status 0, without mpirun
 rc=0
@@ -132,7 +167,7 @@ rc=0
 expect_eq "help status" "$rc" 0
 expect_eq "help stderr" "$(cat h.err)" ""
 has h.out '^usage: mpirun -np N commprof-calibrate -o FILE'
-has h.out '^  --lmo-stat mean\|min'
+has h.out '^  --samples M +log3P samples per table value'
 
 # --- errors ---
 rc=0

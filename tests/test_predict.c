@@ -5,14 +5,17 @@
  * and, over a grid of calls of every kind the models cover, the
  * predictions of the fitting side (analysis/cp_lmo.h, cp_log3p.h,
  * cp_baseline.h) made from the same parameters: a copy of a formula
- * that drifts from the other fails here.  What a model does not cover is
- * NAN; a gather's ranges (escalation, failed kappa) are the same online
- * and offline; a job that differs from the calibrated one uses averaged
- * LMO parameters and says so.  tau-Lop and the baselines over a
- * collective's rounds: the formulas written out for a message, a
- * concurrent one and a broadcast across two hosts, and over a grid of
- * collectives of every operation the runtime against cp_taulop_coll and
- * cp_coll_baseline on tables built here from the file.  No MPI.
+ * that drifts from the other fails here.  LMO has two regimes (the
+ * second from 4096 B) and a message uses its link's sums in the regime
+ * of its size; log3P interpolates l_mw over sizes, blocks and gaps.
+ * What a model does not cover is NAN; a gather's ranges (escalation,
+ * failed kappa) are the same online and offline; a job that differs from
+ * the calibrated one uses averaged LMO parameters and says so.  tau-Lop
+ * and the baselines over a collective's rounds: the formulas written out
+ * for a message, a concurrent one and a broadcast across two hosts, and
+ * over a grid of collectives of every operation the runtime against
+ * cp_taulop_coll and cp_coll_baseline on tables built here from the
+ * file.  No MPI.
  */
 #include <math.h>
 #include <stdio.h>
@@ -31,57 +34,19 @@
 #include "tests/test_analysis.h"
 
 #define TOL 1e-12
+#define BOUND 4096.0		/* first size of LMO's second regime */
 
-/* 3 ranks on hosts a, a, b.  beta_02 failed in the second file. */
-static const char file_ok[] =
-	"commprof-params 1\n"
-	"mpi_library test\n"
-	"date 2026-11-22T00:00:00Z\n"
-	"hosts 2 a b\n"
-	"rankmap 3 0 0 1\n"
-	"nranks 3\n"
-	"log3p.sizes 2 1000 2000\n"
-	"log3p.strides 2 16 64\n"
-	"plogp.sizes 3 0 1000 3000\n"
-	"lmo.M 1000 lo 1000 hi 1000 n 0\n"
-	"lmo.C 0 1e-6 lo 1e-6 hi 1e-6 n 5\n"
-	"lmo.C 1 2e-6 lo 2e-6 hi 2e-6 n 5\n"
-	"lmo.C 2 3e-6 lo 3e-6 hi 3e-6 n 5\n"
-	"lmo.t 0 1e-9 lo 1e-9 hi 1e-9 n 5\n"
-	"lmo.t 1 2e-9 lo 2e-9 hi 2e-9 n 5\n"
-	"lmo.t 2 3e-9 lo 3e-9 hi 3e-9 n 5\n"
-	"lmo.beta 0 1 1e9 lo 1e9 hi 1e9 n 5\n"
-	"%s"
-	"lmo.beta 1 2 4e8 lo 4e8 hi 4e8 n 5\n"
-	"lmo.S 5000 lo 5000 hi 5000 n 0\n"
-	"lmo.M1 4000 lo 4000 hi 4000 n 0\n"
-	"lmo.M2 64000 lo 64000 hi 64000 n 0\n"
-	"lmo.kappa1 0 1e-10 lo 1e-10 hi 1e-10 n 5\n"
-	"lmo.kappa1 1 2e-10 lo 2e-10 hi 2e-10 n 5\n"
-	"lmo.kappa2 0 3e-10 lo 3e-10 hi 3e-10 n 5\n"
-	"lmo.kappa2 1 4e-10 lo 4e-10 hi 4e-10 n 5\n"
-	"log3p.t_mem 1000 1e-7 lo 1e-7 hi 1e-7 n 100\n"
-	"log3p.t_mem 2000 2e-7 lo 2e-7 hi 2e-7 n 100\n"
-	"log3p.o_mw 1000 5e-7 lo 5e-7 hi 5e-7 n 100\n"
-	"log3p.o_mw 2000 7e-7 lo 7e-7 hi 7e-7 n 100\n"
-	"log3p.o_net 1000 1e-6 lo 1e-6 hi 1e-6 n 100\n"
-	"log3p.o_net 2000 3e-6 lo 3e-6 hi 3e-6 n 100\n"
-	"log3p.l_mw 1000 16 2e-6 lo 2e-6 hi 2e-6 n 100\n"
-	"log3p.l_mw 1000 64 4e-6 lo 4e-6 hi 4e-6 n 100\n"
-	"log3p.l_mw 2000 16 6e-6 lo 6e-6 hi 6e-6 n 100\n"
-	"log3p.l_mw 2000 64 8e-6 lo 8e-6 hi 8e-6 n 100\n"
-	"hockney.alpha 2e-6 lo 2e-6 hi 2e-6 n 5\n"
-	"hockney.beta 1e-9 lo 1e-9 hi 1e-9 n 5\n"
-	"loggp.L 1e-6 lo 1e-6 hi 1e-6 n 5\n"
-	"loggp.o 5e-7 lo 5e-7 hi 5e-7 n 5\n"
-	"loggp.os 4e-7 lo 4e-7 hi 4e-7 n 5\n"
-	"loggp.or 6e-7 lo 6e-7 hi 6e-7 n 5\n"
-	"loggp.g 7e-7 lo 7e-7 hi 7e-7 n 5\n"
-	"loggp.G 2e-9 lo 2e-9 hi 2e-9 n 5\n"
-	"plogp.L 1.5e-6 lo 1.5e-6 hi 1.5e-6 n 5\n"
-	"plogp.g 0 1e-7 lo 1e-7 hi 1e-7 n 5\n"
-	"plogp.g 1000 1.1e-6 lo 1.1e-6 hi 1.1e-6 n 5\n"
-	"plogp.g 3000 4.1e-6 lo 4.1e-6 hi 4.1e-6 n 5\n"
+/* LMO of 3 ranks on hosts a, a, b, per regime. */
+static const double C[2][3] = { { 1e-6, 2e-6, 3e-6 }, { 4e-6, 5e-6, 6e-6 } };
+static const double t[2][3] = { { 1e-9, 2e-9, 3e-9 },
+				{ 5e-10, 1e-9, 1.5e-9 } };
+static const double beta[2][3][3] = {
+	{ { 0, 1e9, 2e9 }, { 1e9, 0, 4e8 }, { 2e9, 4e8, 0 } },
+	{ { 0, 4e9, 8e9 }, { 4e9, 0, 1.6e9 }, { 8e9, 1.6e9, 0 } } };
+
+/* tau-Lop: channel 0 (host a) measured on 2 ranks, channel 1 across
+ * the hosts. */
+static const char taulop_lines[] =
 	"taulop.sizes 0 3 0 1000 4000\n"
 	"taulop.taus 0 3 1 2 4\n"
 	"taulop.ranks 0 2\n"
@@ -106,36 +71,126 @@ static const char file_ok[] =
 	"taulop.L 1 0 2 3e-5 lo 3e-5 hi 3e-5 n 11\n"
 	"taulop.L 1 4000 1 6e-5 lo 6e-5 hi 6e-5 n 11\n"
 	"taulop.L 1 4000 2 1e-4 lo 1e-4 hi 1e-4 n 11\n"
-	"taulop.red 1e-10 lo 1e-10 hi 1e-10 n 5\n"
-	"end\n";
+	"taulop.red 1e-10 lo 1e-10 hi 1e-10 n 5\n";
 
-/* The line of beta_02 in the usual file. */
-#define BETA02 "lmo.beta 0 2 2e9 lo 2e9 hi 2e9 n 5\n"
+/* log3P: contiguous terms at 1000 and 2000 B; l_mw at those sizes for
+ * blocks of 8 and 64 B with gaps of 8 and 56 B, [is][ib][ig]. */
+static const double L3S[2] = { 1000, 2000 }, L3B[2] = { 8, 64 };
+static const double L3G[2] = { 8, 56 };
+static const double TMEM[2] = { 1e-7, 2e-7 }, OMW[2] = { 5e-7, 7e-7 };
+static const double ONET[2] = { 1e-6, 3e-6 };
+static const double LMW[2][2][2] = { { { 2e-6, 4e-6 }, { 5e-7, 6e-7 } },
+				     { { 6e-6, 8e-6 }, { 1e-6, 1.4e-6 } } };
 
-static const double C[3] = { 1e-6, 2e-6, 3e-6 };
-static const double t[3] = { 1e-9, 2e-9, 3e-9 };
-
-/* The file with the line for beta_02, and the line starting with `cut`
- * (if any) replaced by `with`. */
-static struct cp_params *load_edit(const char *beta02, const char *cut,
-				   const char *with)
+static double ib(int k, int i, int j)
 {
-	char path[] = "/tmp/test_predict.XXXXXX", err[512], text[8192];
+	return 1 / beta[k][i][j];
+}
+
+static int reg_of(double mb)
+{
+	return mb >= BOUND;
+}
+
+static void pv(FILE *f, const char *name, double v)
+{
+	fprintf(f, "%s %.17g lo %.17g hi %.17g n 5\n", name, v, v, v);
+}
+
+/* The file; the line of a parameter named in cut (if any) replaced by
+ * with. */
+static void write_file(FILE *f, const char *cut, const char *with)
+{
+	char nm[96];
+	int k, i, j, a, b, c;
+
+	fputs("commprof-params 2\nmpi_library test\n"
+	      "date 2026-11-22T00:00:00Z\nhosts 2 a b\nrankmap 3 0 0 1\n"
+	      "nranks 3\nlmo.regimes 2 0 4096\n"
+	      "lmo.source 1 test_eager_limit=4096\n"
+	      "lmo.sizes 3 1024 4096 65536\n"
+	      "log3p.sizes 2 1000 2000\nlog3p.ssizes 2 1000 2000\n"
+	      "log3p.blocks 2 8 64\nlog3p.gaps 2 8 56\n"
+	      "plogp.sizes 3 0 1000 3000\n", f);
+#define PUT(...) do { snprintf(nm, sizeof(nm), __VA_ARGS__); \
+		if (cut && !strcmp(nm, cut)) fprintf(f, "%s\n", with); \
+		else pv(f, nm, val); } while (0)
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < 3; i++) {
+			double val = C[k][i];
+
+			PUT("lmo.C %d %d", k, i);
+			val = t[k][i];
+			PUT("lmo.t %d %d", k, i);
+			for (j = i + 1; j < 3; j++) {
+				val = beta[k][i][j];
+				PUT("lmo.beta %d %d %d", k, i, j);
+				val = C[k][i] + C[k][j];
+				PUT("lmo.Csum %d %d %d", k, i, j);
+				val = t[k][i] + t[k][j] + ib(k, i, j);
+				PUT("lmo.tsum %d %d %d", k, i, j);
+			}
+		}
+	for (a = 0; a < 2; a++) {
+		double val = TMEM[a];
+
+		PUT("log3p.t_mem %.0f", L3S[a]);
+		val = OMW[a];
+		PUT("log3p.o_mw %.0f", L3S[a]);
+		val = ONET[a];
+		PUT("log3p.o_net %.0f", L3S[a]);
+		for (b = 0; b < 2; b++)
+			for (c = 0; c < 2; c++) {
+				val = LMW[a][b][c];
+				PUT("log3p.l_mw %.0f %.0f %.0f", L3S[a], L3B[b],
+				    L3G[c]);
+			}
+	}
+	{
+		double val = 5000;
+
+		PUT("lmo.S");
+		val = 4000;
+		PUT("lmo.M1");
+		val = 64000;
+		PUT("lmo.M2");
+		val = 1e-10;
+		PUT("lmo.kappa1 0");
+		val = 2e-10;
+		PUT("lmo.kappa1 1");
+		val = 3e-10;
+		PUT("lmo.kappa2 0");
+		val = 4e-10;
+		PUT("lmo.kappa2 1");
+	}
+#undef PUT
+	fputs("hockney.alpha 2e-6 lo 2e-6 hi 2e-6 n 5\n"
+	      "hockney.beta 1e-9 lo 1e-9 hi 1e-9 n 5\n"
+	      "loggp.L 1e-6 lo 1e-6 hi 1e-6 n 5\n"
+	      "loggp.o 5e-7 lo 5e-7 hi 5e-7 n 5\n"
+	      "loggp.os 4e-7 lo 4e-7 hi 4e-7 n 5\n"
+	      "loggp.or 6e-7 lo 6e-7 hi 6e-7 n 5\n"
+	      "loggp.g 7e-7 lo 7e-7 hi 7e-7 n 5\n"
+	      "loggp.G 2e-9 lo 2e-9 hi 2e-9 n 5\n"
+	      "plogp.L 1.5e-6 lo 1.5e-6 hi 1.5e-6 n 5\n"
+	      "plogp.g 0 1e-7 lo 1e-7 hi 1e-7 n 5\n"
+	      "plogp.g 1000 1.1e-6 lo 1.1e-6 hi 1.1e-6 n 5\n"
+	      "plogp.g 3000 4.1e-6 lo 4.1e-6 hi 4.1e-6 n 5\n", f);
+	fputs(taulop_lines, f);
+	fputs("end\n", f);
+}
+
+/* The file, with the line of parameter cut (if any) replaced by with. */
+static struct cp_params *load_edit(const char *cut, const char *with)
+{
+	char path[] = "/tmp/test_predict.XXXXXX", err[512];
 	struct cp_params *p = NULL;
-	char *at, *eol;
 	FILE *f;
 	int fd = mkstemp(path);
 
 	if (fd < 0 || !(f = fdopen(fd, "w")))
 		exit(1);
-	snprintf(text, sizeof(text), file_ok, beta02);
-	at = cut ? strstr(text, cut) : NULL;
-	if (at && (eol = strchr(at, '\n'))) {
-		*at = '\0';
-		fprintf(f, "%s%s%s", text, with, eol);
-	} else {
-		fputs(text, f);
-	}
+	write_file(f, cut, with);
 	fclose(f);
 	if (cp_params_load(path, &p, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
@@ -146,17 +201,9 @@ static struct cp_params *load_edit(const char *beta02, const char *cut,
 	return p;
 }
 
-static struct cp_params *load(const char *beta02)
+static struct cp_params *load(void)
 {
-	return load_edit(beta02, NULL, NULL);
-}
-
-static double ib(int i, int j)
-{
-	static const double beta[3][3] = {
-		{ 0, 1e9, 2e9 }, { 1e9, 0, 4e8 }, { 2e9, 4e8, 0 } };
-
-	return 1 / beta[i][j];
+	return load_edit(NULL, NULL);
 }
 
 static struct cp_pred_out eval(const struct cp_pred *m,
@@ -166,6 +213,16 @@ static struct cp_pred_out eval(const struct cp_pred *m,
 
 	cp_pred_eval(m, &in, &o);
 	return o;
+}
+
+/* One message's LMO time written out: C_i + t_i*M + C_j + t_j*M +
+ * M/beta_ij in the regime of M. */
+static double lmo_msg(int i, int j, double mb)
+{
+	int k = reg_of(mb);
+
+	return C[k][i] + t[k][i] * mb + C[k][j] + t[k][j] * mb +
+	       mb * ib(k, i, j);
 }
 
 static struct cp_pred_in p2p(int src, int dst, double mb, double d,
@@ -213,15 +270,40 @@ static void check_taulop_p2p(const struct cp_pred *m)
 		 "tau-Lop: no message to oneself");
 }
 
+/* l_mw of the file at table size a for blocks b with gaps g (between the
+ * table's): per-block costs linear in b and in log2 g. */
+static double lmw_at(int a, double b, double g)
+{
+	double wb = (b - L3B[0]) / (L3B[1] - L3B[0]);
+	double wg = log2(g / L3G[0]) / log2(L3G[1] / L3G[0]), p = 0;
+	int i, j;
+
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < 2; j++)
+			p += (i ? wb : 1 - wb) * (j ? wg : 1 - wg) *
+			     LMW[a][i][j] * L3B[i] / L3S[a];
+	return p * L3S[a] / b;
+}
+
 static void check_p2p(const struct cp_pred *m)
 {
 	struct cp_pred_out o = eval(m, p2p(0, 2, 1500, 0, 0));
 	double M = 1500, want;
 
-	want = C[0] + t[0] * M + C[2] + t[2] * M + M * ib(0, 2);
+	want = lmo_msg(0, 2, M);
 	ta_check(ta_near(o.t_ns[CP_MODEL_LMO], want * 1e9, TOL),
-		 "LMO 0->2 1500 B: %.6f ns = %.6f", o.t_ns[CP_MODEL_LMO],
-		 want * 1e9);
+		 "LMO 0->2 1500 B (regime 0): %.6f ns = %.6f",
+		 o.t_ns[CP_MODEL_LMO], want * 1e9);
+	o = eval(m, p2p(2, 1, 50000, 0, 0));
+	ta_check(ta_near(o.t_ns[CP_MODEL_LMO], lmo_msg(2, 1, 50000) * 1e9,
+			 TOL),
+		 "LMO 2->1 50000 B (regime 1): %.6f ns = %.6f",
+		 o.t_ns[CP_MODEL_LMO], lmo_msg(2, 1, 50000) * 1e9);
+	o = eval(m, p2p(0, 1, BOUND - 1, 0, 0));
+	ta_check(ta_near(o.t_ns[CP_MODEL_LMO], lmo_msg(0, 1, BOUND - 1) * 1e9,
+			 TOL) && reg_of(BOUND - 1) == 0,
+		 "LMO 4095 B: still regime 0");
+	o = eval(m, p2p(0, 1, 1500, 0, 0));
 	/* log3P, contiguous: o_mw + o_net, linear between 1000 and 2000 */
 	want = (5e-7 + 0.5 * (7e-7 - 5e-7)) + (1e-6 + 0.5 * (3e-6 - 1e-6));
 	ta_check(ta_near(o.t_ns[CP_MODEL_LOG3P], want * 1e9, TOL),
@@ -239,28 +321,35 @@ static void check_p2p(const struct cp_pred *m)
 		 "PLogP 1500 B: %.3f ns", o.t_ns[CP_MODEL_PLOGP]);
 	ta_check(o.flags == CP_PF_ON, "flags ON only (%#x)", o.flags);
 
-	/* strided, stride 16 at a table size: l_mw(1000, 16) = 2 us, the
+	/* strided, one double every 16 B at a table size: l_mw = 2 us, the
 	 * largest term */
 	o = eval(m, p2p(1, 0, 1000, 16, 8));
 	want = 5e-7 + 2e-6 + 1e-6;
 	ta_check(ta_near(o.t_ns[CP_MODEL_LOG3P], want * 1e9, TOL) &&
 		 ta_near(o.lmw_ns, 2e-6 * 1e9, TOL),
-		 "log3P strided 1000 B d 16: %.3f ns, l_mw %.3f",
+		 "log3P strided 1000 B d 16 b 8: %.3f ns, l_mw %.3f",
 		 o.t_ns[CP_MODEL_LOG3P], o.lmw_ns);
 	ta_check((o.flags & CP_PF_L3_LMW_LARGEST) && (o.flags & CP_PF_L3_MW_DOM),
 		 "l_mw largest and middleware dominated (%#x)", o.flags);
-	/* stride between 16 and 64: linear in log2(d) */
+	/* a gap between 8 and 56 (d 32): per-block cost linear in log2 g */
 	o = eval(m, p2p(1, 0, 1000, 32, 8));
-	want = 5e-7 + (2e-6 + 0.5 * (4e-6 - 2e-6)) + 1e-6;
+	want = 5e-7 + lmw_at(0, 8, 24) + 1e-6;
 	ta_check(ta_near(o.t_ns[CP_MODEL_LOG3P], want * 1e9, TOL),
-		 "log3P stride 32 between 16 and 64 in log2: %.3f ns",
-		 o.t_ns[CP_MODEL_LOG3P]);
-	/* wider blocks than one double: log3P does not cover them */
-	o = eval(m, p2p(1, 0, 1000, 64, 16));
-	ta_check(isnan(o.t_ns[CP_MODEL_LOG3P]) &&
-		 (o.flags & CP_PF_L3_BLOCK) &&
-		 !isnan(o.t_ns[CP_MODEL_LMO]),
-		 "16-byte blocks: log3P NULL, flagged, LMO still priced");
+		 "log3P gap 24 between 8 and 56 in log2: %.3f ns = %.3f",
+		 o.t_ns[CP_MODEL_LOG3P], want * 1e9);
+	/* 40-B blocks (between 8 and 64) with gaps of 20: linear in b */
+	o = eval(m, p2p(1, 0, 2000, 60, 40));
+	want = 7e-7 + lmw_at(1, 40, 20) + 3e-6;
+	ta_check(ta_near(o.t_ns[CP_MODEL_LOG3P], want * 1e9, TOL) &&
+		 !(o.flags & CP_PF_L3_BLOCK) &&
+		 !(o.flags & (CP_PF_L3_EXTRAP_SIZE | CP_PF_L3_EXTRAP_STRIDE)),
+		 "log3P 40-B blocks, gap 20: %.3f ns = %.3f, unflagged",
+		 o.t_ns[CP_MODEL_LOG3P], want * 1e9);
+	o = eval(m, p2p(1, 0, 2000, 200, 128));
+	ta_check(!isnan(o.t_ns[CP_MODEL_LOG3P]) &&
+		 (o.flags & CP_PF_L3_EXTRAP_STRIDE),
+		 "128-B blocks above the table: priced, flagged (%#x)",
+		 o.flags);
 	o = eval(m, p2p(1, 0, 1000, -1, -1));
 	ta_check(isnan(o.t_ns[CP_MODEL_LOG3P]) &&
 		 !isnan(o.t_ns[CP_MODEL_HOCKNEY]),
@@ -294,36 +383,44 @@ static struct cp_pred_in coll(enum cp_pred_kind k, int root, double mb)
 		.coll_op = op, .count = mb };
 }
 
+/* C_q + t_q*M + M/beta_rq of the regime of M. */
+static double term(int r, int q, double mb)
+{
+	int k = reg_of(mb);
+
+	return C[k][q] + t[k][q] * mb + mb * ib(k, r, q);
+}
+
+static double root_share(int r, double mb)
+{
+	return C[reg_of(mb)][r] + t[reg_of(mb)][r] * mb;
+}
+
 static void check_coll(const struct cp_pred *m)
 {
-	double M, a, b, want;
+	double M, want;
 	struct cp_pred_out o;
 
 	/* scatter from 0, M <= S: parallel (max) */
 	M = 3000;
 	o = eval(m, coll(CP_PK_SCATTER, 0, M));
-	a = C[1] + t[1] * M + M * ib(0, 1);
-	b = C[2] + t[2] * M + M * ib(0, 2);
-	want = 2 * (C[0] + t[0] * M) + fmax(a, b);
+	want = 2 * root_share(0, M) + fmax(term(0, 1, M), term(0, 2, M));
 	ta_check(ta_near(o.t_ns[CP_MODEL_LMO], want * 1e9, TOL),
 		 "LMO scatter 3000 B <= S: %.3f ns = %.3f",
 		 o.t_ns[CP_MODEL_LMO], want * 1e9);
 	M = 6000;
 	o = eval(m, coll(CP_PK_SCATTER, 0, M));
-	a = C[1] + t[1] * M + M * ib(0, 1);
-	b = C[2] + t[2] * M + M * ib(0, 2);
-	want = 2 * (C[0] + t[0] * M) + a + b;
+	want = 2 * root_share(0, M) + term(0, 1, M) + term(0, 2, M);
 	ta_check(ta_near(o.t_ns[CP_MODEL_LMO], want * 1e9, TOL),
-		 "LMO scatter 6000 B > S: serialised, %.3f ns",
+		 "LMO scatter 6000 B > S (regime 1): serialised, %.3f ns",
 		 o.t_ns[CP_MODEL_LMO]);
 	ta_check(isnan(o.t_ns[CP_MODEL_LOG3P]) && isnan(o.t_ns[CP_MODEL_PLOGP]),
 		 "scatter: log3P and PLogP invent none");
 	/* gather to 1: small, escalation zone, large (kappa: NT0 variant) */
 	M = 1000;
 	o = eval(m, coll(CP_PK_GATHER, 1, M));
-	a = C[0] + t[0] * M + M * ib(1, 0);
-	b = C[2] + t[2] * M + M * ib(1, 2);
-	want = 2 * (C[1] + t[1] * M) + fmax(a, b) + 2e-10 * M;
+	want = 2 * root_share(1, M) + fmax(term(1, 0, M), term(1, 2, M)) +
+	       2e-10 * M;
 	ta_check(ta_near(o.t_ns[CP_MODEL_LMO], want * 1e9, TOL),
 		 "LMO gather 1000 B < M1: %.3f ns", o.t_ns[CP_MODEL_LMO]);
 	o = eval(m, coll(CP_PK_GATHER, 1, 10000));
@@ -331,9 +428,8 @@ static void check_coll(const struct cp_pred *m)
 		 "LMO gather between M1 and M2: not predicted, flagged");
 	M = 100000;
 	o = eval(m, coll(CP_PK_GATHER, 1, M));
-	a = C[0] + t[0] * M + M * ib(1, 0);
-	b = C[2] + t[2] * M + M * ib(1, 2);
-	want = 2 * (C[1] + t[1] * M) + a + b + 4e-10 * M;
+	want = 2 * root_share(1, M) + term(1, 0, M) + term(1, 2, M) +
+	       4e-10 * M;
 	ta_check(ta_near(o.t_ns[CP_MODEL_LMO], want * 1e9, TOL),
 		 "LMO gather 100000 B >= M2: %.3f ns", o.t_ns[CP_MODEL_LMO]);
 	/* broadcast on 3: trees of height 2 */
@@ -368,11 +464,16 @@ static void check_coll(const struct cp_pred *m)
 		 "an uncovered operation gets no prediction");
 }
 
+static double tsum(int k, int i, int j)
+{
+	return t[k][i] + t[k][j] + ib(k, i, j);
+}
+
 static void check_fallbacks(void)
 {
 	const char *hosts_same[3] = { "a", "a", "b" };
 	const char *hosts_other[3] = { "a", "c", "b" };
-	struct cp_params *p = load(BETA02);
+	struct cp_params *p = load();
 	struct cp_pred *m;
 	struct cp_pred_out o;
 	unsigned models;
@@ -383,7 +484,8 @@ static void check_fallbacks(void)
 	if (cp_pred_build(p, 2, NULL, &m, &models, &differs, note, sizeof(note)))
 		exit(1);
 	o = eval(m, p2p(0, 1, M, 0, 0));
-	want = 2 * 2e-6 + M * (2 * 2e-9 + (ib(0, 1) + ib(0, 2) + ib(1, 2)) / 3);
+	want = (C[0][0] + C[0][1] + C[0][0] + C[0][2] + C[0][1] + C[0][2]) / 3 +
+	       M * (tsum(0, 0, 1) + tsum(0, 0, 2) + tsum(0, 1, 2)) / 3;
 	ta_check(ta_near(o.t_ns[CP_MODEL_LMO], want * 1e9, TOL) &&
 		 (o.flags & CP_PF_AVERAGED),
 		 "2-rank job of a 3-rank file: averaged LMO %.3f ns = %.3f",
@@ -409,28 +511,33 @@ static void check_fallbacks(void)
 	cp_pred_free(m);
 	cp_params_free(p);
 
-	p = load("fail lmo.beta 0 2 : negative estimate\n");
+	p = load_edit("lmo.tsum 0 0 2", "fail lmo.tsum 0 0 2 : test");
 	if (cp_pred_build(p, 3, hosts_same, &m, &models, &differs, note, sizeof(note)))
 		exit(1);
 	o = eval(m, p2p(0, 2, M, 0, 0));
-	want = C[0] + C[2] + M * (t[0] + t[2] + (ib(0, 1) + ib(1, 2)) / 2);
+	want = C[0][0] + C[0][2] + M * (tsum(0, 0, 1) + tsum(0, 1, 2)) / 2;
 	ta_check(ta_near(o.t_ns[CP_MODEL_LMO], want * 1e9, TOL) &&
 		 (o.flags & CP_PF_AVERAGED),
-		 "failed beta_02: the average of the other links (%s)", note);
+		 "failed sum of link 0-2: the average of the other links (%s)",
+		 note);
 	o = eval(m, p2p(0, 1, M, 0, 0));
 	ta_check(!(o.flags & CP_PF_AVERAGED) && !differs,
 		 "link 0-1 keeps its estimate; the job is the calibrated one");
+	o = eval(m, p2p(0, 2, 10000, 0, 0));
+	ta_check(ta_near(o.t_ns[CP_MODEL_LMO], lmo_msg(0, 2, 10000) * 1e9,
+			 TOL),
+		 "link 0-2 in regime 1 keeps its own sums");
 	cp_pred_free(m);
 	cp_params_free(p);
 }
 
-/* A failed log3P entry is a hole: calls that interpolate through it get
- * nothing, the others keep their values. */
+/* A failed contiguous log3P entry is a hole: calls that interpolate
+ * through it get nothing, the others keep their values; a failed
+ * strided cell is bridged by its column. */
 static void check_hole(void)
 {
-	struct cp_params *p = load_edit(BETA02,
-					"log3p.l_mw 2000 64",
-					"fail log3p.l_mw 2000 64 : negative");
+	struct cp_params *p = load_edit("log3p.o_net 2000",
+					"fail log3p.o_net 2000 : negative");
 	const char *hosts[3] = { "a", "a", "b" };
 	struct cp_pred_out o, o2;
 	struct cp_pred *m;
@@ -442,79 +549,102 @@ static void check_hole(void)
 			  sizeof(note)))
 		exit(1);
 	o = eval(m, p2p(1, 0, 1000, 16, 8));
-	o2 = eval(m, p2p(1, 0, 2000, 64, 8));
+	o2 = eval(m, p2p(1, 0, 1500, 64, 8));
 	ta_check(ta_near(o.t_ns[CP_MODEL_LOG3P], 3500, TOL) &&
 		 isnan(o2.t_ns[CP_MODEL_LOG3P]) &&
 		 !isnan(o2.t_ns[CP_MODEL_HOCKNEY]) &&
 		 (models & (1u << CP_MODEL_LOG3P)) &&
 		 strstr(note, "log3P: 1 failed table entries"),
-		 "failed l_mw(2000, 64): that call NULL, (1000, 16) %.3f ns; "
-		 "%s", o.t_ns[CP_MODEL_LOG3P], note);
+		 "failed o_net(2000): 1500 B NULL, 1000 B %.3f ns; %s",
+		 o.t_ns[CP_MODEL_LOG3P], note);
+	cp_pred_free(m);
+	cp_params_free(p);
+	p = load_edit("log3p.l_mw 2000 8 8", "fail log3p.l_mw 2000 8 8 : x");
+	if (cp_pred_build(p, 3, hosts, &m, &models, &differs, note,
+			  sizeof(note)))
+		exit(1);
+	o = eval(m, p2p(1, 0, 2000, 16, 8));
+	ta_check(ta_near(o.lmw_ns, LMW[0][0][0] * 2 * 1e9, TOL) &&
+		 (o.flags & CP_PF_L3_EXTRAP_SIZE),
+		 "failed l_mw(2000, 8, 8): its column's per-byte cost from "
+		 "1000 B (%.1f ns), flagged", o.lmw_ns);
 	cp_pred_free(m);
 	cp_params_free(p);
 }
 
 /* v as the fitting side holds an estimate: failed unless CP_PV_OK. */
-static void est_of(struct cp_est *e, const struct cp_pval *v, bool inv)
+static void est_of(struct cp_est *e, const struct cp_pval *v)
 {
 	memset(e, 0, sizeof(*e));
-	e->val = inv ? 1 / v->val : v->val;
+	e->val = v->val;
 	e->fail = v->state == CP_PV_OK ? NULL : "failed in the file";
 }
 
 /* The LMO parameters of p as the calibrator held them before writing
- * the file: the model of analysis/cp_lmo.h and its thresholds. */
+ * the file: per regime the estimates of analysis/cp_lmo.h, and the
+ * thresholds. */
 static void lmo_of(const struct cp_params *p, struct cp_lmo *m,
 		   struct cp_lmo_thresh *th)
 {
-	int n = p->nranks, i, j, v;
+	int n = p->nranks, i, j, v, k, q;
+	size_t a;
 
-	if (cp_lmo_alloc(m, n))
-		exit(1);
-	for (i = 0; i < n; i++) {
-		est_of(&m->c_s[i], &p->lmo_c_s[i], false);
-		est_of(&m->t_spb[i], &p->lmo_t_spb[i], false);
-		for (j = i + 1; j < n; j++)
-			est_of(&m->ib_spb[cp_lmo_pair_idx(n, i, j)],
-			       &p->lmo_beta_Bps[i * n + j], true);
+	for (k = 0; k < p->lmo_nreg; k++) {
+		if (cp_lmo_alloc(&m[k], n))
+			exit(1);
+		m[k].first_bytes = p->lmo_first_bytes[k];
+		for (i = 0; i < n; i++) {
+			est_of(&m[k].c_s[i], &p->lmo_c_s[k * n + i]);
+			est_of(&m[k].t_spb[i], &p->lmo_t_spb[k * n + i]);
+			for (j = i + 1; j < n; j++) {
+				q = cp_lmo_pair_idx(n, i, j);
+				a = ((size_t)k * n + i) * n + j;
+				est_of(&m[k].csum_s[q], &p->lmo_csum_s[a]);
+				est_of(&m[k].tsum_spb[q], &p->lmo_tsum_spb[a]);
+			}
+		}
 	}
 	cp_lmo_thresh_init(th);
 	th->s_bytes = p->lmo_s_bytes.val;
 	th->m1_bytes = p->lmo_m1_bytes.val;
 	th->m2_bytes = p->lmo_m2_bytes.val;
 	for (v = 0; v < 2; v++) {
-		est_of(&th->kappa1_spb[v], &p->lmo_kappa1_spb[v], false);
-		est_of(&th->kappa2_spb[v], &p->lmo_kappa2_spb[v], false);
+		est_of(&th->kappa1_spb[v], &p->lmo_kappa1_spb[v]);
+		est_of(&th->kappa2_spb[v], &p->lmo_kappa2_spb[v]);
 	}
 }
 
 /*
- * The log3P tables of p as the fitting side derives them: half-roundtrip
- * times synthesized from the file's terms (T_00 = o_mw + T_mem, T_01 =
- * o_mw + o_net, T_00(s,d) = T_00 + l_mw), then cp_log3p_derive.
+ * The log3P tables of p as the fitting side derives them: one-way times
+ * synthesized from the file's terms (T_00 = o_mw + T_mem, T_01 = o_mw +
+ * o_net, T_01(s,b,g) = T_01 + l_mw), then cp_log3p_derive.
  */
 static void log3p_of(const struct cp_params *p, struct cp_log3p *l3)
 {
-	int ns = p->l3_nsizes, nd = p->l3_nstrides, i, j;
-	double tm[ns], t00[ns], t01[ns], t00sd[ns * nd];
-	struct cp_log3p_meas in = { ns, nd, p->l3_size_bytes,
-		p->l3_stride_bytes, tm, t00, t01, t00sd };
+	int ns = p->l3_nsizes, i, c, nc = p->l3_nblocks * p->l3_ngaps;
+	double tm[ns], t00[ns], t01[ns], sd[p->l3_nssizes * nc];
+	struct cp_log3p_meas in = { ns, p->l3_size_bytes, tm, t00, t01,
+		p->l3_nssizes, p->l3_nblocks, p->l3_ngaps, p->l3_ssize_bytes,
+		p->l3_block_bytes, p->l3_gap_bytes, sd };
 
 	for (i = 0; i < ns; i++) {
 		tm[i] = p->l3_t_mem_s[i].val;
 		t00[i] = p->l3_o_mw_s[i].val + tm[i];
 		t01[i] = p->l3_o_mw_s[i].val + p->l3_o_net_s[i].val;
-		for (j = 0; j < nd; j++)
-			t00sd[i * nd + j] = t00[i] +
-					    p->l3_l_mw_s[i * nd + j].val;
 	}
+	/* the strided sizes are the contiguous ones here */
+	for (i = 0; i < p->l3_nssizes; i++)
+		for (c = 0; c < nc; c++)
+			sd[i * nc + c] = t01[i] + p->l3_l_mw_s[i * nc + c].val;
 	if (cp_log3p_derive(&in, l3) || l3->nneg)
 		exit(1);
 }
 
 /* Every model of p as the fitting side holds it. */
 struct fit {
-	struct cp_lmo lmo;
+	int nreg;
+	double first[2];
+	struct cp_lmo lmo[2];
 	struct cp_lmo_thresh th;
 	struct cp_log3p l3;
 	struct cp_hockney hock;
@@ -559,14 +689,16 @@ static void fit_of(const struct cp_params *p, struct fit *f)
 	int i;
 
 	memset(f, 0, sizeof(*f));
-	lmo_of(p, &f->lmo, &f->th);
+	f->nreg = p->lmo_nreg;
+	memcpy(f->first, p->lmo_first_bytes, sizeof(f->first));
+	lmo_of(p, f->lmo, &f->th);
 	log3p_of(p, &f->l3);
-	est_of(&f->hock.alpha_s, &p->hockney_alpha_s, false);
-	est_of(&f->hock.beta_spb, &p->hockney_beta_spb, false);
-	est_of(&f->lg.l_s, &p->loggp_l_s, false);
-	est_of(&f->lg.o_s, &p->loggp_o_s, false);
-	est_of(&f->lg.g_s, &p->loggp_g_s, false);
-	est_of(&f->lg.gb_spb, &p->loggp_gb_spb, false);
+	est_of(&f->hock.alpha_s, &p->hockney_alpha_s);
+	est_of(&f->hock.beta_spb, &p->hockney_beta_spb);
+	est_of(&f->lg.l_s, &p->loggp_l_s);
+	est_of(&f->lg.o_s, &p->loggp_o_s);
+	est_of(&f->lg.g_s, &p->loggp_g_s);
+	est_of(&f->lg.gb_spb, &p->loggp_gb_spb);
 	f->pl.l_s = p->plogp_l_s.val;
 	f->pl.n = p->plogp_n;
 	f->pl.size_bytes = malloc(p->plogp_n * sizeof(double));
@@ -584,7 +716,8 @@ static void fit_free(struct fit *f)
 {
 	int c;
 
-	cp_lmo_free(&f->lmo);
+	cp_lmo_free(&f->lmo[0]);
+	cp_lmo_free(&f->lmo[1]);
 	cp_log3p_free(&f->l3);
 	cp_plogp_free(&f->pl);
 	for (c = 0; c < CP_TL_NCHAN; c++) {
@@ -623,6 +756,8 @@ static void fit_sched(const struct fit *f, const struct cp_pred_in *in,
 static void fit_eval(const struct fit *f, const struct cp_pred_in *in,
 		     double *t)
 {
+	const struct cp_lmo *lmo = &f->lmo[cp_lmo_regime_of(f->first, f->nreg,
+							      in->bytes)];
 	struct cp_log3p_pred lp;
 	int peers[3], k = 0, i;
 	double x;
@@ -634,10 +769,10 @@ static void fit_eval(const struct fit *f, const struct cp_pred_in *in,
 			peers[k++] = i;
 	switch (in->kind) {
 	case CP_PK_P2P:
-		if (!cp_lmo_predict_p2p(&f->lmo, in->src, in->dst, in->bytes,
-					&x))
+		if (!cp_lmo_predict_p2p(lmo, in->src, in->dst, in->bytes, &x))
 			t[CP_MODEL_LMO] = x;
-		if (!cp_log3p_eval(&f->l3, in->bytes, in->stride_bytes, &lp))
+		if (!cp_log3p_eval(&f->l3, in->bytes, in->stride_bytes,
+				   in->block_bytes, &lp))
 			t[CP_MODEL_LOG3P] = lp.t_s;
 		t[CP_MODEL_HOCKNEY] = cp_hockney_predict(&f->hock, in->bytes);
 		t[CP_MODEL_LOGGP] = cp_loggp_predict(&f->lg, in->bytes);
@@ -650,17 +785,18 @@ static void fit_eval(const struct fit *f, const struct cp_pred_in *in,
 			t[CP_MODEL_TAULOP] = NAN;
 		break;
 	case CP_PK_BCAST:
-		if (!cp_log3p_eval(&f->l3, in->bytes, in->stride_bytes, &lp) &&
+		if (!cp_log3p_eval(&f->l3, in->bytes, in->stride_bytes,
+				   in->block_bytes, &lp) &&
 		    !cp_log3p_eval_bcast_tree(&lp, in->nmembers, &x))
 			t[CP_MODEL_LOG3P] = x;
 		break;
 	case CP_PK_SCATTER:
-		if (!cp_lmo_predict_scatter(&f->lmo, &f->th, in->root, peers,
-					    k, in->bytes, &x))
+		if (!cp_lmo_predict_scatter(lmo, &f->th, in->root, peers, k,
+					    in->bytes, &x))
 			t[CP_MODEL_LMO] = x;
 		break;
 	case CP_PK_GATHER:
-		if (!cp_lmo_predict_gather(&f->lmo, &f->th, CP_LMO_KAPPA_NT0,
+		if (!cp_lmo_predict_gather(lmo, &f->th, CP_LMO_KAPPA_NT0,
 					   in->root, peers, k, in->bytes, &x))
 			t[CP_MODEL_LMO] = x;
 		break;
@@ -726,8 +862,8 @@ static void parity_report(const char *kind, const struct parity *r,
 #define NSIZES(a) (sizeof(a) / sizeof((a)[0]))
 
 static const double grid_sizes[] = { 0, 1, 500, 1000, 1500, 2000, 2999,
-				     3000, 4000, 5000, 6000, 10000, 64000,
-				     100000 };
+				     3000, 4000, 4095, 4096, 5000, 6000, 10000,
+				     64000, 100000 };
 
 /* Collectives of kind from every root at every size of the grid. */
 static void parity_coll(const struct cp_pred *m, const struct fit *f,
@@ -787,17 +923,18 @@ static void parity_ops(const struct cp_pred *m, const struct fit *f)
 
 /*
  * Every model, online against the fitting side, over a grid: messages
- * between every pair at sizes on, between and beyond the tables and
- * thresholds, contiguous and strided (one double per block, strides on,
- * between and beyond log3P's); broadcasts, scatters and gathers from
- * every root at sizes in every range of S, M1 and M2.
+ * between every pair at sizes on, between and beyond the tables, LMO's
+ * regimes and the thresholds, contiguous and strided (blocks and gaps
+ * on, between and beyond log3P's); broadcasts, scatters and gathers
+ * from every root at sizes in every range of S, M1 and M2.
  */
 static void check_parity(const struct cp_pred *m, const struct cp_params *p)
 {
-	static const double strides[] = { 0, 8, 16, 24, 64, 256 };
+	static const double strides[] = { 0, 16, 24, 64, 120, 256, 4096 };
+	static const double blocks[] = { 8, 16, 40, 64, 100 };
 	struct parity r;
 	struct fit f;
-	size_t is, id;
+	size_t is, id, ib;
 	int i, j;
 
 	fit_of(p, &f);
@@ -806,9 +943,11 @@ static void check_parity(const struct cp_pred *m, const struct cp_params *p)
 		for (j = 0; j < 3; j++)
 			for (is = 0; i != j && is < NSIZES(grid_sizes); is++)
 				for (id = 0; id < NSIZES(strides); id++)
-					parity_call(m, &f, p2p(i, j,
-						    grid_sizes[is],
-						    strides[id], 8), &r);
+					for (ib = 0; ib < NSIZES(blocks); ib++)
+						parity_call(m, &f, p2p(i, j,
+							grid_sizes[is],
+							strides[id],
+							blocks[ib]), &r);
 	parity_report("p2p", &r, (1u << CP_NMODELS) - 1);
 	parity_coll(m, &f, CP_PK_BCAST, "bcast", 1u << CP_MODEL_LOG3P |
 		    SCHED_MODELS);
@@ -842,7 +981,7 @@ static int online_code(const struct cp_pred_out *o)
  */
 static void check_kappa_failed(void)
 {
-	struct cp_params *p = load_edit(BETA02, "lmo.kappa1 1 ",
+	struct cp_params *p = load_edit("lmo.kappa1 1",
 					"fail lmo.kappa1 1 : negative estimate");
 	static const double sizes[] = { 0, 1000, 3999, 4000, 10000, 63999,
 					64000, 100000 };
@@ -854,36 +993,38 @@ static void check_kappa_failed(void)
 	struct cp_lmo_thresh th;
 	struct cp_pred_out o;
 	struct cp_pred *m;
-	struct cp_lmo lmo;
+	struct cp_lmo lmo[2];
 	unsigned models;
 	bool differs;
 	char note[256];
-	double t;
+	double x;
 	size_t i;
 	int rc;
 
 	if (cp_pred_build(p, 3, hosts, &m, &models, &differs, note,
 			  sizeof(note)))
 		exit(1);
-	lmo_of(p, &lmo, &th);
+	lmo_of(p, lmo, &th);
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		o = eval(m, coll(CP_PK_GATHER, 1, sizes[i]));
-		rc = cp_lmo_predict_gather(&lmo, &th, CP_LMO_KAPPA_NT0, 1,
-					   peers, 2, sizes[i], &t);
+		rc = cp_lmo_predict_gather(&lmo[reg_of(sizes[i])], &th,
+					   CP_LMO_KAPPA_NT0, 1, peers, 2,
+					   sizes[i], &x);
 		ta_check(online_code(&o) == want[i] && rc == want[i] &&
-			 (rc || ta_near(o.t_ns[CP_MODEL_LMO], t * 1e9, TOL)),
+			 (rc || ta_near(o.t_ns[CP_MODEL_LMO], x * 1e9, TOL)),
 			 "kappa1 failed, gather of %.0f B: online %s (%#x), "
 			 "offline %s", sizes[i], cp_err_str(online_code(&o)),
 			 o.flags, cp_err_str(rc));
 	}
-	cp_lmo_free(&lmo);
+	cp_lmo_free(&lmo[0]);
+	cp_lmo_free(&lmo[1]);
 	cp_pred_free(m);
 	cp_params_free(p);
 }
 
 int main(void)
 {
-	struct cp_params *p = load(BETA02);
+	struct cp_params *p = load();
 	const char *hosts[3] = { "a", "a", "b" };
 	struct cp_pred *m;
 	unsigned models;

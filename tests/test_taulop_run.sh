@@ -20,23 +20,24 @@ COLLS="$top_builddir/examples/colls"
 # o(m) = 0.1 us, L(m, tau) = tau (1 us + m ns), reductions 0.01 ns/B
 {
 	cat <<'END'
-commprof-params 1
+commprof-params 2
 mpi_library test
 date 2026-11-24T00:00:00Z
 hosts 1 h
 rankmap 4 0 0 0 0
 nranks 4
+lmo.regimes 1 0
 log3p.sizes 0
-log3p.strides 0
 plogp.sizes 0
-lmo.M 1024 lo 1024 hi 1024 n 0
 END
 	for r in 0 1 2 3; do
-		echo "lmo.C $r 1e-06 lo 1e-06 hi 1e-06 n 5"
-		echo "lmo.t $r 0 lo 0 hi 0 n 5"
+		echo "lmo.C 0 $r 1e-06 lo 1e-06 hi 1e-06 n 5"
+		echo "lmo.t 0 $r 0 lo 0 hi 0 n 5"
 	done
 	for p in "0 1" "0 2" "0 3" "1 2" "1 3" "2 3"; do
-		echo "lmo.beta $p 1e+09 lo 1e+09 hi 1e+09 n 5"
+		echo "lmo.beta 0 $p 1e+09 lo 1e+09 hi 1e+09 n 5"
+		echo "lmo.Csum 0 $p 2e-06 lo 2e-06 hi 2e-06 n 5"
+		echo "lmo.tsum 0 $p 1e-09 lo 1e-09 hi 1e-09 n 5"
 	done
 	echo "taulop.sizes 0 4 0 1000 100000 1000000"
 	echo "taulop.taus 0 6 1 2 3 4 8 12"

@@ -9,21 +9,22 @@ TP="$top_builddir/tests/test_params"
 
 cd "$T" || fail "cd $T"
 cat >good.params <<'END'
-commprof-params 1
+commprof-params 2
 mpi_library Open MPI v4.1.4, package: test
 date 2026-01-02T03:04:05Z
 hosts 1 nodeA
 rankmap 2 0 0
 nranks 2
+lmo.regimes 1 0
 log3p.sizes 0
-log3p.strides 0
 plogp.sizes 0
-lmo.M 1024 lo 1024 hi 1024 n 0
-lmo.C 0 1.5e-06 lo 1.25e-06 hi 1.75e-06 n 30
-lmo.C 1 2e-06 lo 1.5e-06 hi 2.5e-06 n 30
-lmo.t 0 0 lo 0 hi 0 n 0
-lmo.t 1 0 lo 0 hi 0 n 0
-lmo.beta 0 1 1e+09 lo 5e+08 hi 2e+09 n 20
+lmo.C 0 0 1.5e-06 lo 1.25e-06 hi 1.75e-06 n 30
+lmo.C 0 1 2e-06 lo 1.5e-06 hi 2.5e-06 n 30
+lmo.t 0 0 0 lo 0 hi 0 n 0
+lmo.t 0 1 0 lo 0 hi 0 n 0
+lmo.beta 0 0 1 1e+09 lo 5e+08 hi 2e+09 n 20
+lmo.Csum 0 0 1 3.5e-06 lo 3e-06 hi 4e-06 n 6
+lmo.tsum 0 0 1 2e-09 lo 1.5e-09 hi 2.5e-09 n 6
 taulop.sizes 0 2 0 4096
 taulop.taus 0 2 1 2
 taulop.ranks 0 2
@@ -99,14 +100,14 @@ bad() {
 	expect_eq "$1 message" "$(cat "$1.err")" "commprof: $1.params:$3"
 	return 0
 }
-bad chan '16s/sizes 0/sizes 2/' "16: channel '2' is not 0 or 1"
-bad order '17s/2 1 2/2 2 1/' \
-	"17: 'taulop.taus 0' values must increase from 1"
-bad early '16,17d' "17: 'taulop.o 0' before its sizes and taus"
-bad size '21s/L 0 0 2/L 0 1 2/' "21: 'taulop.L 0': size 1 not declared"
-bad tau '21s/L 0 0 2/L 0 0 3/' "21: 'taulop.L 0': tau 3 not declared"
-bad dup '22s/taulop.o 0 4096/taulop.o 0 0/' "22: duplicate 'taulop.o'"
-bad interval '20s/hi 2e-06/hi 1e-06/' \
-	"20: 'taulop.L': value outside its interval or not a number"
-bad name '30s/taulop.red/taulop.blue/' "30: unknown parameter 'taulop.blue'"
+bad chan '17s/sizes 0/sizes 2/' "17: channel '2' is not 0 or 1"
+bad order '18s/2 1 2/2 2 1/' \
+	"18: 'taulop.taus 0' values must increase from 1"
+bad early '17,18d' "18: 'taulop.o 0' before its sizes and taus"
+bad size '22s/L 0 0 2/L 0 1 2/' "22: 'taulop.L 0': size 1 not declared"
+bad tau '22s/L 0 0 2/L 0 0 3/' "22: 'taulop.L 0': tau 3 not declared"
+bad dup '23s/taulop.o 0 4096/taulop.o 0 0/' "23: duplicate 'taulop.o'"
+bad interval '21s/hi 2e-06/hi 1e-06/' \
+	"21: 'taulop.L': value outside its interval or not a number"
+bad name '31s/taulop.red/taulop.blue/' "31: unknown parameter 'taulop.blue'"
 exit 0

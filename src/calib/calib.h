@@ -1,59 +1,110 @@
 /*
- * calib.h - the pieces of commprof-calibrate (src/calib/calibrate.c): the run's
- * context, the fatal end, the progress line and the idle barrier
- * (calib_run.c), the LMO experiment schedule (calib_sched.c) and the
- * other measurements (calib_meas.c).  Everything here runs inside
- * MPI_COMM_WORLD and is collective unless said otherwise.
+ * calib.h - the pieces of commprof-calibrate (src/calib/calibrate.c): the
+ * run's context, the fatal end, the progress bar and the idle barrier
+ * (calib_run.c), the library's protocol limits (calib_limits.c), the LMO
+ * experiment schedule (calib_sched.c), the LMO size sweep and its
+ * estimation per regime (calib_lmo.c), the log3P tables
+ * (calib_log3p.c), tau-Lop's Ring experiments (calib_taulop.c) and the
+ * other measurements (calib_meas.c).  Everything
+ * here runs inside MPI_COMM_WORLD and is collective unless said
+ * otherwise.
  */
 #ifndef CP_CALIB_H
 #define CP_CALIB_H
 
+#include <mpi.h>
 #include <stdbool.h>
+#include <stddef.h>
+
+#include "analysis/cp_lmo.h"
+#include "analysis/cp_lmo_ls.h"
+#include "analysis/cp_log3p.h"
+#include "src/common/cp_params.h"
 
 /* The run. */
 struct calib {
 	int rank;		/* in MPI_COMM_WORLD */
 	int n;			/* ranks */
-	bool quick;		/* --quick: short series */
-	int reps;		/* repetitions of each LMO experiment and of
-				 * each threshold size */
-	int lmo_bytes;		/* --lmo-bytes: M of the LMO series; 0: half
-				 * of S (run_thresholds) */
-	const char *series;	/* --series: raw LMO series to this file, or
+	bool quick;		/* --quick: a first look */
+	int reps;		/* repetitions of each LMO experiment at each
+				 * size, and of each threshold size */
+	int samples;		/* log3P: samples per table point (m) */
+	const char *series;	/* --series: raw LMO sweep to this file, or
 				 * NULL */
-	int lmo_stat;		/* --lmo-stat: CP_LMO_STAT_* */
-	double slow_s;		/* --slow-us: an LMO series with an
-				 * experiment whose median exceeds its
-				 * minimum by more than this (+2%) is run
-				 * again; 0 never */
+	double slow_s;		/* --slow-us: an LMO size whose experiment
+				 * median exceeds its minimum by more than
+				 * this (+2%) is run again; 0 never */
+	bool serial;		/* one experiment at a time: the hosts have
+				 * fewer CPUs than ranks */
 	bool tty;		/* rank 0 and stderr is a terminal */
 	double t0_s;		/* MPI_Wtime at start */
-	int units_total;	/* progress: planned steps */
-	int units_done;		/* progress: steps done */
+	double phase_base;	/* progress: share of the run before the
+				 * current phase */
+	double phase_weight;	/* its share */
+	const char *phase;	/* its name */
 };
 
-/* Report a step done in phase what (rank 0 on a terminal only: a
- * progress line on stderr with the estimated time left).  Not
- * collective; cannot fail. */
-void calib_progress(struct calib *c, const char *what, int units);
+/* Start a phase worth weight of the whole run (the weights of a run sum
+ * to 1).  Not collective; cannot fail. */
+void calib_phase(struct calib *c, const char *name, double weight);
 
-/* Clear the progress line.  Not collective; cannot fail. */
+/* The current phase is done of total: on rank 0 with a terminal, a
+ * progress bar on stderr, the phase, detail and the estimated time
+ * left.  Not collective; cannot fail.  detail may be NULL. */
+void calib_progress(struct calib *c, const char *detail, double done,
+		    double total);
+
+/* Clear the progress bar.  Not collective; cannot fail. */
 void calib_progress_end(struct calib *c);
 
 /* Print "commprof-calibrate: what" on stderr and end the whole job:
  * a collective program whose peers would otherwise wait forever. */
 void calib_fatal(const char *what) __attribute__((noreturn));
 
-/* Barrier that sleeps between polls, for ranks idle while 0 and 1
- * measure (they would steal a core on a crowded host).  Collective. */
+/* Barrier that sleeps between polls, for ranks idle while others
+ * measure (they would steal a core on a crowded host).  Collective over
+ * comm. */
+void calib_idle_barrier_on(MPI_Comm comm);
 void calib_idle_barrier(void);
+
+/* On a host with fewer CPUs than ranks (c->serial), pin this process to
+ * the slot-th CPU it may run on, for the two processes of an experiment
+ * to run side by side as on a host with a CPU each, instead of the
+ * scheduler putting them on one CPU now and then (a message then waits
+ * for a context switch); calib_unpin() gives the process back all its
+ * CPUs.  No-ops otherwise or where affinity cannot be set.  Not
+ * collective; cannot fail. */
+void calib_pin(const struct calib *c, int slot);
+void calib_unpin(const struct calib *c);
+
+/* Write one byte per cache line of buf[0..len), so that a message's data
+ * are in its sender's cache, as an application's freshly computed data
+ * are, and not in the receiver's from the previous repetition.  Cannot
+ * fail. */
+void calib_touch(char *buf, size_t len);
+
+/* An estimate into a parameter: a value with its interval, or failed
+ * with its cause when it failed, is not finite (+inf allowed with
+ * inf_ok) or lies outside its interval; its ambiguity kept.  Not
+ * collective; cannot fail. */
+void calib_put(struct cp_pval *v, const struct cp_est *e, bool inf_ok);
+
+/* A value with the interval [lo, hi] measured n times; negative or
+ * non-finite values fail.  Not collective; cannot fail. */
+void calib_put_range(struct cp_pval *v, double x, double lo, double hi,
+		     int n);
+
+/* The protocol limits the MPI library reports (MPI_T control variables
+ * of transports in use: Open MPI's btl_*_eager_limit, MPICH's
+ * *EAGER*MAX_MSG_SIZE), at most max, by increasing size.  Not
+ * collective; 0 when there is no MPI_T or no such variable. */
+int calib_limits(struct cp_lmo_limit *lim, int max);
 
 /* Kinds of LMO experiments. */
 #define CALIB_RT0	0	/* empty roundtrip i <-> j */
 #define CALIB_O2O	1	/* i sends M to j, empty reply */
 #define CALIB_O2T	2	/* root sends M to a and b, empty replies */
-#define CALIB_O2T0	3	/* the same with empty messages */
-#define CALIB_NKINDS	4
+#define CALIB_NKINDS	3
 
 /* Experiments grouped in rounds: no process takes part in two
  * experiments of one round. */
@@ -70,22 +121,21 @@ struct calib_sched {
 };
 
 /* Build the schedule of kind for n ranks (greedy: each round takes, in
- * order, every remaining experiment whose processes are still free).
- * Not collective; deterministic, so every rank builds the same.
- * Returns 0 or -1 (out of memory). */
-int calib_sched_build(struct calib_sched *s, int kind, int n);
+ * order, every remaining experiment whose processes are still free;
+ * with serial, one experiment per round).  Not collective;
+ * deterministic, so every rank builds the same.  Returns 0 or -1 (out
+ * of memory). */
+int calib_sched_build(struct calib_sched *s, int kind, int n, bool serial);
 
 /* Release s (idempotent).  Cannot fail. */
 void calib_sched_free(struct calib_sched *s);
 
 /* Run every experiment of s reps times (after one warm-up), a barrier
  * between rounds.  On rank 0, t_s[e * reps + r] gets the initiator's
- * time of repetition r of experiment e; *wall_s the phase's wall time;
- * *seq_s the sum of all experiment times (running them one after
- * another).  Collective.  bytes: M (unused for CALIB_RT0, CALIB_O2T0). */
+ * time of repetition r of experiment e.  Collective.  bytes: M (unused
+ * for CALIB_RT0); buf: at least bytes, the initiator's message. */
 void calib_sched_run(struct calib *c, const struct calib_sched *s,
-		     int bytes, int reps, double *t_s, double *wall_s,
-		     double *seq_s);
+		     int bytes, int reps, char *buf, double *t_s);
 
 /* Linear scatter (gather) by hand from (to) rank 0, bytes to (from)
  * every other rank, over the sizes row: on rank 0 t_s[i] gets the median
@@ -95,27 +145,6 @@ void calib_scatter_row(struct calib *c, const double *row, int nrow,
 void calib_gather_row(struct calib *c, const double *row, int nrow,
 		      double *t_s);
 
-/* log3P tables between ranks 0 and 1 (models.md "log3P"): each value is
- * the minimum over m samples of the mean of nrep repetitions after a
- * warm-up.  On rank 0: t_mem, t00, t01 [ns], t00sd, t01sd [ns * nd]
- * (half roundtrips for remote); ranks 0 and 1 take part, the others
- * must not call it.  sizes: bytes (multiples of 8); strides: bytes
- * between doubles (multiples of 8, > 8). */
-void calib_log3p(struct calib *c, const double *sizes, int ns,
-		 const double *strides, int nd, int m, int nrep,
-		 double *t_mem, double *t00, double *t01, double *t00sd,
-		 double *t01sd);
-
-struct cp_params;
-
-/* tau-Lop's Ring experiments (src/calib/calib_taulop.c) into the
- * tau-Lop section of p (rank 0; the other ranks pass what they have).
- * Collective. */
-void calib_taulop(struct calib *c, struct cp_params *p);
-
-/* Progress units calib_taulop reports.  Not collective. */
-int calib_taulop_units(const struct calib *c);
-
 /* LogGP samples between ranks 0 and 1 (models.md "Baselines"): on
  * rank 0, nsamp samples each of o_s, o_r, small roundtrips, bursts of
  * burst small sends and of burst sends of big bytes.  Ranks 0 and 1
@@ -123,5 +152,89 @@ int calib_taulop_units(const struct calib *c);
 void calib_loggp(struct calib *c, int nsamp, int burst, int big,
 		 double *os, double *or_, double *rtt, double *bs,
 		 double *bbs);
+
+/* ---- LMO (calib_lmo.c) ---- */
+
+/* The sweep and its estimates, on rank 0 (sizes on every rank). */
+struct calib_lmo {
+	int nsizes;
+	double *size_bytes;	/* [nsizes] the sweep */
+	int npass;		/* 1, or 2 with a second pass */
+	int npass2;		/* sizes in the second pass */
+	/* values in the layouts of struct cp_lmo_sweep, two passes */
+	double *rt0;		/* [pass * npairs + p] */
+	double *o2o;		/* [(pass * nsizes + is) * npairs + p] */
+	double *o2t;		/* [(pass * nsizes + is) * no2t + q] (n > 2) */
+	double *rt0_sd, *o2o_sd, *o2t_sd;	/* their spreads */
+	int nlim;
+	struct cp_lmo_limit lim[16];	/* the library's limits */
+	struct cp_lmo_regimes reg;
+	struct cp_lmo est[CP_LMO_MAXREG];	/* per regime */
+	bool ok;		/* regimes and estimates made */
+};
+
+/* The sizes of the sweep: a geometric row from 64 B up to 4 MiB (quick:
+ * 1 MiB), with the sizes just below and at every limit, stopping after
+ * the first size whose one-to-one takes longer than max_ms on the
+ * slowest link (measured as the sweep goes); then a second pass from
+ * the largest size down while the calibration is younger than 25 s
+ * (quick: 3 s).  Runs the sweep of every
+ * experiment (empty roundtrips once, one-to-one and one-to-two at every
+ * size), the reps of each experiment at a size summed up by their 10%
+ * quantile and their spread (median less that); a size with a slow
+ * spell (a median twice its value and --slow-us above it) is run again,
+ * up to 3 times, keeping the calmest try.  Then, on rank 0: regimes, estimates,
+ * and what it found printed.  Collective.  l: out (calib_lmo_free). */
+void calib_lmo_run(struct calib *c, struct calib_lmo *l);
+
+/* The LMO parameters of l into p (rank 0): regimes, sources, sweep, per
+ * regime C, t, beta, the sums, ambiguities.  Not collective. */
+void calib_lmo_fill(const struct calib *c, const struct calib_lmo *l,
+		    struct cp_params *p);
+
+void calib_lmo_free(struct calib_lmo *l);
+
+/* ---- log3P (calib_log3p.c) ---- */
+
+/* log3P's grids and measurements (ranks 0 and 1). */
+struct calib_l3 {
+	int ns;			/* contiguous sizes */
+	double *sizes;		/* [ns] */
+	int nss, nb, ng;	/* strided sizes, blocks, gaps */
+	double *ssizes, *blocks, *gaps;
+	/* rank 0: values and 95% intervals (order statistics) */
+	double *tmem[3], *t00[3], *t01[3];	/* [ns]: value, lo, hi */
+	double *t01sd[3];	/* [cell]; NAN not measured */
+	int nsamp;		/* samples behind each value */
+	int redone;		/* cells measured again (spread) */
+	int repassed;		/* strided cells in the second pass */
+	int capped;		/* cells skipped: extent above the cap */
+	struct cp_log3p tab;	/* derived */
+	bool ok;
+};
+
+/* Measure log3P between ranks 0 and 1 over grids built from the LMO
+ * sweep sizes (lmo_sizes, n, up to 4 MiB) and the regime boundaries
+ * (first, nreg: a strided size on both sides of each up to 256 KiB),
+ * blocks of 8 B to 1 KiB, gaps of 8 B to 8 KiB (calib_log3p.c says how
+ * each value is measured).  The other ranks sleep in a barrier.  Then
+ * derive the tables (rank 0) and print the predicted-versus-measured
+ * check of layouts off the grids.  Collective.  l: out
+ * (calib_l3_free). */
+void calib_l3_run(struct calib *c, const double *lmo_sizes, int n,
+		  const double *first, int nreg, struct calib_l3 *l);
+
+/* The log3P tables of l into p (rank 0).  Not collective. */
+void calib_l3_fill(const struct calib_l3 *l, struct cp_params *p);
+
+void calib_l3_free(struct calib_l3 *l);
+
+/* ---- tau-Lop (calib_taulop.c) ---- */
+
+/* tau-Lop's Ring experiments and the cost of a local reduction into
+ * the tau-Lop section of p (rank 0, p allocated; the other ranks pass
+ * what they have), reporting progress within the current phase.
+ * Collective. */
+void calib_taulop(struct calib *c, struct cp_params *p);
 
 #endif

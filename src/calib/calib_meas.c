@@ -1,7 +1,7 @@
 /*
  * calib_meas.c - measurements of commprof-calibrate besides the LMO
- * series: scatter and gather size rows for the thresholds, the log3P
- * tables and the LogGP samples (models.md "LMO", "log3P", "Baselines").
+ * sweep and log3P: scatter and gather size rows for the thresholds and
+ * the LogGP samples (models.md "LMO", "Baselines").
  */
 #include <mpi.h>
 #include <stdlib.h>
@@ -11,7 +11,6 @@
 #include "src/calib/calib.h"
 
 #define TAG_ROW		81
-#define TAG_L3		82
 #define TAG_LG		83
 
 /* Median of x[0..n-1] (n >= 1); x is reordered by the copy only. */
@@ -70,8 +69,8 @@ static void row(struct calib *c, const double *sizes, int nrow, double *t_s,
 			x[r] = row_once(c, buf, (int)sizes[i], gather, req);
 		if (c->rank == 0)
 			t_s[i] = median(x, c->reps);
-		calib_progress(c, gather ? "thresholds: gather" :
-			       "thresholds: scatter", 1);
+		calib_progress(c, gather ? "gather" : "scatter",
+			       i + (gather ? nrow : 0), 2 * nrow);
 	}
 	free(buf);
 	free(req);
@@ -88,107 +87,6 @@ void calib_gather_row(struct calib *c, const double *sizes, int nrow,
 		      double *t_s)
 {
 	row(c, sizes, nrow, t_s, true);
-}
-
-/* What one log3P sample does. */
-enum l3_kind { L3_MEM, L3_SELF, L3_REMOTE };
-
-struct l3_ctx {
-	struct calib *c;
-	char *sbuf, *rbuf;	/* big enough for the widest stride */
-	int m, nrep;
-};
-
-/* One repetition: a memcpy, a send to self or a half roundtrip. */
-static void l3_once(struct l3_ctx *x, enum l3_kind k, int s, MPI_Datatype t,
-		    int count)
-{
-	if (k == L3_MEM) {
-		memcpy(x->rbuf, x->sbuf, (size_t)s);
-		__asm__ volatile("" ::: "memory");
-	} else if (k == L3_SELF) {
-		MPI_Sendrecv(x->sbuf, count, t, 0, TAG_L3, x->rbuf, count, t,
-			     0, TAG_L3, MPI_COMM_SELF, MPI_STATUS_IGNORE);
-	} else if (x->c->rank == 0) {
-		MPI_Send(x->sbuf, count, t, 1, TAG_L3, MPI_COMM_WORLD);
-		MPI_Recv(x->rbuf, count, t, 1, TAG_L3, MPI_COMM_WORLD,
-			 MPI_STATUS_IGNORE);
-	} else {
-		MPI_Recv(x->rbuf, count, t, 0, TAG_L3, MPI_COMM_WORLD,
-			 MPI_STATUS_IGNORE);
-		MPI_Send(x->sbuf, count, t, 0, TAG_L3, MPI_COMM_WORLD);
-	}
-}
-
-/* min over m samples of the mean of nrep repetitions, after nrep/4 + 1
- * warm-up repetitions (003, 3.2); remote: half roundtrips.  stride 0:
- * contiguous doubles. */
-static double l3_value(struct l3_ctx *x, enum l3_kind k, int s, int stride)
-{
-	MPI_Datatype t = MPI_DOUBLE;
-	int count = s / 8, i, j;
-	double best = 0, t0, v;
-
-	if (stride) {
-		MPI_Type_vector(s / 8, 1, stride / 8, MPI_DOUBLE, &t);
-		MPI_Type_commit(&t);
-		count = 1;
-	}
-	for (i = 0; i < x->nrep / 4 + 1; i++)
-		l3_once(x, k, s, t, count);
-	for (j = 0; j < x->m; j++) {
-		t0 = MPI_Wtime();
-		for (i = 0; i < x->nrep; i++)
-			l3_once(x, k, s, t, count);
-		v = (MPI_Wtime() - t0) / x->nrep;
-		if (k == L3_REMOTE)
-			v /= 2;
-		if (j == 0 || v < best)
-			best = v;
-	}
-	if (stride)
-		MPI_Type_free(&t);
-	return best;
-}
-
-void calib_log3p(struct calib *c, const double *sizes, int ns,
-		 const double *strides, int nd, int m, int nrep,
-		 double *t_mem, double *t00, double *t01, double *t00sd,
-		 double *t01sd)
-{
-	size_t big = (size_t)sizes[ns - 1] / 8 * (size_t)strides[nd - 1];
-	struct l3_ctx x = { c, calloc(big + 8, 1), calloc(big + 8, 1), m,
-			    nrep };
-	int is, id, s;
-	bool r0 = c->rank == 0;
-
-	if (!x.sbuf || !x.rbuf)
-		calib_fatal("out of memory");
-	for (is = 0; is < ns; is++) {
-		s = (int)sizes[is];
-		if (r0) {
-			t_mem[is] = l3_value(&x, L3_MEM, s, 0);
-			t00[is] = l3_value(&x, L3_SELF, s, 0);
-			for (id = 0; id < nd; id++)
-				t00sd[is * nd + id] = l3_value(&x, L3_SELF, s,
-							(int)strides[id]);
-		}
-		/* rank 1 waits in the first remote receive meanwhile */
-		if (r0)
-			t01[is] = l3_value(&x, L3_REMOTE, s, 0);
-		else
-			l3_value(&x, L3_REMOTE, s, 0);
-		for (id = 0; id < nd; id++) {
-			double v = l3_value(&x, L3_REMOTE, s,
-					    (int)strides[id]);
-
-			if (r0)
-				t01sd[is * nd + id] = v;
-		}
-		calib_progress(c, "log3p tables", 1);
-	}
-	free(x.sbuf);
-	free(x.rbuf);
 }
 
 /* Rank 0: time of one send of bytes (or of a burst of count sends and
@@ -289,6 +187,6 @@ void calib_loggp(struct calib *c, int nsamp, int burst, int big,
 		if (c->rank == 0)
 			bbs[j] = t;
 	}
-	calib_progress(c, "loggp", 1);
+	calib_progress(c, NULL, 1, 1);
 	free(buf);
 }

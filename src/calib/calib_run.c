@@ -1,16 +1,23 @@
 /*
  * calib_run.c - what every part of commprof-calibrate shares while it
- * runs: the fatal end, the progress line and the barrier of idle ranks.
- * Uses nothing else of the calibrator; the experiments (calib_sched.c),
- * the other measurements (calib_meas.c) and the driver (calibrate.c)
- * use it.
+ * runs: the fatal end, the progress bar, the barrier of idle ranks, the
+ * touch of a message's data, and estimates into parameters.  Uses
+ * nothing else of the calibrator; the measurements (calib_sched.c,
+ * calib_lmo.c, calib_log3p.c, calib_meas.c) and the driver
+ * (calibrate.c) use it.
  */
+#define _GNU_SOURCE
+#include <math.h>
 #include <mpi.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "src/calib/calib.h"
+
+#define BAR	24	/* characters of the bar */
 
 void calib_fatal(const char *what)
 {
@@ -19,39 +26,137 @@ void calib_fatal(const char *what)
 	exit(1);
 }
 
-void calib_progress(struct calib *c, const char *what, int units)
+void calib_phase(struct calib *c, const char *name, double weight)
 {
-	double el, left;
-	int pct;
+	c->phase_base += c->phase_weight;
+	c->phase_weight = weight;
+	c->phase = name;
+	calib_progress(c, NULL, 0, 1);
+}
 
-	c->units_done += units;
-	if (!c->tty || c->units_total <= 0)
+void calib_progress(struct calib *c, const char *detail, double done,
+		    double total)
+{
+	double el, left, f;
+	char bar[BAR + 1];
+	int i, k;
+
+	if (!c->tty)
 		return;
+	f = c->phase_base + c->phase_weight *
+	    (total > 0 && done < total ? done / total : 1);
+	f = f < 0 ? 0 : f > 1 ? 1 : f;
+	k = (int)(f * BAR + 0.5);
+	for (i = 0; i < BAR; i++)
+		bar[i] = i < k ? '#' : '.';
+	bar[BAR] = '\0';
 	el = MPI_Wtime() - c->t0_s;
-	pct = 100 * c->units_done / c->units_total;
-	left = c->units_done ? el * (c->units_total - c->units_done) /
-		c->units_done : 0;
-	fprintf(stderr, "\r%-28.28s %3d%%  ~%.0f s left   ", what,
-		pct > 100 ? 100 : pct, left > 0 ? left : 0);
+	left = f > 0.02 ? el * (1 - f) / f : 0;
+	fprintf(stderr, "\r[%s] %3.0f%%  %-14.14s %-22.22s ~%3.0f s left ",
+		bar, 100 * f, c->phase ? c->phase : "", detail ? detail : "",
+		left);
 }
 
 void calib_progress_end(struct calib *c)
 {
 	if (c->tty)
-		fprintf(stderr, "\r%50s\r", "");
+		fprintf(stderr, "\r%79s\r", "");
 }
 
-void calib_idle_barrier(void)
+void calib_idle_barrier_on(MPI_Comm comm)
 {
-	struct timespec ts = { 0, 1000000 };
+	struct timespec ts = { 0, 500000 };
 	MPI_Request req;
 	int done = 0;
 
-	MPI_Ibarrier(MPI_COMM_WORLD, &req);
+	MPI_Ibarrier(comm, &req);
 	for (;;) {
 		MPI_Test(&req, &done, MPI_STATUS_IGNORE);
 		if (done)
 			return;
 		nanosleep(&ts, NULL);
 	}
+}
+
+void calib_idle_barrier(void)
+{
+	calib_idle_barrier_on(MPI_COMM_WORLD);
+}
+
+/* The CPUs this process may run on, as at its first pin. */
+static cpu_set_t cpus_all;
+static int cpus_known;
+
+void calib_pin(const struct calib *c, int slot)
+{
+	cpu_set_t one;
+	int i, k = -1, n;
+
+	if (!c->serial)
+		return;
+	if (!cpus_known)
+		cpus_known = sched_getaffinity(0, sizeof(cpus_all),
+					       &cpus_all) ? -1 : 1;
+	n = cpus_known > 0 ? CPU_COUNT(&cpus_all) : 0;
+	if (n < 2)
+		return;
+	for (i = 0; i < CPU_SETSIZE && k < slot % n; i++)
+		if (CPU_ISSET(i, &cpus_all) && ++k == slot % n)
+			break;
+	CPU_ZERO(&one);
+	CPU_SET(i, &one);
+	sched_setaffinity(0, sizeof(one), &one);
+}
+
+void calib_unpin(const struct calib *c)
+{
+	if (c->serial && cpus_known > 0)
+		sched_setaffinity(0, sizeof(cpus_all), &cpus_all);
+}
+
+void calib_touch(char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i += 64)
+		buf[i]++;
+	__asm__ volatile("" ::: "memory");
+}
+
+static const char cause_neg[] = "negative derived value (noise)";
+static const char cause_nonfinite[] = "non-finite estimate";
+static const char cause_noci[] = "value outside its interval";
+
+void calib_put(struct cp_pval *v, const struct cp_est *e, bool inf_ok)
+{
+	bool fin = isfinite(e->val) || (inf_ok && e->val == INFINITY &&
+					e->hi == INFINITY);
+
+	memset(v, 0, sizeof(*v));
+	if (e->fail || !fin || isnan(e->lo) || isnan(e->hi) ||
+	    !(e->lo <= e->val && e->val <= e->hi)) {
+		v->state = CP_PV_FAIL;
+		snprintf(v->fail, sizeof(v->fail), "%s", e->fail ? e->fail :
+			 fin ? cause_noci : cause_nonfinite);
+		return;
+	}
+	v->state = CP_PV_OK;
+	v->val = e->val;
+	v->lo = e->lo;
+	v->hi = e->hi;
+	v->n = e->n;
+	if (e->ambig)
+		snprintf(v->ambig, sizeof(v->ambig), "%s", e->ambig);
+}
+
+void calib_put_range(struct cp_pval *v, double x, double lo, double hi,
+		     int n)
+{
+	struct cp_est e = { .val = x, .lo = lo, .hi = hi, .n = n };
+
+	if (!isfinite(x))
+		e.fail = cause_nonfinite;
+	else if (x < 0)
+		e.fail = cause_neg;
+	calib_put(v, &e, false);
 }

@@ -2,7 +2,8 @@
  * calib_sched.c - LMO experiments of commprof-calibrate: empty
  * roundtrips, one-to-one and one-to-two (models.md "LMO"), scheduled in
  * rounds so that experiments sharing no process run at the same time
- * (002, section 4).
+ * (002, section 4), or one at a time on hosts with fewer CPUs than
+ * ranks, where concurrent experiments would take each other's cores.
  */
 #include <mpi.h>
 #include <stdlib.h>
@@ -42,8 +43,9 @@ static void fill_members(struct calib_sched *s, int n)
 		}
 }
 
-/* Greedy rounds: one pass over the remaining experiments per round. */
-static int make_rounds(struct calib_sched *s, int n)
+/* Greedy rounds: one pass over the remaining experiments per round;
+ * serial: one experiment per round. */
+static int make_rounds(struct calib_sched *s, int n, bool serial)
 {
 	char *done = calloc((size_t)s->nexp, 1), *busy = malloc(n);
 	int placed = 0, e, k, ok;
@@ -67,6 +69,8 @@ static int make_rounds(struct calib_sched *s, int n)
 				busy[s->memb[e * s->size + k]] = 1;
 			done[e] = 1;
 			s->order[placed++] = e;
+			if (serial)
+				break;
 		}
 	}
 	s->round_start[s->nrounds] = placed;
@@ -75,17 +79,17 @@ static int make_rounds(struct calib_sched *s, int n)
 	return 0;
 }
 
-int calib_sched_build(struct calib_sched *s, int kind, int n)
+int calib_sched_build(struct calib_sched *s, int kind, int n, bool serial)
 {
 	memset(s, 0, sizeof(*s));
 	s->kind = kind;
-	s->size = kind == CALIB_O2T || kind == CALIB_O2T0 ? 3 : 2;
+	s->size = kind == CALIB_O2T ? 3 : 2;
 	s->nexp = s->size == 3 ? cp_lmo_no2t(n) : cp_lmo_npairs(n);
 	s->memb = calloc((size_t)s->nexp * s->size + 1, sizeof(int));
 	s->order = calloc((size_t)s->nexp + 1, sizeof(int));
 	s->round_start = calloc((size_t)s->nexp + 2, sizeof(int));
 	if (!s->memb || !s->order || !s->round_start ||
-	    (fill_members(s, n), make_rounds(s, n))) {
+	    (fill_members(s, n), make_rounds(s, n, serial))) {
 		calib_sched_free(s);
 		return -1;
 	}
@@ -101,11 +105,12 @@ void calib_sched_free(struct calib_sched *s)
 }
 
 /* One repetition of experiment m (members) as process me; returns the
- * initiator's time, 0 on the others. */
+ * initiator's time, 0 on the others.  The initiator writes its message
+ * first (calib_touch), untimed. */
 static double run_one(const struct calib_sched *s, const int *m, int me,
 		      char *buf, int bytes)
 {
-	int out = s->kind == CALIB_RT0 || s->kind == CALIB_O2T0 ? 0 : bytes;
+	int out = s->kind == CALIB_RT0 ? 0 : bytes;
 	MPI_Request req[2];
 	int k;
 	double t0;
@@ -116,6 +121,7 @@ static double run_one(const struct calib_sched *s, const int *m, int me,
 		MPI_Send(buf, 0, MPI_BYTE, m[0], TAG_REPLY, MPI_COMM_WORLD);
 		return 0;
 	}
+	calib_touch(buf, (size_t)out);
 	/* both messages of a one-to-two are posted at once: with blocking
 	 * sends the second would wait until the first had drained into a
 	 * socket buffer, and the root would pay part of the first link's
@@ -131,25 +137,16 @@ static double run_one(const struct calib_sched *s, const int *m, int me,
 	return MPI_Wtime() - t0;
 }
 
-static const char *const kind_name[] = {
-	"lmo: empty roundtrips", "lmo: one-to-one", "lmo: one-to-two",
-	"lmo: empty one-to-two"
-};
-
 void calib_sched_run(struct calib *c, const struct calib_sched *s,
-		     int bytes, int reps, double *t_s, double *wall_s,
-		     double *seq_s)
+		     int bytes, int reps, char *buf, double *t_s)
 {
 	size_t len = (size_t)s->nexp * reps;
-	double *mine = calloc(len + 1, sizeof(double)), t0, sum = 0;
-	char *buf = calloc((size_t)bytes + 1, 1);
+	double *mine = calloc(len + 1, sizeof(double));
 	int rd, q, e, k, r, me;
 	const int *m;
 
-	if (!mine || !buf)
+	if (!mine)
 		calib_fatal("out of memory");
-	MPI_Barrier(MPI_COMM_WORLD);
-	t0 = MPI_Wtime();
 	for (rd = 0; rd < s->nrounds; rd++) {
 		for (q = s->round_start[rd]; q < s->round_start[rd + 1]; q++) {
 			e = s->order[q];
@@ -159,23 +156,21 @@ void calib_sched_run(struct calib *c, const struct calib_sched *s,
 					me = k;
 			if (me < 0)
 				continue;
+			/* two processes on a crowded host: a CPU each */
+			if (s->size == 2)
+				calib_pin(c, me);
 			run_one(s, m, me, buf, bytes);	/* warm-up */
 			for (r = 0; r < reps; r++)
 				mine[(size_t)e * reps + r] =
 					run_one(s, m, me, buf, bytes);
+			if (s->size == 2)
+				calib_unpin(c);
 		}
 		/* ranks done with their round sleep, not poll: a
 		 * polling rank takes a core from one still measuring */
 		calib_idle_barrier();
-		calib_progress(c, kind_name[s->kind], 1);
 	}
-	*wall_s = MPI_Wtime() - t0;
 	MPI_Reduce(mine, t_s, (int)len, MPI_DOUBLE, MPI_SUM, 0,
 		   MPI_COMM_WORLD);
-	if (c->rank == 0)
-		for (q = 0; q < (int)len; q++)
-			sum += t_s[q];
-	*seq_s = sum;
 	free(mine);
-	free(buf);
 }

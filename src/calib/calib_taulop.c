@@ -242,8 +242,8 @@ static void run_chan(struct calib *c, struct tl_exp *e, const double *sizes,
 			run_exp(c, e, it, (int)sizes[is], reps, sb, rb,
 				ring + ((size_t)is * e->ntau + it) * reps,
 				isend + (size_t)is * reps);
-		calib_progress(c, e->chan ? "tau-Lop network rings" :
-			       "tau-Lop rings", 1);
+		calib_progress(c, e->chan ? "network rings" :
+			       "shared memory rings", is + 1, ns);
 	}
 	free(sb);
 	free(rb);
@@ -386,11 +386,6 @@ static void free_exp(struct tl_exp *e)
 	free(e->world);
 	free(e->ring);
 	free(e->isend);
-}
-
-int calib_taulop_units(const struct calib *c)
-{
-	return (c->quick ? 5 : 12) * 2;
 }
 
 void calib_taulop(struct calib *c, struct cp_params *p)

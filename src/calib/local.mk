@@ -9,6 +9,9 @@ commprof_calibrate_SOURCES = \
 	src/calib/calib.h \
 	src/calib/calib_run.c \
 	src/calib/calib_sched.c \
+	src/calib/calib_limits.c \
+	src/calib/calib_lmo.c \
+	src/calib/calib_log3p.c \
 	src/calib/calib_meas.c \
 	src/calib/calib_taulop.c
 commprof_calibrate_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS) $(GSL_CFLAGS)

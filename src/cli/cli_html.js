@@ -547,33 +547,56 @@ function timelineView() {
 }
 
 /* LMO's link rates of a parameter file as a heat map (MB/s). */
+/* LMO's regimes (commprof-params(5)): one per protocol of the MPI
+ * library, regime k for messages of first_bytes and more. */
+function lmoRegimes(p) {
+	return (p && p.lmo && p.lmo.regimes) || [];
+}
+
+function regimeName(r, next) {
+	return 'messages of ' + fmtBytes(r.first_bytes) + (next ? ' to ' +
+		fmtBytes(next.first_bytes - 1) : ' and more');
+}
+
+/* The link rates of every regime, a matrix and a table each. */
 function linkRates(sec, p) {
-	const b = p && p.lmo && p.lmo.beta_Bps;
-	if (!b || b.length < 2) {
+	const regs = lmoRegimes(p);
+	let drawn = 0;
+	regs.forEach(function (r, k) {
+		const b = r.beta_Bps, name = regimeName(r, regs[k + 1]);
+		if (!b || b.length < 2)
+			return;
+		const cells = [], rows = [];
+		b.forEach(function (row, i) {
+			row.forEach(function (v, j) {
+				if (!v || v.value === undefined ||
+				    !(v.value > 0))
+					return;
+				const mb = v.value / 1e6;
+				cells.push({ x: j, y: i, v: mb, tip: 'link ' +
+					i + '-' + j + ': ' + mb.toFixed(1) +
+					' MB/s (' + (v.lo / 1e6).toFixed(1) +
+					' to ' + (v.hi / 1e6).toFixed(1) +
+					')' + (v.ambiguous ? ', ambiguous' :
+					'') });
+				if (i < j)
+					rows.push([i + '-' + j, mb.toFixed(2),
+						   (1e9 / v.value).toFixed(3)]);
+			});
+		});
+		if (!cells.length)
+			return;
+		heatmap(canvas(sec, 'LMO link rates beta_ij (MB/s), ' + name,
+			SQ), b.length, b.length, cells, 'rank', 'rank', String,
+			String, function (x) {
+				return x.toFixed(1) + ' MB/s'; });
+		table(sec, 'Table: link rates, ' + name, ['link', 'beta MB/s',
+		      '1/beta ns/B'], rows, [false, true, true]);
+		drawn++;
+	});
+	if (!drawn)
 		empty(sec, 'no LMO link rates' + (D.data.params_note ?
 			' (' + D.data.params_note + ')' : ''));
-		return;
-	}
-	const cells = [], rows = [];
-	b.forEach(function (row, i) {
-		row.forEach(function (v, j) {
-			if (!v || v.value === undefined || !(v.value > 0))
-				return;
-			const mb = v.value / 1e6;
-			cells.push({ x: j, y: i, v: mb, tip: 'link ' + i + '-' +
-				     j + ': ' + mb.toFixed(1) + ' MB/s (' +
-				     (v.lo / 1e6).toFixed(1) + ' to ' +
-				     (v.hi / 1e6).toFixed(1) + ')' });
-			if (i < j)
-				rows.push([i + '-' + j, mb.toFixed(2),
-					   (1e9 / v.value).toFixed(3)]);
-		});
-	});
-	heatmap(canvas(sec, 'LMO link rates beta_ij (MB/s)', SQ), b.length,
-		b.length, cells, 'rank', 'rank', String, String, function (x) {
-			return x.toFixed(1) + ' MB/s'; });
-	table(sec, 'Table: link rates', ['link', 'beta MB/s', '1/beta ns/B'],
-	      rows, [false, true, true]);
 }
 
 function linksView() {
@@ -652,32 +675,44 @@ function v(p) {
 	return p && p.value !== undefined ? p.value : null;
 }
 
+/* l_mw over strided size (rows) and block and gap (columns). */
 function paramsLog3p(p) {
 	const l = p.log3p;
 	const sec = section('log3p', 'log3P tables', 'The middleware ' +
-		'latency l_mw over message size and stride, and the three ' +
-		'other terms over size.');
+		'latency l_mw over strided message size and layout (blocks ' +
+		'of a size, gaps between them), and the three other terms ' +
+		'over size.');
 	if (!l || !l.size_bytes || !l.size_bytes.length) {
 		empty(sec, 'no log3P tables in the file');
 		return;
 	}
-	const ns = l.size_bytes.length, nd = l.stride_bytes.length;
-	const cells = [], rows = [];
-	l.l_mw_s.forEach(function (row, i) {
-		row.forEach(function (x, j) {
-			if (v(x) > 0)
-				cells.push({ x: j, y: i, v: v(x), tip: 'size ' +
-					fmtBytes(l.size_bytes[i]) + ', stride ' +
-					l.stride_bytes[j] + ' B: l_mw ' +
-					fmtTime(v(x)) });
-			rows.push([l.size_bytes[i], l.stride_bytes[j],
-				   fmtTime(v(x))]);
+	const ss = l.ssize_bytes || [], bl = l.block_bytes || [];
+	const gp = l.gap_bytes || [];
+	const cells = [], rows = [], ng = gp.length;
+	const lay = function (c) {
+		return fmtBytes(bl[Math.floor(c / ng)]) + ' / ' +
+			fmtBytes(gp[c % ng]);
+	};
+	(l.l_mw_s || []).forEach(function (byb, i) {
+		byb.forEach(function (byg, j) {
+			byg.forEach(function (x, g) {
+				const c = j * ng + g;
+				if (v(x) > 0)
+					cells.push({ x: c, y: i, v: v(x), tip:
+						'size ' + fmtBytes(ss[i]) +
+						', block ' + fmtBytes(bl[j]) +
+						', gap ' + fmtBytes(gp[g]) +
+						': l_mw ' + fmtTime(v(x)) });
+				rows.push([ss[i], bl[j], gp[g],
+					   fmtTime(v(x))]);
+			});
 		});
 	});
-	heatmap(canvas(sec, 'l_mw (size by stride)', SQ), nd, ns, cells,
-		'stride', 'message size', function (i) {
-			return fmtBytes(l.stride_bytes[i]); }, function (i) {
-			return fmtBytes(l.size_bytes[i]); }, fmtTime);
+	if (cells.length)
+		heatmap(canvas(sec, 'l_mw (size by block / gap)', SQ),
+			bl.length * ng, ss.length, cells, 'block / gap',
+			'message size', lay, function (i) {
+				return fmtBytes(ss[i]); }, fmtTime);
 	const terms = [['t_mem', 't_mem_s'], ['o_mw', 'o_mw_s'],
 		       ['o_net', 'o_net_s']];
 	chart(canvas(sec, 'Terms over message size'), {
@@ -694,8 +729,8 @@ function paramsLog3p(p) {
 			y: { type: 'logarithmic', title: { display: true,
 				text: 'time' }, ticks: logTicks(fmtTime) } } }
 	});
-	table(sec, 'Table: l_mw', ['size (B)', 'stride (B)', 'l_mw'], rows,
-	      [true, true, true]);
+	table(sec, 'Table: l_mw', ['size (B)', 'block (B)', 'gap (B)',
+	      'l_mw'], rows, [true, true, true, true]);
 }
 
 /* LMO's linear scatter and gather from root 0 (models.md), with the
@@ -708,17 +743,24 @@ function paramsThresholds(p) {
 		'(scatter) and M1, M2 (gather: not predicted between them).');
 	const S = v(l && l.S_bytes), M1 = v(l && l.M1_bytes);
 	const M2 = v(l && l.M2_bytes);
-	if (!l || !l.C_s || l.C_s.length < 2 || S === null) {
+	const regs = lmoRegimes(p);
+	if (!regs.length || !regs[0].C_s || regs[0].C_s.length < 2 ||
+	    S === null) {
 		empty(sec, 'no LMO parameters in the file');
 		return;
 	}
-	const n = l.C_s.length, C = l.C_s.map(v), t = l.t_spb.map(v);
+	const n = regs[0].C_s.length;
 	const k1 = v(l.kappa1_spb[0]) || 0, k2 = v(l.kappa2_spb[0]) || 0;
-	const beta = function (i) { return v(l.beta_Bps[0][i]); };
+	/* each size priced with the parameters of its regime */
 	const parts = function (M) {
-		let mx = 0, sum = 0;
+		let r = regs[0], mx = 0, sum = 0;
+		regs.forEach(function (q) {
+			if (q.first_bytes <= M)
+				r = q;
+		});
+		const C = r.C_s.map(v), t = r.t_spb.map(v);
 		for (let i = 1; i < n; i++) {
-			const x = C[i] + t[i] * M + M / beta(i);
+			const x = C[i] + t[i] * M + M / v(r.beta_Bps[0][i]);
 			mx = Math.max(mx, x);
 			sum += x;
 		}
@@ -760,6 +802,59 @@ function paramsThresholds(p) {
 	      [['S', S], ['M1', M1], ['M2', M2]], [false, true]);
 }
 
+/* tau-Lop's L(m, tau) per channel over message size, one line per tau;
+ * o(m) and L in a table; the cost per byte of a local reduction. */
+function paramsTaulop(p) {
+	const t = p.taulop;
+	const sec = section('taulop', 'tau-Lop tables', 'Per channel ' +
+		'(shared memory inside a host, the network between hosts): ' +
+		'the transfer time L(m, tau) with tau transfers at once and ' +
+		'the overhead o(m), over message size m.');
+	const chans = [['shm', 'shared memory'], ['net', 'network']]
+		.filter(function (c) { return t && t[c[0]]; });
+	if (!chans.length) {
+		empty(sec, 'no tau-Lop tables in the file');
+		return;
+	}
+	const rows = [];
+	const pos = function (x) { return x > 0 ? x : null; };
+	chans.forEach(function (c) {
+		const ch = t[c[0]];
+		chart(canvas(sec, 'L(m, tau), ' + c[1] + ', measured on ' +
+			     ch.ranks + ' ranks'), {
+			type: 'line',
+			data: { datasets: ch.tau.map(function (tau, k) {
+				return { label: 'tau = ' + tau,
+					 borderColor: color(k),
+					 backgroundColor: color(k), data:
+					 ch.size_bytes.map(function (m, i) {
+						return { x: pos(m), y:
+							 pos(v(ch.L_s[i][k])) };
+					 }) };
+			}) },
+			options: { scales: {
+				x: { type: 'logarithmic', title: { display:
+					true, text: 'message size' },
+				     ticks: logTicks(fmtBytes) },
+				y: { type: 'logarithmic', title: { display:
+					true, text: 'L' },
+				     ticks: logTicks(fmtTime) } } }
+		});
+		ch.size_bytes.forEach(function (m, i) {
+			ch.tau.forEach(function (tau, k) {
+				rows.push([c[1], m, tau, fmtTime(v(ch.o_s[i])),
+					   fmtTime(v(ch.L_s[i][k]))]);
+			});
+		});
+	});
+	table(sec, 'Table: o and L', ['channel', 'size (B)', 'tau', 'o',
+	      'L'], rows, [false, true, true, true, true]);
+	if (v(t.red_spb) !== null)
+		sec.s.appendChild(el('p', { class: 'note' }, 'Local ' +
+			'reduction: ' + fmtTime(v(t.red_spb) * 1e6) +
+			' per MB.'));
+}
+
 function paramsPage() {
 	const p = D.data.params;
 	if (!p) {
@@ -773,10 +868,12 @@ function paramsPage() {
 		'; assumed: ' + p.assume.join('; ') : ''));
 	document.body.appendChild(f);
 	const sec = section('links', 'LMO link rates', 'beta_ij, the ' +
-		'transmission rate of each link, with its interval.');
+		'transmission rate of each link, with its interval, per ' +
+		'protocol regime of the MPI library.');
 	linkRates(sec, p);
 	paramsThresholds(p);
 	paramsLog3p(p);
+	paramsTaulop(p);
 }
 
 function main() {

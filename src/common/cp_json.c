@@ -27,6 +27,8 @@ static void json_num(FILE *f, double x)
 {
 	if (isfinite(x))
 		fprintf(f, "%.9g", x);
+	else if (x > 0)
+		fputs("\"inf\"", f);
 	else
 		fputs("null", f);
 }
@@ -40,7 +42,12 @@ void cp_json_pval(FILE *f, const struct cp_pval *v)
 		json_num(f, v->lo);
 		fputs(", \"hi\": ", f);
 		json_num(f, v->hi);
-		fprintf(f, ", \"n\": %d}", v->n);
+		fprintf(f, ", \"n\": %d", v->n);
+		if (v->ambig[0]) {
+			fputs(", \"ambiguous\": ", f);
+			cp_json_str(f, v->ambig);
+		}
+		fputc('}', f);
 	} else if (v->state == CP_PV_FAIL) {
 		fputs("{\"fail\": ", f);
 		cp_json_str(f, v->fail);

@@ -21,9 +21,10 @@ struct cp_pval;
 
 /*
  * cp_json_pval - write a parameter of the parameter file
- * (src/common/cp_params.h) as {"value", "lo", "hi", "n"} (a bound that
- * is not finite as null), {"fail": cause} when its estimate failed, or
- * null when unset.  f: output; v: the parameter.
+ * (src/common/cp_params.h) as {"value", "lo", "hi", "n"} (+inf as
+ * "inf", another number that is not finite as null), with
+ * "ambiguous": why when the estimate is ambiguous, {"fail": cause} when
+ * it failed, or null when unset.  f: output; v: the parameter.
  */
 void cp_json_pval(FILE *f, const struct cp_pval *v);
 

@@ -21,13 +21,15 @@
 /* How a parameter is indexed. */
 enum cp_pk {
 	PK_SCALAR,	/* no index */
-	PK_RANK,	/* rank */
-	PK_PAIR,	/* rank rank, i < j */
 	PK_VARIANT,	/* 0 or 1 (kappa variants) */
+	PK_REG_RANK,	/* regime rank */
+	PK_REG_PAIR,	/* regime rank rank, i < j */
 	PK_L3S,		/* log3p size */
-	PK_L3SD,	/* log3p size stride */
+	PK_L3SBG,	/* log3p strided size, block, gap */
 	PK_PLOGP,	/* plogp size */
 };
+
+#define MAXIDX	3
 
 struct cp_pdesc {
 	const char *name;	/* as in the file */
@@ -35,34 +37,37 @@ struct cp_pdesc {
 	size_t off;		/* struct cp_pval, or pointer to an array */
 	const char *unit;	/* for people */
 	bool required;		/* must be present (value or fail) */
+	bool inf_ok;		/* the value may be +inf */
 };
 
 #define OFF(f) offsetof(struct cp_params, f)
 
 static const struct cp_pdesc cp_params_desc[] = {
-	{ "lmo.M", PK_SCALAR, OFF(lmo_msg_bytes), "B", true },
-	{ "lmo.C", PK_RANK, OFF(lmo_c_s), "s", true },
-	{ "lmo.t", PK_RANK, OFF(lmo_t_spb), "s/B", true },
-	{ "lmo.beta", PK_PAIR, OFF(lmo_beta_Bps), "B/s", true },
-	{ "lmo.S", PK_SCALAR, OFF(lmo_s_bytes), "B", false },
-	{ "lmo.M1", PK_SCALAR, OFF(lmo_m1_bytes), "B", false },
-	{ "lmo.M2", PK_SCALAR, OFF(lmo_m2_bytes), "B", false },
-	{ "lmo.kappa1", PK_VARIANT, OFF(lmo_kappa1_spb), "s/B", false },
-	{ "lmo.kappa2", PK_VARIANT, OFF(lmo_kappa2_spb), "s/B", false },
-	{ "log3p.t_mem", PK_L3S, OFF(l3_t_mem_s), "s", false },
-	{ "log3p.o_mw", PK_L3S, OFF(l3_o_mw_s), "s", false },
-	{ "log3p.o_net", PK_L3S, OFF(l3_o_net_s), "s", false },
-	{ "log3p.l_mw", PK_L3SD, OFF(l3_l_mw_s), "s", false },
-	{ "hockney.alpha", PK_SCALAR, OFF(hockney_alpha_s), "s", false },
-	{ "hockney.beta", PK_SCALAR, OFF(hockney_beta_spb), "s/B", false },
-	{ "loggp.L", PK_SCALAR, OFF(loggp_l_s), "s", false },
-	{ "loggp.o", PK_SCALAR, OFF(loggp_o_s), "s", false },
-	{ "loggp.os", PK_SCALAR, OFF(loggp_os_s), "s", false },
-	{ "loggp.or", PK_SCALAR, OFF(loggp_or_s), "s", false },
-	{ "loggp.g", PK_SCALAR, OFF(loggp_g_s), "s", false },
-	{ "loggp.G", PK_SCALAR, OFF(loggp_gb_spb), "s/B", false },
-	{ "plogp.L", PK_SCALAR, OFF(plogp_l_s), "s", false },
-	{ "plogp.g", PK_PLOGP, OFF(plogp_g_s), "s", false },
+	{ "lmo.C", PK_REG_RANK, OFF(lmo_c_s), "s", true, false },
+	{ "lmo.t", PK_REG_RANK, OFF(lmo_t_spb), "s/B", true, false },
+	{ "lmo.beta", PK_REG_PAIR, OFF(lmo_beta_Bps), "B/s", true, true },
+	{ "lmo.Csum", PK_REG_PAIR, OFF(lmo_csum_s), "s", true, false },
+	{ "lmo.tsum", PK_REG_PAIR, OFF(lmo_tsum_spb), "s/B", true, false },
+	{ "lmo.S", PK_SCALAR, OFF(lmo_s_bytes), "B", false, false },
+	{ "lmo.M1", PK_SCALAR, OFF(lmo_m1_bytes), "B", false, false },
+	{ "lmo.M2", PK_SCALAR, OFF(lmo_m2_bytes), "B", false, false },
+	{ "lmo.kappa1", PK_VARIANT, OFF(lmo_kappa1_spb), "s/B", false, false },
+	{ "lmo.kappa2", PK_VARIANT, OFF(lmo_kappa2_spb), "s/B", false, false },
+	{ "log3p.t_mem", PK_L3S, OFF(l3_t_mem_s), "s", false, false },
+	{ "log3p.o_mw", PK_L3S, OFF(l3_o_mw_s), "s", false, false },
+	{ "log3p.o_net", PK_L3S, OFF(l3_o_net_s), "s", false, false },
+	{ "log3p.l_mw", PK_L3SBG, OFF(l3_l_mw_s), "s", false, false },
+	{ "hockney.alpha", PK_SCALAR, OFF(hockney_alpha_s), "s", false, false },
+	{ "hockney.beta", PK_SCALAR, OFF(hockney_beta_spb), "s/B", false,
+	  false },
+	{ "loggp.L", PK_SCALAR, OFF(loggp_l_s), "s", false, false },
+	{ "loggp.o", PK_SCALAR, OFF(loggp_o_s), "s", false, false },
+	{ "loggp.os", PK_SCALAR, OFF(loggp_os_s), "s", false, false },
+	{ "loggp.or", PK_SCALAR, OFF(loggp_or_s), "s", false, false },
+	{ "loggp.g", PK_SCALAR, OFF(loggp_g_s), "s", false, false },
+	{ "loggp.G", PK_SCALAR, OFF(loggp_gb_spb), "s/B", false, false },
+	{ "plogp.L", PK_SCALAR, OFF(plogp_l_s), "s", false, false },
+	{ "plogp.g", PK_PLOGP, OFF(plogp_g_s), "s", false, false },
 };
 
 #define NDESC (sizeof(cp_params_desc) / sizeof(cp_params_desc[0]))
@@ -73,18 +78,14 @@ static const struct {
 	const char *line;
 	const char *text;
 } assume_tab[] = {
-	{ CP_PARAMS_A_N2, "lmo.n2 C_equal t_zero",
-	  "assumed: 2 ranks, LMO C_0 = C_1 and t_0 = t_1 = 0" },
+	{ CP_PARAMS_A_N2, "lmo.n2 split_assumed",
+	  "LMO, 2 ranks: only the sums C_0 + C_1 and t_0 + t_1 + 1/beta_01 "
+	  "are determined; the split is assumed (C_0 = C_1, t = 0)" },
 	{ CP_PARAMS_A_OVERSUB, "oversubscribed",
 	  "warning: measured with more ranks than CPUs" },
-	{ CP_PARAMS_A_T_FIXED, "lmo.t fixed_measured",
-	  "LMO t_i: fixed part of the one-to-two measured, not taken as "
-	  "2C_i" },
-	{ CP_PARAMS_A_T_CLAMPED, "lmo.t clamped",
-	  "LMO t_i: a value below 0 within noise set to 0" },
-	{ CP_PARAMS_A_STAT_MIN, "lmo.stat min",
-	  "LMO: each experiment by the minimum of its repetitions; no "
-	  "intervals" },
+	{ CP_PARAMS_A_QUICK, "quick",
+	  "quick calibration (--quick): a first look, few samples; "
+	  "calibrate without it for predictions to rely on" },
 };
 #define NASSUME ((int)(sizeof(assume_tab) / sizeof(assume_tab[0])))
 
@@ -93,49 +94,93 @@ static int nidx(enum cp_pk k)
 	switch (k) {
 	case PK_SCALAR:
 		return 0;
-	case PK_PAIR:
-	case PK_L3SD:
+	case PK_REG_RANK:
 		return 2;
+	case PK_REG_PAIR:
+	case PK_L3SBG:
+		return 3;
 	default:
 		return 1;
 	}
 }
 
-int cp_params_alloc(struct cp_params *p, int nranks, int nhosts,
-		    int nsizes, int nstrides, int plogp_n)
+static bool dims_ok(const struct cp_params_dims *d)
 {
-	size_t r = (size_t)nranks, l3 = (size_t)nsizes * (size_t)nstrides;
+	return d->nranks >= 1 && d->nhosts >= 1 && d->nranks <= 1 << 16 &&
+	       d->nhosts <= d->nranks && d->lmo_nreg >= 0 &&
+	       d->lmo_nreg <= 64 && d->lmo_nsizes >= 0 &&
+	       d->l3_nsizes >= 0 && d->l3_nssizes >= 0 &&
+	       d->l3_nblocks >= 0 && d->l3_ngaps >= 0 && d->plogp_n >= 0 &&
+	       d->lmo_nsizes <= 4096 && d->l3_nsizes <= 4096 &&
+	       d->l3_nssizes <= 4096 && d->l3_nblocks <= 4096 &&
+	       d->l3_ngaps <= 4096 && d->plogp_n <= 4096;
+}
+
+/* The LMO arrays of nreg regimes (p->nranks set). */
+static int alloc_lmo(struct cp_params *p, int nreg)
+{
+	size_t r = (size_t)p->nranks, k = (size_t)nreg;
+
+	p->lmo_nreg = nreg;
+	p->lmo_first_bytes = calloc(k + 1, sizeof(double));
+	p->lmo_source = calloc(k + 1, sizeof(*p->lmo_source));
+	p->lmo_c_s = calloc(k * r + 1, sizeof(struct cp_pval));
+	p->lmo_t_spb = calloc(k * r + 1, sizeof(struct cp_pval));
+	p->lmo_beta_Bps = calloc(k * r * r + 1, sizeof(struct cp_pval));
+	p->lmo_csum_s = calloc(k * r * r + 1, sizeof(struct cp_pval));
+	p->lmo_tsum_spb = calloc(k * r * r + 1, sizeof(struct cp_pval));
+	return p->lmo_first_bytes && p->lmo_source && p->lmo_c_s &&
+	       p->lmo_t_spb && p->lmo_beta_Bps && p->lmo_csum_s &&
+	       p->lmo_tsum_spb ? 0 : -CP_PARAMS_ENOMEM;
+}
+
+static int alloc_l3(struct cp_params *p, int ns, int nss, int nb, int ng)
+{
+	size_t nc = (size_t)nss * nb * ng;
+
+	p->l3_nsizes = ns;
+	p->l3_nssizes = nss;
+	p->l3_nblocks = nb;
+	p->l3_ngaps = ng;
+	p->l3_size_bytes = calloc((size_t)ns + 1, sizeof(double));
+	p->l3_t_mem_s = calloc((size_t)ns + 1, sizeof(struct cp_pval));
+	p->l3_o_mw_s = calloc((size_t)ns + 1, sizeof(struct cp_pval));
+	p->l3_o_net_s = calloc((size_t)ns + 1, sizeof(struct cp_pval));
+	p->l3_ssize_bytes = calloc((size_t)nss + 1, sizeof(double));
+	p->l3_block_bytes = calloc((size_t)nb + 1, sizeof(double));
+	p->l3_gap_bytes = calloc((size_t)ng + 1, sizeof(double));
+	p->l3_l_mw_s = calloc(nc + 1, sizeof(struct cp_pval));
+	return p->l3_size_bytes && p->l3_t_mem_s && p->l3_o_mw_s &&
+	       p->l3_o_net_s && p->l3_ssize_bytes && p->l3_block_bytes &&
+	       p->l3_gap_bytes && p->l3_l_mw_s ? 0 : -CP_PARAMS_ENOMEM;
+}
+
+int cp_params_alloc(struct cp_params *p, const struct cp_params_dims *d)
+{
+	int rc;
 
 	memset(p, 0, sizeof(*p));
-	if (nranks < 1 || nhosts < 1 || nsizes < 0 || nstrides < 0 ||
-	    plogp_n < 0 || nranks > 1 << 16 || nhosts > nranks)
+	if (!dims_ok(d))
 		return -CP_PARAMS_EFORMAT;
-	p->nranks = nranks;
-	p->nhosts = nhosts;
-	p->l3_nsizes = nsizes;
-	p->l3_nstrides = nstrides;
-	p->plogp_n = plogp_n;
-	p->hosts = calloc((size_t)nhosts, sizeof(*p->hosts));
-	p->rank_host = calloc(r, sizeof(*p->rank_host));
-	p->lmo_c_s = calloc(r, sizeof(struct cp_pval));
-	p->lmo_t_spb = calloc(r, sizeof(struct cp_pval));
-	p->lmo_beta_Bps = calloc(r * r, sizeof(struct cp_pval));
-	p->l3_size_bytes = calloc((size_t)nsizes + 1, sizeof(double));
-	p->l3_stride_bytes = calloc((size_t)nstrides + 1, sizeof(double));
-	p->l3_t_mem_s = calloc((size_t)nsizes + 1, sizeof(struct cp_pval));
-	p->l3_o_mw_s = calloc((size_t)nsizes + 1, sizeof(struct cp_pval));
-	p->l3_o_net_s = calloc((size_t)nsizes + 1, sizeof(struct cp_pval));
-	p->l3_l_mw_s = calloc(l3 + 1, sizeof(struct cp_pval));
-	p->plogp_size_bytes = calloc((size_t)plogp_n + 1, sizeof(double));
-	p->plogp_g_s = calloc((size_t)plogp_n + 1, sizeof(struct cp_pval));
-	if (!p->hosts || !p->rank_host || !p->lmo_c_s || !p->lmo_t_spb ||
-	    !p->lmo_beta_Bps || !p->l3_size_bytes || !p->l3_stride_bytes ||
-	    !p->l3_t_mem_s || !p->l3_o_mw_s || !p->l3_o_net_s ||
-	    !p->l3_l_mw_s || !p->plogp_size_bytes || !p->plogp_g_s) {
+	p->nranks = d->nranks;
+	p->nhosts = d->nhosts;
+	p->plogp_n = d->plogp_n;
+	p->lmo_nsizes = d->lmo_nsizes;
+	p->hosts = calloc((size_t)d->nhosts, sizeof(*p->hosts));
+	p->rank_host = calloc((size_t)d->nranks, sizeof(*p->rank_host));
+	p->lmo_size_bytes = calloc((size_t)d->lmo_nsizes + 1, sizeof(double));
+	p->plogp_size_bytes = calloc((size_t)d->plogp_n + 1, sizeof(double));
+	p->plogp_g_s = calloc((size_t)d->plogp_n + 1, sizeof(struct cp_pval));
+	rc = p->hosts && p->rank_host && p->lmo_size_bytes &&
+	     p->plogp_size_bytes && p->plogp_g_s ? 0 : -CP_PARAMS_ENOMEM;
+	if (!rc)
+		rc = alloc_lmo(p, d->lmo_nreg);
+	if (!rc)
+		rc = alloc_l3(p, d->l3_nsizes, d->l3_nssizes, d->l3_nblocks,
+			      d->l3_ngaps);
+	if (rc)
 		cp_params_clear(p);
-		return -CP_PARAMS_ENOMEM;
-	}
-	return 0;
+	return rc;
 }
 
 void cp_params_clear(struct cp_params *p)
@@ -149,14 +194,21 @@ void cp_params_clear(struct cp_params *p)
 			free(p->hosts[i]);
 	free(p->hosts);
 	free(p->rank_host);
+	free(p->lmo_first_bytes);
+	free(p->lmo_source);
+	free(p->lmo_size_bytes);
 	free(p->lmo_c_s);
 	free(p->lmo_t_spb);
 	free(p->lmo_beta_Bps);
+	free(p->lmo_csum_s);
+	free(p->lmo_tsum_spb);
 	free(p->l3_size_bytes);
-	free(p->l3_stride_bytes);
 	free(p->l3_t_mem_s);
 	free(p->l3_o_mw_s);
 	free(p->l3_o_net_s);
+	free(p->l3_ssize_bytes);
+	free(p->l3_block_bytes);
+	free(p->l3_gap_bytes);
 	free(p->l3_l_mw_s);
 	free(p->plogp_size_bytes);
 	free(p->plogp_g_s);
@@ -170,13 +222,13 @@ void cp_params_free(struct cp_params *p)
 	free(p);
 }
 
-/* The parameter of d at indices ix (already range-checked), or NULL when
- * its table is empty. */
+/* The parameter of d at indices ix (already range-checked). */
 static struct cp_pval *slot(const struct cp_params *p,
 			    const struct cp_pdesc *d, const int *ix)
 {
 	const char *base = (const char *)p + d->off;
 	struct cp_pval *a;
+	size_t r = (size_t)p->nranks;
 
 	if (d->kind == PK_SCALAR)
 		return (struct cp_pval *)base;
@@ -184,10 +236,13 @@ static struct cp_pval *slot(const struct cp_params *p,
 		return (struct cp_pval *)base + ix[0];
 	a = *(struct cp_pval *const *)base;
 	switch (d->kind) {
-	case PK_PAIR:
-		return a + (size_t)ix[0] * p->nranks + ix[1];
-	case PK_L3SD:
-		return a + (size_t)ix[0] * p->l3_nstrides + ix[1];
+	case PK_REG_RANK:
+		return a + (size_t)ix[0] * r + ix[1];
+	case PK_REG_PAIR:
+		return a + ((size_t)ix[0] * r + ix[1]) * r + ix[2];
+	case PK_L3SBG:
+		return a + ((size_t)ix[0] * p->l3_nblocks + ix[1]) *
+			   p->l3_ngaps + ix[2];
 	default:
 		return a + ix[0];
 	}
@@ -198,15 +253,16 @@ static int idx_count(const struct cp_params *p, const struct cp_pdesc *d,
 		     int k)
 {
 	switch (d->kind) {
-	case PK_RANK:
-	case PK_PAIR:
-		return p->nranks;
+	case PK_REG_RANK:
+	case PK_REG_PAIR:
+		return k ? p->nranks : p->lmo_nreg;
 	case PK_VARIANT:
 		return 2;
 	case PK_L3S:
 		return p->l3_nsizes;
-	case PK_L3SD:
-		return k ? p->l3_nstrides : p->l3_nsizes;
+	case PK_L3SBG:
+		return k == 0 ? p->l3_nssizes : k == 1 ? p->l3_nblocks :
+		       p->l3_ngaps;
 	case PK_PLOGP:
 		return p->plogp_n;
 	default:
@@ -214,16 +270,17 @@ static int idx_count(const struct cp_params *p, const struct cp_pdesc *d,
 	}
 }
 
-/* The value written for index i at position k of d (a rank, a variant
- * or a size in bytes). */
+/* The value written for index i at position k of d (a regime, rank or
+ * variant number, or a size in bytes). */
 static double idx_value(const struct cp_params *p, const struct cp_pdesc *d,
 			int k, int i)
 {
 	switch (d->kind) {
 	case PK_L3S:
 		return p->l3_size_bytes[i];
-	case PK_L3SD:
-		return k ? p->l3_stride_bytes[i] : p->l3_size_bytes[i];
+	case PK_L3SBG:
+		return k == 0 ? p->l3_ssize_bytes[i] :
+		       k == 1 ? p->l3_block_bytes[i] : p->l3_gap_bytes[i];
 	case PK_PLOGP:
 		return p->plogp_size_bytes[i];
 	default:
@@ -231,29 +288,38 @@ static double idx_value(const struct cp_params *p, const struct cp_pdesc *d,
 	}
 }
 
-/* Call fn for every index tuple of d (pairs only with i < j). */
-static int each_idx(const struct cp_params *p, const struct cp_pdesc *d,
-		    int (*fn)(const struct cp_params *, const struct cp_pdesc *,
-			      const int *, void *), void *arg)
-{
-	int ix[2] = { 0, 0 }, n0, n1, rc;
+typedef int (*each_fn)(const struct cp_params *, const struct cp_pdesc *,
+		       const int *, void *);
 
-	if (nidx(d->kind) == 0)
+/* Call fn for every index tuple of d from position k on (pairs only
+ * with i < j). */
+static int each_from(const struct cp_params *p, const struct cp_pdesc *d,
+		     int *ix, int k, each_fn fn, void *arg)
+{
+	int n, rc;
+
+	if (k == nidx(d->kind))
 		return fn(p, d, ix, arg);
-	n0 = idx_count(p, d, 0);
-	n1 = nidx(d->kind) == 2 ? idx_count(p, d, 1) : 1;
-	for (ix[0] = 0; ix[0] < n0; ix[0]++)
-		for (ix[1] = 0; ix[1] < n1; ix[1]++) {
-			if (d->kind == PK_PAIR && ix[1] <= ix[0])
-				continue;
-			rc = fn(p, d, ix, arg);
-			if (rc)
-				return rc;
-		}
+	n = idx_count(p, d, k);
+	for (ix[k] = 0; ix[k] < n; ix[k]++) {
+		if (d->kind == PK_REG_PAIR && k == 2 && ix[2] <= ix[1])
+			continue;
+		rc = each_from(p, d, ix, k + 1, fn, arg);
+		if (rc)
+			return rc;
+	}
 	return 0;
 }
 
-/* "name i j" into buf. */
+static int each_idx(const struct cp_params *p, const struct cp_pdesc *d,
+		    each_fn fn, void *arg)
+{
+	int ix[MAXIDX] = { 0 };
+
+	return each_from(p, d, ix, 0, fn, arg);
+}
+
+/* "name i j k" into buf. */
 static void pname(const struct cp_params *p, const struct cp_pdesc *d,
 		  const int *ix, char *buf, size_t len)
 {
@@ -270,7 +336,7 @@ static int write_one(const struct cp_params *p, const struct cp_pdesc *d,
 {
 	const struct cp_pval *v = slot(p, d, ix);
 	FILE *f = arg;
-	char nm[128];
+	char nm[160];
 
 	pname(p, d, ix, nm, sizeof(nm));
 	if (v->state == CP_PV_OK)
@@ -278,6 +344,8 @@ static int write_one(const struct cp_params *p, const struct cp_pdesc *d,
 			v->lo, v->hi, v->n);
 	else if (v->state == CP_PV_FAIL)
 		fprintf(f, "fail %s : %s\n", nm, v->fail);
+	if (v->state == CP_PV_OK && v->ambig[0])
+		fprintf(f, "ambiguous %s : %s\n", nm, v->ambig);
 	return 0;
 }
 
@@ -306,8 +374,15 @@ int cp_params_write(const struct cp_params *p, FILE *f)
 	for (i = 0; i < p->nranks; i++)
 		fprintf(f, " %d", p->rank_host[i]);
 	fprintf(f, "\nnranks %d\n", p->nranks);
+	write_table(f, "lmo.regimes", p->lmo_first_bytes, p->lmo_nreg);
+	for (i = 1; i < p->lmo_nreg; i++)
+		if (p->lmo_source[i][0])
+			fprintf(f, "lmo.source %d %s\n", i, p->lmo_source[i]);
+	write_table(f, "lmo.sizes", p->lmo_size_bytes, p->lmo_nsizes);
 	write_table(f, "log3p.sizes", p->l3_size_bytes, p->l3_nsizes);
-	write_table(f, "log3p.strides", p->l3_stride_bytes, p->l3_nstrides);
+	write_table(f, "log3p.ssizes", p->l3_ssize_bytes, p->l3_nssizes);
+	write_table(f, "log3p.blocks", p->l3_block_bytes, p->l3_nblocks);
+	write_table(f, "log3p.gaps", p->l3_gap_bytes, p->l3_ngaps);
 	write_table(f, "plogp.sizes", p->plogp_size_bytes, p->plogp_n);
 	for (i = 0; i < NASSUME; i++)
 		if (p->assume & assume_tab[i].bit)
@@ -417,14 +492,21 @@ static int expect_num(struct rd *r, char **tok, int ntok, int at, double *d,
 	return 0;
 }
 
-/* A table declaration "name N v1 ... vN", increasing sizes > (or >=
- * for zero_ok) 0. */
-static int rd_table(struct rd *r, char **tok, int ntok, int bit,
-		    int *count, double **arr, void **vals, size_t vsz,
-		    int mult)
+/* Table bits of struct rd.tables. */
+#define T_LMO_REG	0x01
+#define T_LMO_SIZES	0x02
+#define T_L3_SIZES	0x04
+#define T_L3_SSIZES	0x08
+#define T_L3_BLOCKS	0x10
+#define T_L3_GAPS	0x20
+#define T_PLOGP		0x40
+
+/* A table declaration "name N v1 ... vN" into *arr, *count: N <= 4096
+ * values increasing from 0 (from above 0 when positive). */
+static int rd_table(struct rd *r, char **tok, int ntok, int bit, int *count,
+		    double **arr, bool positive)
 {
 	double *a;
-	void *v;
 	int n, i, rc;
 
 	if (r->tables & bit)
@@ -439,9 +521,10 @@ static int rd_table(struct rd *r, char **tok, int ntok, int bit,
 		return -CP_PARAMS_ENOMEM;
 	for (i = 0; i < n; i++) {
 		rc = expect_num(r, tok, ntok, i + 2, &a[i], false);
-		if (!rc && (a[i] < 0 || (i && a[i] <= a[i - 1])))
-			rc = fmt_err(r, "'%s' values must increase from 0",
-				     tok[0]);
+		if (!rc && (a[i] < 0 || (positive && a[i] == 0) ||
+			    (i && a[i] <= a[i - 1])))
+			rc = fmt_err(r, "'%s' values must increase from %s",
+				     tok[0], positive ? "above 0" : "0");
 		if (rc) {
 			free(a);
 			return rc;
@@ -451,53 +534,97 @@ static int rd_table(struct rd *r, char **tok, int ntok, int bit,
 	*arr = a;
 	*count = n;
 	r->tables |= bit;
-	if (vals) {
-		v = calloc((size_t)n * mult + 1, vsz);
-		if (!v)
-			return -CP_PARAMS_ENOMEM;
-		free(*vals);
-		*vals = v;
-	}
 	return 0;
 }
 
 /* Replace *v by n zeroed parameters. */
-static int new_vals(struct cp_pval **v, int n)
+static int new_vals(struct cp_pval **v, size_t n)
 {
 	free(*v);
-	*v = calloc((size_t)n + 1, sizeof(**v));
+	*v = calloc(n + 1, sizeof(**v));
 	return *v ? 0 : -CP_PARAMS_ENOMEM;
+}
+
+static int rd_lmo_regimes(struct rd *r, char **tok, int ntok)
+{
+	struct cp_params *p = r->p;
+	double *first = NULL;
+	int n = 0, rc;
+
+	rc = rd_table(r, tok, ntok, T_LMO_REG, &n, &first, false);
+	if (rc)
+		return rc;
+	if (n < 1 || n > 64 || first[0] != 0) {
+		free(first);
+		return fmt_err(r, "'lmo.regimes' must list 1 to 64 first "
+			       "sizes, the first 0");
+	}
+	rc = alloc_lmo(p, n);
+	if (!rc)
+		memcpy(p->lmo_first_bytes, first, (size_t)n * sizeof(double));
+	free(first);
+	return rc;
+}
+
+/* log3p.ssizes, log3p.blocks, log3p.gaps, in this order; l_mw once all
+ * three are known. */
+static int rd_l3_strided(struct rd *r, char **tok, int ntok)
+{
+	struct cp_params *p = r->p;
+	int rc;
+
+	if (!strcmp(tok[0], "log3p.ssizes"))
+		return rd_table(r, tok, ntok, T_L3_SSIZES, &p->l3_nssizes,
+				&p->l3_ssize_bytes, true);
+	if (!strcmp(tok[0], "log3p.blocks")) {
+		if (!(r->tables & T_L3_SSIZES))
+			return fmt_err(r, "'log3p.blocks' before "
+				       "'log3p.ssizes'");
+		return rd_table(r, tok, ntok, T_L3_BLOCKS, &p->l3_nblocks,
+				&p->l3_block_bytes, true);
+	}
+	if (!(r->tables & T_L3_BLOCKS))
+		return fmt_err(r, "'log3p.gaps' before 'log3p.blocks'");
+	rc = rd_table(r, tok, ntok, T_L3_GAPS, &p->l3_ngaps,
+		      &p->l3_gap_bytes, true);
+	if (!rc)
+		rc = new_vals(&p->l3_l_mw_s, (size_t)p->l3_nssizes *
+			      p->l3_nblocks * p->l3_ngaps);
+	return rc;
 }
 
 static int rd_tables(struct rd *r, char **tok, int ntok, bool *done)
 {
 	struct cp_params *p = r->p;
-	size_t sz = sizeof(struct cp_pval);
 	int rc;
 
 	*done = true;
+	if (!strcmp(tok[0], "lmo.regimes"))
+		return rd_lmo_regimes(r, tok, ntok);
+	if (!strcmp(tok[0], "lmo.sizes"))
+		return rd_table(r, tok, ntok, T_LMO_SIZES, &p->lmo_nsizes,
+				&p->lmo_size_bytes, true);
 	if (!strcmp(tok[0], "log3p.sizes")) {
-		rc = rd_table(r, tok, ntok, 1, &p->l3_nsizes,
-			      &p->l3_size_bytes, (void **)&p->l3_t_mem_s,
-			      sz, 1);
+		rc = rd_table(r, tok, ntok, T_L3_SIZES, &p->l3_nsizes,
+			      &p->l3_size_bytes, false);
+		if (!rc)
+			rc = new_vals(&p->l3_t_mem_s, p->l3_nsizes);
 		if (!rc)
 			rc = new_vals(&p->l3_o_mw_s, p->l3_nsizes);
 		if (!rc)
 			rc = new_vals(&p->l3_o_net_s, p->l3_nsizes);
 		return rc;
 	}
-	if (!strcmp(tok[0], "log3p.strides")) {
-		if (!(r->tables & 1))
-			return fmt_err(r, "'log3p.strides' before "
-				       "'log3p.sizes'");
-		return rd_table(r, tok, ntok, 2, &p->l3_nstrides,
-				&p->l3_stride_bytes, (void **)&p->l3_l_mw_s,
-				sz, p->l3_nsizes);
+	if (!strcmp(tok[0], "log3p.ssizes") ||
+	    !strcmp(tok[0], "log3p.blocks") || !strcmp(tok[0], "log3p.gaps"))
+		return rd_l3_strided(r, tok, ntok);
+	if (!strcmp(tok[0], "plogp.sizes")) {
+		rc = rd_table(r, tok, ntok, T_PLOGP, &p->plogp_n,
+			      &p->plogp_size_bytes, false);
+		if (!rc)
+			rc = new_vals(&p->plogp_g_s, p->plogp_n);
+		return rc;
 	}
-	if (!strcmp(tok[0], "plogp.sizes"))
-		return rd_table(r, tok, ntok, 4, &p->plogp_n,
-				&p->plogp_size_bytes, (void **)&p->plogp_g_s,
-				sz, 1);
 	*done = false;
 	return 0;
 }
@@ -512,11 +639,12 @@ static const struct cp_pdesc *find_desc(const char *name)
 	return NULL;
 }
 
-/* Index position k of d from tok[at]: a rank, variant or a declared
- * size. */
+/* Index position k of d from tok[at]: a regime, rank, variant or a
+ * declared size. */
 static int rd_index(struct rd *r, const struct cp_pdesc *d, char **tok,
 		    int ntok, int at, int k, int *ix)
 {
+	static const char *const l3w[] = { "size", "block", "gap" };
 	int n = idx_count(r->p, d, k), i;
 	double v;
 	char b[256];
@@ -528,30 +656,73 @@ static int rd_index(struct rd *r, const struct cp_pdesc *d, char **tok,
 		if (idx_value(r->p, d, k, i) == v)
 			break;
 	if (i == n) {
-		if (d->kind == PK_RANK || d->kind == PK_PAIR)
+		if ((d->kind == PK_REG_RANK || d->kind == PK_REG_PAIR) && !k)
+			return fmt_err(r, "regime %s out of range (%d "
+				       "regimes)", tok[at], r->p->lmo_nreg);
+		if (d->kind == PK_REG_RANK || d->kind == PK_REG_PAIR)
 			return fmt_err(r, "rank %s out of range (nranks %d)",
 				       tok[at], r->p->nranks);
 		if (d->kind == PK_VARIANT)
 			return fmt_err(r, "variant %s is not 0 or 1",
 				       tok[at]);
 		return fmt_err(r, "%s %s not declared in its table",
-			       k && d->kind == PK_L3SD ? "stride" : "size",
+			       d->kind == PK_L3SBG ? l3w[k] : "size",
 			       tok[at]);
 	}
-	if (d->kind == PK_PAIR && k == 1 && i <= ix[0])
+	if (d->kind == PK_REG_PAIR && k == 2 && i <= ix[1])
 		return fmt_err(r, "pair '%s %s' must have i < j", tok[at - 1],
 			       tok[at]);
 	ix[k] = i;
 	return 0;
 }
 
-static int rd_param(struct rd *r, char **tok, int ntok, const char *cause)
+/* "lo LO hi HI n N" after the value at tok[at]. */
+static int rd_interval(struct rd *r, const struct cp_pdesc *d, char **tok,
+		       int ntok, int at, struct cp_pval *nv)
 {
 	static const char *const kw[] = { "lo", "hi", "n" };
+	double x[3];
+	int k, rc;
+	char b[256];
+
+	rc = expect_num(r, tok, ntok, at, &x[0], d->inf_ok);
+	for (k = 0; !rc && k < 3; k++) {
+		at++;
+		if (at >= ntok || strcmp(tok[at], kw[k]))
+			return fmt_err(r, "expected '%s' after '%s'", kw[k],
+				       joined(tok, at, b, sizeof(b)));
+		at++;
+		if (k < 2)
+			rc = expect_num(r, tok, ntok, at, &x[k + 1], k == 1);
+		else if (at >= ntok ||
+			 !parse_int(tok[at], 0, INT32_MAX, &nv->n))
+			rc = fmt_err(r, "expected a count after '%s'",
+				     joined(tok, at, b, sizeof(b)));
+	}
+	if (rc)
+		return rc;
+	if (++at < ntok)
+		return fmt_err(r, "unexpected '%s' after '%s'", tok[at],
+			       joined(tok, at, b, sizeof(b)));
+	if (!(x[1] <= x[0] && x[0] <= x[2]))
+		return fmt_err(r, "'%s': value outside its interval",
+			       joined(tok, 1 + nidx(d->kind), b, sizeof(b)));
+	nv->val = x[0];
+	nv->lo = x[1];
+	nv->hi = x[2];
+	nv->state = CP_PV_OK;
+	return 0;
+}
+
+/* What a "fail" or "ambiguous" line carries, besides the name. */
+enum note { NOTE_NONE, NOTE_FAIL, NOTE_AMBIG };
+
+static int rd_param(struct rd *r, char **tok, int ntok, enum note kind,
+		    const char *cause)
+{
 	const struct cp_pdesc *d = find_desc(tok[0]);
 	struct cp_pval *v, nv = { 0 };
-	double x[3];
-	int ix[2] = { 0, 0 }, k, at, rc;
+	int ix[MAXIDX] = { 0 }, k, at, rc;
 	char b[256];
 
 	if (!d)
@@ -562,50 +733,51 @@ static int rd_param(struct rd *r, char **tok, int ntok, const char *cause)
 			return rc;
 	}
 	at = 1 + nidx(d->kind);
-	if (cause) {
-		if (ntok != at)
-			return fmt_err(r, "unexpected '%s' after '%s'",
-				       tok[at], joined(tok, at, b, sizeof(b)));
+	v = slot(r->p, d, ix);
+	joined(tok, at, b, sizeof(b));
+	if (kind != NOTE_NONE && ntok != at)
+		return fmt_err(r, "unexpected '%s' after '%s'", tok[at], b);
+	if (kind == NOTE_AMBIG) {
+		if (v->state != CP_PV_OK || v->ambig[0])
+			return fmt_err(r, "'ambiguous %s' without a value "
+				       "before it, or twice", b);
+		snprintf(v->ambig, sizeof(v->ambig), "%s", cause);
+		if (d->kind == PK_REG_PAIR)
+			*slot(r->p, d, (int[]){ ix[0], ix[2], ix[1] }) = *v;
+		return 0;
+	}
+	if (kind == NOTE_FAIL) {
 		nv.state = CP_PV_FAIL;
 		snprintf(nv.fail, sizeof(nv.fail), "%s", cause);
 	} else {
-		rc = expect_num(r, tok, ntok, at, &x[0], false);
-		for (k = 0; !rc && k < 3; k++) {
-			at++;
-			if (at >= ntok || strcmp(tok[at], kw[k]))
-				return fmt_err(r, "expected '%s' after '%s'",
-					       kw[k],
-					       joined(tok, at, b, sizeof(b)));
-			at++;
-			if (k < 2)
-				rc = expect_num(r, tok, ntok, at, &x[k + 1],
-						k == 1);
-			else if (at >= ntok ||
-				 !parse_int(tok[at], 0, INT32_MAX, &nv.n))
-				rc = fmt_err(r, "expected a count after '%s'",
-					     joined(tok, at, b, sizeof(b)));
-		}
+		rc = rd_interval(r, d, tok, ntok, at, &nv);
 		if (rc)
 			return rc;
-		if (++at < ntok)
-			return fmt_err(r, "unexpected '%s' after '%s'",
-				       tok[at], joined(tok, at, b, sizeof(b)));
-		if (!(x[1] <= x[0] && x[0] <= x[2]))
-			return fmt_err(r, "'%s': value outside its interval",
-				       joined(tok, 1 + nidx(d->kind), b,
-					      sizeof(b)));
-		nv.val = x[0];
-		nv.lo = x[1];
-		nv.hi = x[2];
-		nv.state = CP_PV_OK;
 	}
-	v = slot(r->p, d, ix);
 	if (v->state != CP_PV_UNSET)
-		return fmt_err(r, "duplicate '%s'",
-			       joined(tok, 1 + nidx(d->kind), b, sizeof(b)));
+		return fmt_err(r, "duplicate '%s'", b);
 	*v = nv;
-	if (d->kind == PK_PAIR)
-		*slot(r->p, d, (int[]){ ix[1], ix[0] }) = nv;
+	if (d->kind == PK_REG_PAIR)
+		*slot(r->p, d, (int[]){ ix[0], ix[2], ix[1] }) = nv;
+	return 0;
+}
+
+/* "lmo.source K TEXT": where regime K >= 1 starts. */
+static int rd_source(struct rd *r, char **tok, int ntok)
+{
+	int k;
+
+	if (!(r->tables & T_LMO_REG))
+		return fmt_err(r, "'lmo.source' before 'lmo.regimes'");
+	if (ntok != 3 || !parse_int(tok[1], 1, r->p->lmo_nreg - 1, &k) ||
+	    strlen(tok[2]) >= sizeof(r->p->lmo_source[0]))
+		return fmt_err(r, "expected 'lmo.source K TEXT', K a regime "
+			       "after the first, TEXT one word under 64 "
+			       "bytes");
+	if (r->p->lmo_source[k][0])
+		return fmt_err(r, "duplicate 'lmo.source %d'", k);
+	snprintf(r->p->lmo_source[k], sizeof(r->p->lmo_source[k]), "%s",
+		 tok[2]);
 	return 0;
 }
 
@@ -679,11 +851,6 @@ static int rd_header(struct rd *r, char *raw, int step)
 	if (ntok != 1 || n != p->nranks)
 		return fmt_err(r, "nranks %s does not match rankmap (%d)",
 			       tok[0], p->nranks);
-	p->lmo_c_s = calloc((size_t)n, sizeof(struct cp_pval));
-	p->lmo_t_spb = calloc((size_t)n, sizeof(struct cp_pval));
-	p->lmo_beta_Bps = calloc((size_t)n * n, sizeof(struct cp_pval));
-	if (!p->lmo_c_s || !p->lmo_t_spb || !p->lmo_beta_Bps)
-		return -CP_PARAMS_ENOMEM;
 	return 0;
 }
 
@@ -691,7 +858,7 @@ static int check_present(const struct cp_params *p, const struct cp_pdesc *d,
 			 const int *ix, void *arg)
 {
 	struct rd *r = arg;
-	char nm[128];
+	char nm[160];
 
 	if (!d->required || slot(p, d, ix)->state != CP_PV_UNSET)
 		return 0;
@@ -710,47 +877,86 @@ static int rd_taulop(struct rd *r, char **tok, int ntok, const char *cause)
 	return rc ? fmt_err(r, "%s", msg) : 0;
 }
 
+/* "fail NAME INDEX... : cause" or "ambiguous ...": the note, the rest of
+ * raw cut before the colon; NOTE_NONE for other lines. */
+static enum note note_of(char **raw, char **cause)
+{
+	static const char *const kw[] = { "fail ", "ambiguous " };
+	char *colon;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		if (strncmp(*raw, kw[k], strlen(kw[k])))
+			continue;
+		colon = strstr(*raw, " : ");
+		*cause = colon && colon[3] ? colon + 3 : NULL;
+		if (colon)
+			*colon = '\0';
+		*raw += strlen(kw[k]);
+		return k ? NOTE_AMBIG : NOTE_FAIL;
+	}
+	return NOTE_NONE;
+}
+
+/* The table a parameter line needs, or NULL when it is declared. */
+static const char *needs_table(const struct rd *r, const char *name)
+{
+	if (!strncmp(name, "lmo.", 4) && !(r->tables & T_LMO_REG))
+		return "'lmo.regimes'";
+	if (!strcmp(name, "log3p.l_mw") &&
+	    !(r->tables & T_L3_GAPS))
+		return "'log3p.ssizes', 'log3p.blocks' and 'log3p.gaps'";
+	if (!strncmp(name, "log3p.", 6) && strcmp(name, "log3p.l_mw") &&
+	    !(r->tables & T_L3_SIZES))
+		return "'log3p.sizes'";
+	if (!strncmp(name, "plogp.g", 7) && !(r->tables & T_PLOGP))
+		return "'plogp.sizes'";
+	return NULL;
+}
+
 /* One line after the header; *end set on "end". */
 static int rd_line(struct rd *r, char *raw, bool *end)
 {
-	char *tok[MAXTOK], *cause = NULL, *colon;
+	char *tok[MAXTOK], *cause = NULL;
+	const char *need;
+	enum note kind = note_of(&raw, &cause);
 	int ntok, rc;
 	bool done;
 
-	if (!strncmp(raw, "fail ", 5)) {
-		colon = strstr(raw, " : ");
-		if (!colon || !colon[3])
-			return fmt_err(r, "expected 'fail NAME INDEX... : "
-				       "cause'");
-		*colon = '\0';
-		cause = colon + 3;
-		raw += 5;
-	}
+	if (kind != NOTE_NONE && !cause)
+		return fmt_err(r, "expected '%s NAME INDEX... : %s'",
+			       kind == NOTE_FAIL ? "fail" : "ambiguous",
+			       kind == NOTE_FAIL ? "cause" : "why");
 	ntok = split(raw, tok, MAXTOK);
 	if (ntok < 0)
 		return fmt_err(r, "too many fields");
-	if (!strncmp(tok[0], "taulop.", 7))
+	if (ntok == 0)
+		return fmt_err(r, "expected a name");
+	if (!strncmp(tok[0], "taulop.", 7)) {
+		if (kind == NOTE_AMBIG)
+			return fmt_err(r, "'ambiguous' on '%s'", tok[0]);
 		return rd_taulop(r, tok, ntok, cause);
-	if (cause)
-		return rd_param(r, tok, ntok, cause);
-	if (!strcmp(tok[0], "end")) {
+	}
+	if (kind == NOTE_NONE && !strcmp(tok[0], "end")) {
 		if (ntok != 1)
 			return fmt_err(r, "unexpected '%s' after 'end'",
 				       tok[1]);
 		*end = true;
 		return 0;
 	}
-	if (!strcmp(tok[0], "assume"))
+	if (kind == NOTE_NONE && !strcmp(tok[0], "assume"))
 		return rd_assume(r, tok, ntok);
-	rc = rd_tables(r, tok, ntok, &done);
-	if (done)
-		return rc;
-	if (!strncmp(tok[0], "log3p.", 6) && (r->tables & 3) != 3)
-		return fmt_err(r, "'%s' before 'log3p.sizes' and "
-			       "'log3p.strides'", tok[0]);
-	if (!strncmp(tok[0], "plogp.g", 7) && !(r->tables & 4))
-		return fmt_err(r, "'%s' before 'plogp.sizes'", tok[0]);
-	return rd_param(r, tok, ntok, NULL);
+	if (kind == NOTE_NONE && !strcmp(tok[0], "lmo.source"))
+		return rd_source(r, tok, ntok);
+	if (kind == NOTE_NONE) {
+		rc = rd_tables(r, tok, ntok, &done);
+		if (done)
+			return rc;
+	}
+	need = needs_table(r, tok[0]);
+	if (need)
+		return fmt_err(r, "'%s' before %s", tok[0], need);
+	return rd_param(r, tok, ntok, kind, cause);
 }
 
 /* Read a line into buf; 1 on a line, 0 at end of file; errors for a
@@ -812,6 +1018,8 @@ static int rd_file(struct rd *r, FILE *f)
 		r->line++;
 		return fmt_err(r, "text after 'end'");
 	}
+	if (!(r->tables & T_LMO_REG))
+		return fmt_err(r, "missing 'lmo.regimes'");
 	for (k = 0; k < NDESC; k++) {
 		rc = each_idx(r->p, &cp_params_desc[k], check_present, r);
 		if (rc)
@@ -870,19 +1078,64 @@ int cp_params_load(const char *path, struct cp_params **out, char *err,
 
 /* ---- printers ---- */
 
+/* One value: "NAME  value unit [lo, hi]  n=N", or failed, and its
+ * ambiguity on the next line. */
+static void print_val(FILE *f, const char *nm, const struct cp_pval *v,
+		      const char *unit)
+{
+	if (v->state == CP_PV_OK)
+		fprintf(f, "%-30s %12.4g %-4s [%.4g, %.4g]  n=%d\n", nm,
+			v->val, unit, v->lo, v->hi, v->n);
+	else if (v->state == CP_PV_FAIL)
+		fprintf(f, "%-30s failed: %s\n", nm, v->fail);
+	if (v->state == CP_PV_OK && v->ambig[0])
+		fprintf(f, "%-30s   ambiguous: %s\n", "", v->ambig);
+}
+
 static int print_one(const struct cp_params *p, const struct cp_pdesc *d,
 		     const int *ix, void *arg)
 {
-	const struct cp_pval *v = slot(p, d, ix);
 	FILE *f = arg;
-	char nm[128];
+	char nm[160];
 
+	if (d->kind == PK_L3SBG && !ix[0] && !ix[1] && !ix[2])
+		fputs("log3p.l_mw SIZE BLOCK GAP: a message of SIZE bytes in "
+		      "blocks of BLOCK, the stride BLOCK + GAP\n", f);
 	pname(p, d, ix, nm, sizeof(nm));
-	if (v->state == CP_PV_OK)
-		fprintf(f, "%-26s %12.4g %-4s [%.4g, %.4g]  n=%d\n", nm,
-			v->val, d->unit, v->lo, v->hi, v->n);
-	else if (v->state == CP_PV_FAIL)
-		fprintf(f, "%-26s failed: %s\n", nm, v->fail);
+	print_val(f, nm, slot(p, d, ix), d->unit);
+	return 0;
+}
+
+/* "lmo regime K: from A B to B B (source)" before its values. */
+static void print_regime(const struct cp_params *p, int k, FILE *f)
+{
+	fprintf(f, "lmo regime %d: messages of %.0f B", k,
+		p->lmo_first_bytes[k]);
+	if (k + 1 < p->lmo_nreg)
+		fprintf(f, " to %.0f B", p->lmo_first_bytes[k + 1] - 1);
+	else
+		fputs(" and more", f);
+	if (k && p->lmo_source[k][0])
+		fprintf(f, " (starts at %s)", !strcmp(p->lmo_source[k],
+			"data") ? "a break in the data" : p->lmo_source[k]);
+	fputc('\n', f);
+}
+
+static int print_lmo(const struct cp_params *p, FILE *f)
+{
+	size_t k;
+	int reg, ix[MAXIDX] = { 0 };
+
+	for (reg = 0; reg < p->lmo_nreg; reg++) {
+		print_regime(p, reg, f);
+		ix[0] = reg;
+		for (k = 0; k < NDESC; k++) {
+			const struct cp_pdesc *d = &cp_params_desc[k];
+
+			if (d->kind == PK_REG_RANK || d->kind == PK_REG_PAIR)
+				each_from(p, d, ix, 1, print_one, f);
+		}
+	}
 	return 0;
 }
 
@@ -899,8 +1152,13 @@ int cp_params_print(const struct cp_params *p, FILE *f)
 	for (i = 0; i < NASSUME; i++)
 		if (p->assume & assume_tab[i].bit)
 			fprintf(f, "%s\n", assume_tab[i].text);
-	for (k = 0; k < NDESC; k++)
-		each_idx(p, &cp_params_desc[k], print_one, f);
+	print_lmo(p, f);
+	for (k = 0; k < NDESC; k++) {
+		const struct cp_pdesc *d = &cp_params_desc[k];
+
+		if (d->kind != PK_REG_RANK && d->kind != PK_REG_PAIR)
+			each_idx(p, d, print_one, f);
+	}
 	cp_tl_params_print(p->tl, f);
 	return ferror(f) ? -CP_PARAMS_EIO : 0;
 }
@@ -936,17 +1194,39 @@ static void json_matrix(FILE *f, const struct cp_pval *v, int rows, int cols)
 	fputc(']', f);
 }
 
+static void json_regime(const struct cp_params *p, int k, FILE *f)
+{
+	size_t r = (size_t)p->nranks;
+
+	fprintf(f, "%s{\"first_bytes\": %.17g, \"source\": ",
+		k ? ",\n    " : "\n    ", p->lmo_first_bytes[k]);
+	if (k && p->lmo_source[k][0])
+		cp_json_str(f, p->lmo_source[k]);
+	else
+		fputs("null", f);
+	fputs(",\n     \"C_s\": ", f);
+	json_arr(f, p->lmo_c_s + k * r, p->nranks);
+	fputs(",\n     \"t_spb\": ", f);
+	json_arr(f, p->lmo_t_spb + k * r, p->nranks);
+	fputs(",\n     \"beta_Bps\": ", f);
+	json_matrix(f, p->lmo_beta_Bps + k * r * r, p->nranks, p->nranks);
+	fputs(",\n     \"Csum_s\": ", f);
+	json_matrix(f, p->lmo_csum_s + k * r * r, p->nranks, p->nranks);
+	fputs(",\n     \"tsum_spb\": ", f);
+	json_matrix(f, p->lmo_tsum_spb + k * r * r, p->nranks, p->nranks);
+	fputc('}', f);
+}
+
 static void json_lmo(const struct cp_params *p, FILE *f)
 {
-	fputs(",\n  \"lmo\": {\"M_bytes\": ", f);
-	cp_json_pval(f, &p->lmo_msg_bytes);
-	fputs(",\n    \"C_s\": ", f);
-	json_arr(f, p->lmo_c_s, p->nranks);
-	fputs(",\n    \"t_spb\": ", f);
-	json_arr(f, p->lmo_t_spb, p->nranks);
-	fputs(",\n    \"beta_Bps\": ", f);
-	json_matrix(f, p->lmo_beta_Bps, p->nranks, p->nranks);
-	fputs(",\n    \"S_bytes\": ", f);
+	int k;
+
+	fputs(",\n  \"lmo\": {\"sizes_bytes\": ", f);
+	cp_json_nums(f, p->lmo_size_bytes, p->lmo_nsizes);
+	fputs(",\n    \"regimes\": [", f);
+	for (k = 0; k < p->lmo_nreg; k++)
+		json_regime(p, k, f);
+	fputs("],\n    \"S_bytes\": ", f);
 	cp_json_pval(f, &p->lmo_s_bytes);
 	fputs(", \"M1_bytes\": ", f);
 	cp_json_pval(f, &p->lmo_m1_bytes);
@@ -961,19 +1241,30 @@ static void json_lmo(const struct cp_params *p, FILE *f)
 
 static void json_log3p(const struct cp_params *p, FILE *f)
 {
+	size_t bg = (size_t)p->l3_nblocks * p->l3_ngaps;
+	int i;
+
 	fputs(",\n  \"log3p\": {\"size_bytes\": ", f);
 	cp_json_nums(f, p->l3_size_bytes, p->l3_nsizes);
-	fputs(", \"stride_bytes\": ", f);
-	cp_json_nums(f, p->l3_stride_bytes, p->l3_nstrides);
 	fputs(",\n    \"t_mem_s\": ", f);
 	json_arr(f, p->l3_t_mem_s, p->l3_nsizes);
 	fputs(",\n    \"o_mw_s\": ", f);
 	json_arr(f, p->l3_o_mw_s, p->l3_nsizes);
 	fputs(",\n    \"o_net_s\": ", f);
 	json_arr(f, p->l3_o_net_s, p->l3_nsizes);
-	fputs(",\n    \"l_mw_s\": ", f);
-	json_matrix(f, p->l3_l_mw_s, p->l3_nsizes, p->l3_nstrides);
-	fputc('}', f);
+	fputs(",\n    \"ssize_bytes\": ", f);
+	cp_json_nums(f, p->l3_ssize_bytes, p->l3_nssizes);
+	fputs(", \"block_bytes\": ", f);
+	cp_json_nums(f, p->l3_block_bytes, p->l3_nblocks);
+	fputs(", \"gap_bytes\": ", f);
+	cp_json_nums(f, p->l3_gap_bytes, p->l3_ngaps);
+	fputs(",\n    \"l_mw_s\": [", f);
+	for (i = 0; i < p->l3_nssizes; i++) {
+		fputs(i ? ",\n     " : "\n     ", f);
+		json_matrix(f, p->l3_l_mw_s + i * bg, p->l3_nblocks,
+			    p->l3_ngaps);
+	}
+	fputs("]}", f);
 }
 
 int cp_params_print_json(const struct cp_params *p, FILE *f)

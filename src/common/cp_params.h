@@ -2,10 +2,14 @@
  * cp_params.h - the model parameter file that commprof-calibrate writes
  * and that the profiling library and the CLI read (man/commprof-params.5).
  *
- * The file is line-oriented text: "commprof-params 1", a few header lines
- * (MPI library, date, hosts, rank-to-host map, nranks), then one line per
- * parameter "name index... value lo LO hi HI n N" or "fail name index...
- * : cause", flagged assumptions "assume ...", and a last line "end".
+ * The file is line-oriented text: "commprof-params 2", a few header lines
+ * (MPI library, date, hosts, rank-to-host map, nranks), the tables that
+ * index the size-dependent parameters (LMO's regimes, log3P's sizes,
+ * blocks and gaps, PLogP's sizes), then one line per parameter
+ * "name index... value lo LO hi HI n N" or "fail name index... : cause",
+ * "ambiguous name index... : why" after a value the data do not settle,
+ * "lmo.source K TEXT" for where regime K starts, flagged assumptions
+ * "assume ...", and a last line "end".
  * Times are seconds, sizes bytes, rates bytes per second.
  *
  * Plain libc: no MPI, no GSL, so that every part may read it.  Reading is
@@ -19,7 +23,7 @@
 #include <stdio.h>
 
 /* Format version written on the first line. */
-#define CP_PARAMS_VERSION	1
+#define CP_PARAMS_VERSION	2
 
 /* Errors of cp_params_load (negated). */
 #define CP_PARAMS_EIO		1	/* cannot open or read the file */
@@ -39,18 +43,28 @@ struct cp_pval {
 	int n;			/* samples behind val; 0 if assumed */
 	int state;		/* CP_PV_* */
 	char fail[64];		/* cause when state == CP_PV_FAIL */
+	char ambig[96];		/* "", or why the data do not settle a
+				 * usable value ("ambiguous" line) */
 };
 
 /* Assumptions flagged in the file ("assume ..."). */
-#define CP_PARAMS_A_N2		0x1	/* lmo.n2 C_equal t_zero */
+#define CP_PARAMS_A_N2		0x1	/* lmo.n2 split_assumed: 2 ranks,
+					 * LMO's split into C, t, beta
+					 * assumed; the sums are measured */
 #define CP_PARAMS_A_OVERSUB	0x2	/* oversubscribed: more ranks than
 					 * CPUs on a host when measured */
-#define CP_PARAMS_A_T_FIXED	0x4	/* lmo.t fixed_measured: t_i's fixed
-					 * part from the empty one-to-two */
-#define CP_PARAMS_A_T_CLAMPED	0x8	/* lmo.t clamped: a t_i < 0 within
-					 * noise set to 0 */
-#define CP_PARAMS_A_STAT_MIN	0x10	/* lmo.stat min: LMO experiments
-					 * by their minimum, no intervals */
+#define CP_PARAMS_A_QUICK	0x4	/* quick: commprof-calibrate --quick,
+					 * a first look */
+
+/* The sizes of the tables of a file (cp_params_alloc). */
+struct cp_params_dims {
+	int nranks, nhosts;	/* >= 1 */
+	int lmo_nreg;		/* LMO regimes, >= 0 */
+	int lmo_nsizes;		/* sizes of the LMO sweep, >= 0 */
+	int l3_nsizes;		/* log3P contiguous sizes, >= 0 */
+	int l3_nssizes, l3_nblocks, l3_ngaps;	/* log3P strided, >= 0 */
+	int plogp_n;		/* PLogP g(m) sizes, >= 0 */
+};
 
 struct cp_tl_params;
 
@@ -64,12 +78,20 @@ struct cp_params {
 	int *rank_host;		/* [nranks] index into hosts */
 	unsigned assume;	/* CP_PARAMS_A_* */
 
-	/* LMO (models.md "LMO") */
-	struct cp_pval lmo_msg_bytes;	/* M of the series */
-	struct cp_pval *lmo_c_s;	/* [nranks] C_i */
-	struct cp_pval *lmo_t_spb;	/* [nranks] t_i */
-	struct cp_pval *lmo_beta_Bps;	/* [i * nranks + j], symmetric;
-					 * diagonal unset */
+	/* LMO (models.md "LMO"), per regime k: sizes from
+	 * lmo_first_bytes[k] to the next regime's */
+	int lmo_nreg;
+	double *lmo_first_bytes;	/* [nreg] increasing, [0] = 0 */
+	char (*lmo_source)[64];		/* [nreg] where regime k >= 1 starts:
+					 * "data" or "NAME=BYTES"; "" none */
+	int lmo_nsizes;
+	double *lmo_size_bytes;		/* [lmo_nsizes] the sweep */
+	struct cp_pval *lmo_c_s;	/* [k * nranks + r] C_r */
+	struct cp_pval *lmo_t_spb;	/* [k * nranks + r] t_r */
+	/* [(k * nranks + i) * nranks + j], symmetric, diagonal unset */
+	struct cp_pval *lmo_beta_Bps;	/* beta_ij (+inf: 1/beta_ij 0) */
+	struct cp_pval *lmo_csum_s;	/* C_i + C_j */
+	struct cp_pval *lmo_tsum_spb;	/* t_i + t_j + 1/beta_ij */
 	struct cp_pval lmo_s_bytes;	/* scatter threshold S */
 	struct cp_pval lmo_m1_bytes;	/* gather threshold M1 */
 	struct cp_pval lmo_m2_bytes;	/* gather threshold M2 */
@@ -78,13 +100,16 @@ struct cp_params {
 
 	/* log3P (models.md "log3P") */
 	int l3_nsizes;
-	int l3_nstrides;
 	double *l3_size_bytes;		/* [l3_nsizes] increasing */
-	double *l3_stride_bytes;	/* [l3_nstrides] increasing */
 	struct cp_pval *l3_t_mem_s;	/* [l3_nsizes] memcpy */
 	struct cp_pval *l3_o_mw_s;	/* [l3_nsizes] */
 	struct cp_pval *l3_o_net_s;	/* [l3_nsizes] */
-	struct cp_pval *l3_l_mw_s;	/* [is * l3_nstrides + id] */
+	int l3_nssizes, l3_nblocks, l3_ngaps;
+	double *l3_ssize_bytes;		/* [l3_nssizes] increasing */
+	double *l3_block_bytes;		/* [l3_nblocks] increasing */
+	double *l3_gap_bytes;		/* [l3_ngaps] increasing */
+	/* [(is * nblocks + ib) * ngaps + ig]; unset: not measured */
+	struct cp_pval *l3_l_mw_s;
 
 	/* baselines (models.md "Baselines") */
 	struct cp_pval hockney_alpha_s;
@@ -104,13 +129,11 @@ struct cp_params {
 	struct cp_tl_params *tl;
 };
 
-/* Allocate the arrays of p for nranks ranks, nhosts hosts, l3 tables of
- * nsizes x nstrides and a PLogP table of plogp_n sizes; everything zero
- * and CP_PV_UNSET.  Returns 0 or -CP_PARAMS_ENOMEM (p then holds
- * nothing); -CP_PARAMS_EFORMAT for a count below 1 (0 allowed for the
- * tables).  p: out, release with cp_params_free(). */
-int cp_params_alloc(struct cp_params *p, int nranks, int nhosts,
-		    int nsizes, int nstrides, int plogp_n);
+/* Allocate the arrays of p for the sizes d; everything zero and
+ * CP_PV_UNSET.  Returns 0 or -CP_PARAMS_ENOMEM (p then holds nothing);
+ * -CP_PARAMS_EFORMAT for a count out of range.  p: out, release with
+ * cp_params_clear(); d: the sizes. */
+int cp_params_alloc(struct cp_params *p, const struct cp_params_dims *d);
 
 /* Release what p owns, then p itself if it came from cp_params_load
  * (NULL-safe).  Cannot fail. */
@@ -131,8 +154,9 @@ int cp_params_write(const struct cp_params *p, FILE *f);
 int cp_params_load(const char *path, struct cp_params **out, char *err,
 		   size_t errlen);
 
-/* Print every parameter with its interval, one per line, for people.
- * Returns 0 or -CP_PARAMS_EIO.  p: parameters; f: stream. */
+/* Print every parameter with its interval, one per line, for people:
+ * LMO's values under the regime they hold for, ambiguous ones with the
+ * reason.  Returns 0 or -CP_PARAMS_EIO.  p: parameters; f: stream. */
 int cp_params_print(const struct cp_params *p, FILE *f);
 
 /* Print p as one JSON object (man/commprof-params.5).  Returns 0 or

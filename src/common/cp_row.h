@@ -46,10 +46,12 @@
 #define CP_PF_LMO_ESCAL		0x0004	/* gather between M1 and M2: LMO
 					 * not predicted (random levels) */
 #define CP_PF_L3_EXTRAP_SIZE	0x0008	/* size outside log3P's table */
-#define CP_PF_L3_EXTRAP_STRIDE	0x0010	/* stride outside log3P's table */
-#define CP_PF_L3_BLOCK		0x0020	/* blocks wider than the one element
-					 * log3P was measured with: log3P
-					 * not predicted */
+#define CP_PF_L3_EXTRAP_STRIDE	0x0010	/* block or gap outside log3P's
+					 * tables */
+#define CP_PF_L3_BLOCK		0x0020	/* log3P not predicted: blocks wider
+					 * than the one element it measured
+					 * (rows of parameter files before
+					 * format 2, which tables blocks) */
 #define CP_PF_PLOGP_EXTRAP	0x0040	/* size outside PLogP's g(m) table */
 #define CP_PF_L3_LMW_LARGEST	0x0080	/* l_mw is log3P's largest term: a
 					 * strided send worth packing */

@@ -4,11 +4,12 @@
  *
  * Which model covers which call is decided here; every formula is one
  * of analysis/cp_model.h (models.md), the same functions the fitting
- * side predicts with.  LMO's tables are flat per-rank arrays (C_i, t_i
- * in seconds, 1/beta_ij in s/B over the job's ranks), with the averages
- * in place of what the job does not have.  tests/test_predict.c checks
- * every value against the fitting side's predictions and the formulas
- * written out.
+ * side predicts with.  LMO's tables are flat arrays per regime (C_i,
+ * t_i, and each link's sums C_i + C_j and t_i + t_j + 1/beta_ij over the
+ * job's ranks), with the averages in place of what the job does not
+ * have; a call uses the regime its size falls in.  tests/test_predict.c
+ * checks every value against the fitting side's predictions and the
+ * formulas written out.
  */
 #include "config.h"
 
@@ -25,20 +26,22 @@
 #include "src/common/cp_tl_params.h"
 #include "src/lib/cp_predict.h"
 
-/* log3P was measured with one double per block (src/calib/calib_meas.c). */
-#define CP_PRED_L3_BLOCK_BYTES 8.0
-
 struct cp_pred {
 	int n;			/* world ranks of the job */
 	unsigned models;	/* 1 << CP_MODEL_* usable */
-	/* LMO, per job rank; *_avg: 1 when the value is an average */
-	double *c_s;		/* [n] C_i */
-	double *t_spb;		/* [n] t_i */
-	double *ib_spb;		/* [n * n] 1/beta_ij, diagonal 0 */
+	/* LMO per regime k and job rank; *_avg: 1 when the value is an
+	 * average in some regime */
+	int nreg;
+	double *first_bytes;	/* [nreg] */
+	double *c_s;		/* [k * n + i] C_i */
+	double *t_spb;		/* [k * n + i] t_i */
+	double *csum_s;		/* [(k * n + i) * n + j] C_i + C_j */
+	double *tsum_spb;	/* [(k * n + i) * n + j] t_i + t_j +
+				 * 1/beta_ij */
 	unsigned char *avg;	/* [n] rank i's C or t averaged */
 	unsigned char *avg_ib;	/* [n * n] link averaged */
-	struct cp_lmo_tab lmo;	/* the arrays above, thresholds, kappas
-				 * of the NT0 variant; NAN unknown */
+	struct cp_lmo_tab *lmo;	/* [nreg] the arrays above, thresholds,
+				 * kappas of the NT0 variant; NAN unknown */
 	/* log3P */
 	struct cp_log3p l3;
 	/* baselines */
@@ -93,13 +96,13 @@ static bool same_job(const struct cp_params *p, int nranks,
 	return true;
 }
 
-/* Mean of the usable values of v[0..n) (stride step), NAN if none. */
-static double mean_ok(const struct cp_pval *v, int n, int step)
+/* Mean of the usable values of v[0..n), NAN if none. */
+static double mean_ok(const struct cp_pval *v, int n)
 {
 	double s = 0;
 	int i, k = 0;
 
-	for (i = 0; i < n; i += step) {
+	for (i = 0; i < n; i++) {
 		if (pv_ok(&v[i])) {
 			s += v[i].val;
 			k++;
@@ -108,78 +111,80 @@ static double mean_ok(const struct cp_pval *v, int n, int step)
 	return k ? s / k : NAN;
 }
 
-/* Mean of 1/beta over the usable links. */
-static double mean_ib(const struct cp_params *p)
+/* Mean of a link sum of regime k over the usable links. */
+static double mean_pair(const struct cp_params *p, const struct cp_pval *v)
 {
 	double s = 0;
 	int i, j, k = 0, n = p->nranks;
 
-	for (i = 0; i < n; i++) {
-		for (j = i + 1; j < n; j++) {
-			const struct cp_pval *b = &p->lmo_beta_Bps[i * n + j];
-
-			if (pv_ok(b) && b->val > 0) {
-				s += 1 / b->val;
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			if (pv_ok(&v[i * n + j])) {
+				s += v[i * n + j].val;
 				k++;
 			}
-		}
-	}
 	return k ? s / k : NAN;
 }
 
-/* LMO tables for the job's n ranks: the calibrated values where the job
- * is the calibrated one and the value is usable, else the averages. */
-static int build_lmo(struct cp_pred *m, const struct cp_params *p, bool same,
-		     char *note, size_t len)
+static int lmo_alloc(struct cp_pred *m, int nreg)
+{
+	size_t n = (size_t)m->n, k = (size_t)nreg;
+
+	m->nreg = nreg;
+	m->first_bytes = calloc(k, sizeof(double));
+	m->c_s = calloc(k * n, sizeof(double));
+	m->t_spb = calloc(k * n, sizeof(double));
+	m->csum_s = calloc(k * n * n, sizeof(double));
+	m->tsum_spb = calloc(k * n * n, sizeof(double));
+	m->avg = calloc(n, 1);
+	m->avg_ib = calloc(n * n, 1);
+	m->lmo = calloc(k, sizeof(*m->lmo));
+	return m->first_bytes && m->c_s && m->t_spb && m->csum_s &&
+	       m->tsum_spb && m->avg && m->avg_ib && m->lmo ? 0 : -ENOMEM;
+}
+
+/* One value for the job: the calibrated one where the job is the
+ * calibrated one and it is usable, else the mean; *avg set then. */
+static double pick(const struct cp_pval *v, bool same, double mean,
+		   unsigned char *avg)
+{
+	if (same && pv_ok(v))
+		return v->val;
+	*avg = 1;
+	return mean;
+}
+
+/* Regime k's tables for the job's n ranks; false when nothing in it is
+ * usable. */
+static bool build_regime(struct cp_pred *m, const struct cp_params *p,
+			 int k, bool same)
 {
 	int i, j, n = m->n, pn = p->nranks;
-	double mc, mt, mib;
-	bool any_avg = false;
+	const struct cp_pval *pc = p->lmo_c_s + (size_t)k * pn;
+	const struct cp_pval *pt = p->lmo_t_spb + (size_t)k * pn;
+	const struct cp_pval *ps = p->lmo_csum_s + (size_t)k * pn * pn;
+	const struct cp_pval *pb = p->lmo_tsum_spb + (size_t)k * pn * pn;
+	double mc = mean_ok(pc, pn), mt = mean_ok(pt, pn);
+	double ms = mean_pair(p, ps), mb = mean_pair(p, pb);
+	double *c = m->c_s + (size_t)k * n, *t = m->t_spb + (size_t)k * n;
+	double *cs = m->csum_s + (size_t)k * n * n;
+	double *ts = m->tsum_spb + (size_t)k * n * n;
 
-	m->c_s = calloc((size_t)n, sizeof(double));
-	m->t_spb = calloc((size_t)n, sizeof(double));
-	m->ib_spb = calloc((size_t)n * n, sizeof(double));
-	m->avg = calloc((size_t)n, 1);
-	m->avg_ib = calloc((size_t)n * n, 1);
-	if (!m->c_s || !m->t_spb || !m->ib_spb || !m->avg || !m->avg_ib)
-		return -ENOMEM;
-	mc = mean_ok(p->lmo_c_s, pn, 1);
-	mt = mean_ok(p->lmo_t_spb, pn, 1);
-	mib = mean_ib(p);
-	if (isnan(mc) || isnan(mt) || isnan(mib)) {
-		note_add(note, len, "LMO: no usable estimate, not predicted");
-		return 0;
-	}
 	for (i = 0; i < n; i++) {
-		bool c_ok = same && pv_ok(&p->lmo_c_s[i]);
-		bool t_ok = same && pv_ok(&p->lmo_t_spb[i]);
-
-		m->c_s[i] = c_ok ? p->lmo_c_s[i].val : mc;
-		m->t_spb[i] = t_ok ? p->lmo_t_spb[i].val : mt;
-		m->avg[i] = !c_ok || !t_ok;
-		any_avg |= m->avg[i];
+		c[i] = pick(i < pn ? &pc[i] : NULL, same, mc, &m->avg[i]);
+		t[i] = pick(i < pn ? &pt[i] : NULL, same, mt, &m->avg[i]);
 		for (j = 0; j < n; j++) {
-			const struct cp_pval *b;
-
 			if (i == j)
 				continue;
-			b = same ? &p->lmo_beta_Bps[i * pn + j] : NULL;
-			if (b && pv_ok(b) && b->val > 0) {
-				m->ib_spb[i * n + j] = 1 / b->val;
-			} else {
-				m->ib_spb[i * n + j] = mib;
-				m->avg_ib[i * n + j] = 1;
-				any_avg = true;
-			}
+			cs[i * n + j] = pick(same ? &ps[i * pn + j] : NULL,
+					     same, ms, &m->avg_ib[i * n + j]);
+			ts[i * n + j] = pick(same ? &pb[i * pn + j] : NULL,
+					     same, mb, &m->avg_ib[i * n + j]);
 		}
 	}
-	if (!same)
-		note_add(note, len, "LMO uses averaged parameters");
-	else if (any_avg)
-		note_add(note, len, "LMO: failed estimates replaced by "
-			 "averages");
-	m->lmo = (struct cp_lmo_tab){ .n = n, .c_s = m->c_s,
-		.t_spb = m->t_spb, .ib_spb = m->ib_spb,
+	m->first_bytes[k] = p->lmo_first_bytes[k];
+	m->lmo[k] = (struct cp_lmo_tab){ .n = n, .c_s = c, .t_spb = t,
+		.csum_s = cs, .tsum_spb = ts,
 		.s_bytes = pv_or_nan(&p->lmo_s_bytes),
 		.m1_bytes = pv_or_nan(&p->lmo_m1_bytes),
 		.m2_bytes = pv_or_nan(&p->lmo_m2_bytes),
@@ -188,6 +193,35 @@ static int build_lmo(struct cp_pred *m, const struct cp_params *p, bool same,
 			      p->lmo_kappa1_spb[1].val : NAN,
 		.kappa2_spb = p->lmo_kappa2_spb[1].state == CP_PV_OK ?
 			      p->lmo_kappa2_spb[1].val : NAN };
+	return !isnan(ms) && !isnan(mb);
+}
+
+/* LMO tables for the job's n ranks: the calibrated values where the job
+ * is the calibrated one and the value is usable, else the averages. */
+static int build_lmo(struct cp_pred *m, const struct cp_params *p, bool same,
+		     char *note, size_t len)
+{
+	int k, i, usable = 0, any_avg = 0;
+
+	if (p->lmo_nreg < 1) {
+		note_add(note, len, "LMO: no regimes, not predicted");
+		return 0;
+	}
+	if (lmo_alloc(m, p->lmo_nreg))
+		return -ENOMEM;
+	for (k = 0; k < p->lmo_nreg; k++)
+		usable += build_regime(m, p, k, same);
+	if (!usable) {
+		note_add(note, len, "LMO: no usable estimate, not predicted");
+		return 0;
+	}
+	for (i = 0; i < m->n * m->n; i++)
+		any_avg |= m->avg_ib[i] | (i < m->n ? m->avg[i] : 0);
+	if (!same)
+		note_add(note, len, "LMO uses averaged parameters");
+	else if (any_avg)
+		note_add(note, len, "LMO: failed estimates replaced by "
+			 "averages");
 	m->models |= 1u << CP_MODEL_LMO;
 	return 0;
 }
@@ -201,41 +235,56 @@ static double entry(const struct cp_pval *v, int *nfail)
 	return NAN;
 }
 
+static double *dup_sizes(const double *x, int n)
+{
+	double *d = malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
+
+	if (d && n > 0)
+		memcpy(d, x, (size_t)n * sizeof(double));
+	return d;
+}
+
 static int build_log3p(struct cp_pred *m, const struct cp_params *p,
 		       char *note, size_t len)
 {
-	int ns = p->l3_nsizes, nd = p->l3_nstrides, i;
+	int ns = p->l3_nsizes, i, nfail = 0;
+	size_t nc = (size_t)p->l3_nssizes * p->l3_nblocks * p->l3_ngaps;
 	struct cp_log3p *l = &m->l3;
 
-	int nfail = 0;
-
-	if (ns < 1 || nd < 1) {
+	if (ns < 1 || !nc) {
 		note_add(note, len, "log3P: no tables");
 		return 0;
 	}
 	l->nsizes = ns;
-	l->nstrides = nd;
-	l->size_bytes = malloc((size_t)ns * sizeof(double));
-	l->stride_bytes = malloc((size_t)nd * sizeof(double));
+	l->nssizes = p->l3_nssizes;
+	l->nblocks = p->l3_nblocks;
+	l->ngaps = p->l3_ngaps;
+	l->size_bytes = dup_sizes(p->l3_size_bytes, ns);
+	l->ssize_bytes = dup_sizes(p->l3_ssize_bytes, p->l3_nssizes);
+	l->block_bytes = dup_sizes(p->l3_block_bytes, p->l3_nblocks);
+	l->gap_bytes = dup_sizes(p->l3_gap_bytes, p->l3_ngaps);
 	l->t_mem_s = malloc((size_t)ns * sizeof(double));
 	l->o_mw_s = malloc((size_t)ns * sizeof(double));
 	l->o_net_s = malloc((size_t)ns * sizeof(double));
-	l->l_mw_s = malloc((size_t)ns * nd * sizeof(double));
-	if (!l->size_bytes || !l->stride_bytes || !l->t_mem_s || !l->o_mw_s ||
-	    !l->o_net_s || !l->l_mw_s)
+	l->l_mw_s = malloc(nc * sizeof(double));
+	if (!l->size_bytes || !l->ssize_bytes || !l->block_bytes ||
+	    !l->gap_bytes || !l->t_mem_s || !l->o_mw_s || !l->o_net_s ||
+	    !l->l_mw_s)
 		return -ENOMEM;
-	memcpy(l->size_bytes, p->l3_size_bytes, (size_t)ns * sizeof(double));
-	memcpy(l->stride_bytes, p->l3_stride_bytes,
-	       (size_t)nd * sizeof(double));
-	/* a failed entry is a hole (NAN): the calls whose interpolation
-	 * touches it get no log3P value, the others keep theirs */
+	/* a failed contiguous entry is a hole (NAN): the calls whose
+	 * interpolation touches it get no log3P value; a strided cell
+	 * without a value (failed, or not measured) is bridged by its
+	 * column (cp_model.h) */
 	for (i = 0; i < ns; i++) {
 		l->t_mem_s[i] = entry(&p->l3_t_mem_s[i], &nfail);
 		l->o_mw_s[i] = entry(&p->l3_o_mw_s[i], &nfail);
 		l->o_net_s[i] = entry(&p->l3_o_net_s[i], &nfail);
 	}
-	for (i = 0; i < ns * nd; i++)
-		l->l_mw_s[i] = entry(&p->l3_l_mw_s[i], &nfail);
+	for (i = 0; i < (int)nc; i++) {
+		l->l_mw_s[i] = p->l3_l_mw_s[i].state == CP_PV_OK ?
+			       p->l3_l_mw_s[i].val : NAN;
+		nfail += p->l3_l_mw_s[i].state == CP_PV_FAIL;
+	}
 	if (nfail) {
 		char what[96];
 
@@ -433,11 +482,14 @@ void cp_pred_free(struct cp_pred *m)
 {
 	if (!m)
 		return;
+	free(m->first_bytes);
 	free(m->c_s);
 	free(m->t_spb);
-	free(m->ib_spb);
+	free(m->csum_s);
+	free(m->tsum_spb);
 	free(m->avg);
 	free(m->avg_ib);
+	free(m->lmo);
 	cp_log3p_free(&m->l3);
 	free(m->pl_size_bytes);
 	free(m->pl_g_s);
@@ -489,6 +541,13 @@ static bool lmo_averaged(const struct cp_pred *m, const struct cp_pred_in *in,
 	return false;
 }
 
+/* LMO's tables of the regime bytes falls in. */
+static const struct cp_lmo_tab *lmo_tab(const struct cp_pred *m,
+					double bytes)
+{
+	return &m->lmo[cp_lmo_regime_of(m->first_bytes, m->nreg, bytes)];
+}
+
 /*
  * LMO of a linear scatter or gather (models.md "LMO").  A gather in
  * M1..M2 is flagged as escalation; one whose kappa failed as a failed
@@ -497,14 +556,15 @@ static bool lmo_averaged(const struct cp_pred *m, const struct cp_pred_in *in,
 static void eval_lmo_coll(const struct cp_pred *m, const struct cp_pred_in *in,
 			  struct cp_pred_out *o)
 {
+	const struct cp_lmo_tab *tab = lmo_tab(m, in->bytes);
 	double t;
 	int rc;
 
 	if (in->kind == CP_PK_SCATTER)
-		rc = cp_lmo_eval_scatter(&m->lmo, in->root, in->members,
+		rc = cp_lmo_eval_scatter(tab, in->root, in->members,
 					 in->nmembers, in->bytes, &t);
 	else
-		rc = cp_lmo_eval_gather(&m->lmo, in->root, in->members,
+		rc = cp_lmo_eval_gather(tab, in->root, in->members,
 					in->nmembers, in->bytes, &t);
 	if (rc == -CP_ENOPRED)
 		o->flags |= CP_PF_LMO_ESCAL;
@@ -525,12 +585,10 @@ static bool log3p_terms(const struct cp_pred *m, const struct cp_pred_in *in,
 
 	if (!has(m, CP_MODEL_LOG3P) || d < 0)
 		return false;
-	if (d > 0 && in->block_bytes > CP_PRED_L3_BLOCK_BYTES) {
-		*flags |= CP_PF_L3_BLOCK;
-		return false;
-	}
-	if (cp_log3p_eval(&m->l3, in->bytes, d, lp) || isnan(lp->t_s))
-		return false;	/* a failed table entry on the way */
+	/* an invalid shape (a block as wide as its stride) is refused */
+	if (cp_log3p_eval(&m->l3, in->bytes, d, in->block_bytes, lp) ||
+	    isnan(lp->t_s))
+		return false;	/* or a failed table entry on the way */
 	if (lp->flags & CP_LOG3P_F_EXTRAP_SIZE)
 		*flags |= CP_PF_L3_EXTRAP_SIZE;
 	if (lp->flags & CP_LOG3P_F_EXTRAP_STRIDE)
@@ -588,7 +646,8 @@ static void eval_p2p(const struct cp_pred *m, const struct cp_pred_in *in,
 	}
 	if (has(m, CP_MODEL_LMO)) {
 		o->t_ns[CP_MODEL_LMO] =
-			cp_lmo_eval_p2p(&m->lmo, in->src, in->dst, mb) * 1e9;
+			cp_lmo_eval_p2p(lmo_tab(m, mb), in->src, in->dst,
+					mb) * 1e9;
 		if (lmo_averaged(m, in, in->src))
 			o->flags |= CP_PF_AVERAGED;
 	}

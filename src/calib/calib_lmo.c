@@ -1,0 +1,516 @@
+/*
+ * calib_lmo.c - LMO from size sweeps (analysis/cp_lmo_ls.h): every
+ * experiment of 002 at every size of a sweep, the regimes found in it
+ * and checked against the limits the MPI library reports, and the
+ * estimates of each regime by constrained least squares.
+ */
+#include <errno.h>
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/cp_err.h"
+#include "src/calib/calib.h"
+
+#define MAXSIZES	64
+#define SLOW_TRIES	3
+
+/* The LMO series by CALIB_* kind, as the output names them. */
+static const char *const nm[CALIB_NKINDS] = { "empty roundtrips",
+	"one-to-one", "one-to-two" };
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The q quantile of x[0..n) (sorted in place), linear between order
+ * statistics. */
+static double quantile(double *x, int n, double q)
+{
+	double h = (n - 1) * q;
+	int a = (int)floor(h);
+
+	qsort(x, (size_t)n, sizeof(double), cmp_dbl);
+	return a + 1 < n ? x[a] + (h - a) * (x[a + 1] - x[a]) : x[n - 1];
+}
+
+static void add_size(double *s, int *n, double x)
+{
+	int i;
+
+	if (*n >= MAXSIZES || !(x > 0))
+		return;
+	for (i = 0; i < *n; i++)
+		if (s[i] == x)
+			return;
+	s[(*n)++] = x;
+}
+
+/* 64 B, 96 B, 128 B, ... up to max (two sizes per doubling), and the
+ * sizes 128 B below each limit and at it, increasing. */
+static int sweep_sizes(const struct calib_lmo *l, double max, double *s)
+{
+	int n = 0, k, i;
+
+	for (k = 0; 64 * pow(2, k / 2.0) <= max * 1.0001; k++)
+		add_size(s, &n, k % 2 ? 96 * pow(2, (k - 1) / 2) :
+			 64 * pow(2, k / 2));
+	for (i = 0; i < l->nlim; i++) {
+		if (l->lim[i].bytes > max || l->lim[i].bytes < 512)
+			continue;
+		add_size(s, &n, l->lim[i].bytes - 128);
+		add_size(s, &n, l->lim[i].bytes);
+	}
+	qsort(s, (size_t)n, sizeof(double), cmp_dbl);
+	return n;
+}
+
+/* The library's limits on every rank (the names on rank 0 only). */
+static void share_limits(struct calib *c, struct calib_lmo *l)
+{
+	double v[16];
+	int i;
+
+	if (c->rank == 0)
+		l->nlim = calib_limits(l->lim, 16);
+	MPI_Bcast(&l->nlim, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	for (i = 0; i < l->nlim; i++)
+		v[i] = l->lim[i].bytes;
+	MPI_Bcast(v, l->nlim, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+	for (i = 0; i < l->nlim; i++)
+		l->lim[i].bytes = v[i];
+}
+
+/* An experiment's time at a size: the LMO_Q quantile of its
+ * repetitions (002 takes their mean; a slow spell of a crowded host
+ * lifts most repetitions of a message by up to milliseconds, and the
+ * low quantile is the undisturbed time while it leans less on one lucky
+ * repetition than the minimum). */
+#define LMO_Q	0.1
+
+/* Each experiment's value val[e] and spread sd[e] (median less value:
+ * how far its repetitions scatter above it) of t (nexp x reps).  Returns
+ * the largest excess of a median over twice its value (<= 0: none), the
+ * mark of a slow spell that lifted most repetitions. */
+static double slow_excess(const double *t, int nexp, int reps, double *val,
+			  double *sd)
+{
+	double *v = malloc((size_t)reps * sizeof(double)), best = -INFINITY;
+	double med;
+	int e;
+
+	if (!v)
+		calib_fatal("out of memory");
+	for (e = 0; e < nexp; e++) {
+		memcpy(v, t + (size_t)e * reps, (size_t)reps * sizeof(double));
+		val[e] = quantile(v, reps, LMO_Q);
+		med = quantile(v, reps, 0.5);
+		sd[e] = med - val[e];
+		best = fmax(best, med > 2 * val[e] ? med - val[e] : -1);
+	}
+	free(v);
+	return best;
+}
+
+/* Series s at bytes, run again (up to SLOW_TRIES in all) while rank 0
+ * sees a slow spell in it (a median twice its value and --slow-us above
+ * it) and the calibration is younger than 45 s (5 s quick): a crowded
+ * host would otherwise repeat without end; val, sd (rank 0) get the
+ * values and spreads of the calmest try, raw (if not NULL) its
+ * repetitions. */
+static void run_series(struct calib *c, const struct calib_sched *s,
+		       int bytes, char *buf, double *val, double *sd,
+		       double *raw)
+{
+	size_t len = (size_t)s->nexp * c->reps;
+	double *t = NULL, *m = NULL, *d = NULL, bx = INFINITY, x;
+	int again, tr;
+
+	if (c->rank == 0) {
+		t = malloc((len + 1) * sizeof(double));
+		m = malloc(((size_t)s->nexp + 1) * sizeof(double));
+		d = malloc(((size_t)s->nexp + 1) * sizeof(double));
+		if (!t || !m || !d)
+			calib_fatal("out of memory");
+	}
+	for (tr = 1; tr <= SLOW_TRIES; tr++) {
+		calib_sched_run(c, s, bytes, c->reps, buf, t);
+		again = 0;
+		if (c->rank == 0) {
+			x = slow_excess(t, s->nexp, c->reps, m, d);
+			if (x < bx || tr == 1) {
+				bx = x;
+				memcpy(val, m, (size_t)s->nexp *
+				       sizeof(double));
+				memcpy(sd, d, (size_t)s->nexp *
+				       sizeof(double));
+				if (raw)
+					memcpy(raw, t, len * sizeof(double));
+			}
+			again = c->slow_s > 0 && x > c->slow_s &&
+				tr < SLOW_TRIES &&
+				MPI_Wtime() - c->t0_s < (c->quick ? 5 : 45);
+			if (again)
+				printf("lmo %s at %d B: slow spell (a median "
+				       "twice the 10%% quantile, %.0f us above "
+				       "it); again\n", nm[s->kind], bytes,
+				       x * 1e6);
+		}
+		MPI_Bcast(&again, 1, MPI_INT, 0, MPI_COMM_WORLD);
+		if (!again)
+			break;
+	}
+	free(t);
+	free(m);
+	free(d);
+}
+
+/* --series: the repetitions behind the medians, one a line (rank 0). */
+struct raw {
+	FILE *f;
+	double *t;		/* [len] scratch */
+};
+
+static void raw_write(const struct calib *c, struct raw *w,
+		      const struct calib_sched *s, int bytes)
+{
+	static const char *const tag[] = { "rt0", "o2o", "o2t" };
+	int e, q, k;
+
+	if (!w->f)
+		return;
+	for (e = 0; e < s->nexp; e++)
+		for (q = 0; q < c->reps; q++) {
+			fprintf(w->f, "%s", tag[s->kind]);
+			for (k = 0; k < s->size; k++)
+				fprintf(w->f, " %d",
+					s->memb[e * s->size + k]);
+			if (s->kind != CALIB_RT0)
+				fprintf(w->f, " %d", bytes);
+			fprintf(w->f, " %d %.9e\n", q,
+				w->t[(size_t)e * c->reps + q]);
+		}
+}
+
+/* Largest one-way time of a size's one-to-one values (rank 0). */
+static double slowest(const double *o2o, const double *rt0, int np)
+{
+	double x = 0;
+	int p;
+
+	for (p = 0; p < np; p++)
+		x = fmax(x, o2o[p] - rt0[p] / 2);
+	return x;
+}
+
+static void lmo_alloc(struct calib *c, struct calib_lmo *l, int n)
+{
+	int np = cp_lmo_npairs(c->n), n2t = cp_lmo_no2t(c->n);
+
+	if (c->rank)
+		return;
+	/* room for two passes */
+	l->rt0 = calloc(2 * (size_t)np + 1, sizeof(double));
+	l->o2o = calloc(2 * (size_t)n * np + 1, sizeof(double));
+	l->o2t = calloc(2 * (size_t)n * n2t + 1, sizeof(double));
+	l->rt0_sd = calloc(2 * (size_t)np + 1, sizeof(double));
+	l->o2o_sd = calloc(2 * (size_t)n * np + 1, sizeof(double));
+	l->o2t_sd = calloc(2 * (size_t)n * n2t + 1, sizeof(double));
+	if (!l->rt0 || !l->o2o || !l->o2t || !l->rt0_sd || !l->o2o_sd ||
+	    !l->o2t_sd)
+		calib_fatal("out of memory");
+}
+
+/* Rank 0: the second pass's cells not measured (NAN) until they are. */
+static void pass2_clear(const struct calib *c, struct calib_lmo *l)
+{
+	size_t np = cp_lmo_npairs(c->n), n2t = cp_lmo_no2t(c->n), i;
+	size_t n = (size_t)l->nsizes;
+
+	if (c->rank)
+		return;
+	for (i = 0; i < np; i++)
+		l->rt0[np + i] = NAN;
+	for (i = n * np; i < 2 * n * np; i++)
+		l->o2o[i] = NAN;
+	for (i = n * n2t; i < 2 * n * n2t; i++)
+		l->o2t[i] = NAN;
+}
+
+/* Sweep size is into the cells of pass ps. */
+static void one_size(struct calib *c, struct calib_lmo *l,
+		     struct calib_sched *s, struct raw *w, char *buf, int ps,
+		     int is)
+{
+	size_t np = cp_lmo_npairs(c->n), n2t = cp_lmo_no2t(c->n);
+	size_t k = (size_t)ps * l->nsizes + is;
+	double *raw = w->f ? w->t : NULL;
+	int b = (int)l->size_bytes[is];
+
+	run_series(c, &s[CALIB_O2O], b, buf, l->o2o ? l->o2o + k * np : NULL,
+		   l->o2o_sd ? l->o2o_sd + k * np : NULL, raw);
+	raw_write(c, w, &s[CALIB_O2O], b);
+	if (c->n > 2) {
+		run_series(c, &s[CALIB_O2T], b, buf,
+			   l->o2t ? l->o2t + k * n2t : NULL,
+			   l->o2t_sd ? l->o2t_sd + k * n2t : NULL, raw);
+		raw_write(c, w, &s[CALIB_O2T], b);
+	}
+}
+
+/* The second pass: the empty roundtrips, then the sizes from the
+ * largest down, while the calibration is younger than PASS2_S (the
+ * same sizes measured at another time: the rows of both passes go into
+ * each regime's system, and how far the host moved between them into
+ * its intervals). */
+static void pass2(struct calib *c, struct calib_lmo *l,
+		  struct calib_sched *s, struct raw *w, char *buf)
+{
+	size_t np = cp_lmo_npairs(c->n);
+	double lim = c->t0_s + (c->quick ? 3 : 25);
+	int is, go;
+	char what[40];
+
+	pass2_clear(c, l);
+	for (is = l->nsizes; is >= 0; is--) {
+		go = c->rank == 0 && MPI_Wtime() < lim;
+		MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
+		if (!go)
+			return;
+		if (is == l->nsizes) {
+			run_series(c, &s[CALIB_RT0], 0, buf,
+				   l->rt0 ? l->rt0 + np : NULL,
+				   l->rt0_sd ? l->rt0_sd + np : NULL,
+				   w->f ? w->t : NULL);
+			raw_write(c, w, &s[CALIB_RT0], 0);
+			l->npass = 2;
+			continue;
+		}
+		snprintf(what, sizeof(what), "again %d B",
+			 (int)l->size_bytes[is]);
+		calib_progress(c, what, l->nsizes - is, l->nsizes);
+		one_size(c, l, s, w, buf, 1, is);
+		l->npass2++;
+	}
+}
+
+/* The sweep, size by size, until a size of at least min_bytes has its
+ * slowest one-to-one above max_s or comes after budget_s of sweep.  On
+ * a crowded host a 64-B message took more than 5 ms and the sweep
+ * stopped there, with one regime and no log3P grid.  (A link of 100
+ * Mbit/s takes the default max_s, 20 ms, at its min_bytes, 256 KiB.) */
+static void sweep(struct calib *c, struct calib_lmo *l,
+		  struct calib_sched *s, struct raw *w, double max_s,
+		  double min_bytes, double budget_s)
+{
+	double t0_s = MPI_Wtime();
+	int np = cp_lmo_npairs(c->n), is, stop = 0;
+	char *buf = malloc((size_t)l->size_bytes[l->nsizes - 1] + 1);
+	double *raw = w->f ? w->t : NULL;
+	char what[32];
+
+	if (!buf)
+		calib_fatal("out of memory");
+	l->npass = 1;
+	run_series(c, &s[CALIB_RT0], 0, buf, l->rt0, l->rt0_sd, raw);
+	raw_write(c, w, &s[CALIB_RT0], 0);
+	for (is = 0; is < l->nsizes && !stop; is++) {
+		snprintf(what, sizeof(what), "%d B", (int)l->size_bytes[is]);
+		calib_progress(c, what, is, l->nsizes);
+		one_size(c, l, s, w, buf, 0, is);
+		if (c->rank == 0)
+			stop = l->size_bytes[is] >= min_bytes &&
+			       (slowest(l->o2o + is * np, l->rt0, np) > max_s ||
+				MPI_Wtime() - t0_s > budget_s);
+		MPI_Bcast(&stop, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	}
+	l->nsizes = is;
+	pass2(c, l, s, w, buf);
+	free(buf);
+}
+
+static void print_regimes(const struct calib_lmo *l)
+{
+	const struct cp_lmo_regimes *r = &l->reg;
+	int k, i;
+
+	printf("lmo limits reported by the MPI library:");
+	for (i = 0; i < l->nlim; i++)
+		printf(" %s=%.0f", l->lim[i].name, l->lim[i].bytes);
+	printf("%s\n", l->nlim ? "" : " none (no MPI_T variable)");
+	printf("lmo regimes: %d\n", r->nreg);
+	for (k = 0; k < r->nreg; k++) {
+		printf("  regime %d: %.0f B", k, r->first_bytes[k]);
+		if (k + 1 < r->nreg)
+			printf(" to %.0f B", r->first_bytes[k + 1] - 1);
+		else
+			printf(" and more");
+		printf(", %d sizes measured (%.0f to %.0f B)", r->hi_idx[k] -
+		       r->lo_idx[k] + 1 + !k, k ? l->size_bytes[r->lo_idx[k]] :
+		       0.0, l->size_bytes[r->hi_idx[k]]);
+		if (k)
+			printf(", starts at %s", !strcmp(r->source[k], "data") ?
+			       "a break in the data, no reported limit" :
+			       r->source[k]);
+		printf("\n");
+	}
+	for (i = 0; i < r->nunseen; i++)
+		printf("lmo: limit %s=%.0f: no break in the data there\n",
+		       r->unseen[i].name, r->unseen[i].bytes);
+}
+
+/* Regimes and estimates (rank 0). */
+static void estimate(struct calib *c, struct calib_lmo *l)
+{
+	struct cp_lmo_sweep sw = { c->n, l->nsizes, l->size_bytes, l->npass,
+				   l->rt0, l->o2o, c->n > 2 ? l->o2t : NULL,
+				   l->rt0_sd, l->o2o_sd, l->o2t_sd };
+	int k, rc;
+
+	rc = cp_lmo_regimes_find(&sw, l->lim, l->nlim, &l->reg);
+	if (rc) {
+		printf("lmo: regimes failed: %s\n", cp_err_str(rc));
+		return;
+	}
+	print_regimes(l);
+	if (c->n == 2)
+		printf("lmo: 2 ranks, no triplets: each regime's sums C_0 + C_1 "
+		       "and t_0 + t_1 + 1/beta_01 are measured and predict "
+		       "with; their split is assumed (assume lmo.n2 "
+		       "split_assumed)\n");
+	for (k = 0; k < l->reg.nreg; k++) {
+		rc = cp_lmo_fit_regime(&sw, &l->reg, k, CP_STATS_LEVEL,
+				       &l->est[k]);
+		if (rc && rc != -CP_ENUM) {
+			printf("lmo regime %d: estimate failed: %s\n", k,
+			       cp_err_str(rc));
+			cp_lmo_alloc(&l->est[k], c->n);
+			l->est[k].first_bytes = l->reg.first_bytes[k];
+		}
+		if (l->est[k].ndropped)
+			printf("lmo regime %d: %d measured times left out as "
+			       "outliers\n", k, l->est[k].ndropped);
+		if (l->est[k].flags & CP_LMO_F_NOSPLIT)
+			printf("lmo regime %d: C, t, beta not determined; "
+			       "the links' sums stand\n", k);
+	}
+	l->ok = true;
+}
+
+void calib_lmo_run(struct calib *c, struct calib_lmo *l)
+{
+	struct calib_sched s[CALIB_NKINDS];
+	struct raw w = { NULL, NULL };
+	double size[MAXSIZES], t0 = MPI_Wtime();
+	int k, nk = c->n > 2 ? 3 : 2;
+
+	memset(l, 0, sizeof(*l));
+	share_limits(c, l);
+	l->nsizes = sweep_sizes(l, c->quick ? 1 << 20 : 4 << 20, size);
+	l->size_bytes = malloc((size_t)l->nsizes * sizeof(double));
+	if (!l->size_bytes)
+		calib_fatal("out of memory");
+	memcpy(l->size_bytes, size, (size_t)l->nsizes * sizeof(double));
+	lmo_alloc(c, l, l->nsizes);
+	for (k = 0; k < nk; k++)
+		if (calib_sched_build(&s[k], k, c->n, c->serial))
+			calib_fatal("out of memory");
+	if (c->rank == 0 && c->series) {
+		w.f = fopen(c->series, "w");
+		w.t = malloc(((size_t)cp_lmo_no2t(c->n) + c->n * c->n) *
+			     c->reps * sizeof(double));
+		if (!w.f)
+			printf("lmo: %s: %s; no series written\n", c->series,
+			       strerror(errno));
+		else
+			fprintf(w.f, "# commprof-calibrate lmo sweep: kind, "
+				"ranks, bytes, repetition, seconds\n");
+	}
+	/* a default 4-rank calibration within 2 minutes on a crowded 2-core
+	 * host; --quick sweeps to 1 MiB, whose sizes cost little there */
+	sweep(c, l, s, &w, c->quick ? 5e-3 : 20e-3,
+	      c->quick ? 65536 : 262144, c->quick ? INFINITY : 40);
+	if (c->rank == 0) {
+		calib_progress_end(c);
+		printf("lmo experiments: %d %s in %d rounds, then at each "
+		       "size", s[0].nexp, nm[0], s[0].nrounds);
+		for (k = 1; k < nk; k++)
+			printf("%s %d %s in %d rounds", k > 1 ? " and" : "",
+			       s[k].nexp, nm[k], s[k].nrounds);
+		printf("\n");
+	}
+	for (k = 0; k < nk; k++)
+		calib_sched_free(&s[k]);
+	if (w.f && fclose(w.f))
+		printf("lmo: %s: write failed\n", c->series);
+	free(w.t);
+	if (c->rank)
+		return;
+	printf("lmo sweep: %d sizes from %.0f to %.0f B, %d repetitions of "
+	       "every experiment at each, %s, %d sizes in a second pass; "
+	       "%.1f s\n", l->nsizes, l->size_bytes[0],
+	       l->size_bytes[l->nsizes - 1], c->reps, c->serial ?
+	       "one experiment at a time (fewer CPUs than ranks)" :
+	       "disjoint experiments at once", l->npass2, MPI_Wtime() - t0);
+	estimate(c, l);
+}
+
+void calib_lmo_fill(const struct calib *c, const struct calib_lmo *l,
+		    struct cp_params *p)
+{
+	int k, i, j, q, n = c->n;
+	size_t a, b;
+
+	memcpy(p->lmo_size_bytes, l->size_bytes,
+	       (size_t)l->nsizes * sizeof(double));
+	for (k = 0; k < l->reg.nreg; k++) {
+		const struct cp_lmo *m = &l->est[k];
+
+		p->lmo_first_bytes[k] = l->reg.first_bytes[k];
+		if (k)
+			snprintf(p->lmo_source[k], sizeof(p->lmo_source[k]),
+				 "%s", l->reg.source[k]);
+		for (i = 0; i < n; i++) {
+			calib_put(&p->lmo_c_s[k * n + i], &m->c_s[i], false);
+			calib_put(&p->lmo_t_spb[k * n + i], &m->t_spb[i],
+				  false);
+			for (j = i + 1; j < n; j++) {
+				q = cp_lmo_pair_idx(n, i, j);
+				a = ((size_t)k * n + i) * n + j;
+				b = ((size_t)k * n + j) * n + i;
+				calib_put(&p->lmo_beta_Bps[a],
+					  &m->beta_Bps[q], true);
+				calib_put(&p->lmo_csum_s[a], &m->csum_s[q],
+					  false);
+				calib_put(&p->lmo_tsum_spb[a], &m->tsum_spb[q],
+					  false);
+				p->lmo_beta_Bps[b] = p->lmo_beta_Bps[a];
+				p->lmo_csum_s[b] = p->lmo_csum_s[a];
+				p->lmo_tsum_spb[b] = p->lmo_tsum_spb[a];
+			}
+		}
+		if (m->flags & CP_LMO_F_N2)
+			p->assume |= CP_PARAMS_A_N2;
+	}
+}
+
+void calib_lmo_free(struct calib_lmo *l)
+{
+	int k;
+
+	for (k = 0; k < CP_LMO_MAXREG; k++)
+		cp_lmo_free(&l->est[k]);
+	free(l->size_bytes);
+	free(l->rt0);
+	free(l->o2o);
+	free(l->o2t);
+	free(l->rt0_sd);
+	free(l->o2o_sd);
+	free(l->o2t_sd);
+	memset(l, 0, sizeof(*l));
+}

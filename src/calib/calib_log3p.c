@@ -1,0 +1,587 @@
+/*
+ * calib_log3p.c - log3P's tables between ranks 0 and 1 (models.md
+ * "log3P", analysis/cp_log3p.h): memcpy, send-to-self and remote times
+ * of contiguous messages over the sizes of the LMO sweep, and remote
+ * times of strided ones over sizes, blocks and gaps.
+ *
+ * A remote time is one-way: rank 0 writes its message (so that the data
+ * are in its cache, as freshly computed data are, and not in the
+ * receiver's from the repetition before), sends it, and rank 1 replies
+ * with an empty message; the time less half an empty roundtrip is the
+ * message's (the LMO one-to-one of 002).  003 times half roundtrips of
+ * the same buffers, whose data a multi-core host keeps in the receiving
+ * core's cache after the first repetition: on this kind of host that
+ * doubled the apparent bandwidth of single-copy messages.
+ *
+ * A value is the 10% quantile of m samples (003 takes their minimum: the
+ * undisturbed time; on a quiet host both are within a few percent of
+ * the median, and under load the quantile still finds a tenth of
+ * undisturbed samples while it leans less on one lucky one); a sample is
+ * the mean of as many repetitions as fill about 20 us (003: n > 100
+ * repetitions; large messages need one each); a message longer than
+ * 3 ms gets as many samples as fill 0.3 s, at least 10.  A cell whose median
+ * stands more than 25% above that quantile ran in a slow spell and is
+ * measured again, up to 3 times while the phase has time left, keeping
+ * the calmest try.  The 95% interval is that of the quantile by order
+ * statistics.  While the calibration has time, every remote cell is
+ * measured in a second pass, in the other order, and the faster pass
+ * kept, the interval widened to hold both passes' (see again(),
+ * keep()).
+ */
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/cp_err.h"
+#include "analysis/cp_stats.h"
+#include "src/calib/calib.h"
+
+#define TAG_L3		82
+#define CAP_BYTES	(64u << 20)	/* largest extent of a buffer */
+#define MAXS		64
+#define CALIB_Q		0.1	/* the quantile a value is */
+#define SPREAD		0.25	/* median this far above it: a slow spell */
+#define TRIES		3
+#define CELL_S		0.3	/* most time for the samples of a cell */
+#define MIN_SAMP	10
+
+/* Blocks from one double to 1 KiB; gaps from one double to 8 KiB, on
+ * both sides of a cache line (64 B) and of a page (4 KiB) of stride for
+ * one-double blocks.  --quick: fewer.  No 32-B blocks: on the
+ * development host they cost as much per block as 64-B ones, and as a
+ * grid point that step made 40-B blocks 16% too slow by interpolation,
+ * where 16 and 64 B bracket them within a few percent. */
+static const double blocks[] = { 8, 16, 64, 256, 1024 };
+static const double gaps[] = { 8, 56, 120, 248, 1016, 4088, 8184 };
+static const double qblocks[] = { 8, 64, 1024 };
+static const double qgaps[] = { 8, 248, 8184 };
+#define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+struct ctx {
+	struct calib *c;
+	MPI_Comm pair;		/* ranks 0 and 1 */
+	bool r0;
+	char *sbuf, *rbuf;	/* CAP_BYTES each */
+	double half_rt0;	/* half the empty roundtrip, s */
+	double target_s;	/* repetitions per sample fill this */
+	double deadline;	/* MPI_Wtime after which no cell is measured
+				 * again */
+	int m;			/* samples */
+	double *samp;		/* [m] */
+	int redone;
+};
+
+enum kind { K_MEM, K_SELF, K_REMOTE };
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* One repetition; rank 0's time (touching untimed), 0 on rank 1.
+ * touch: bytes of the message's data to write first (contiguous). */
+static double once(struct ctx *x, enum kind k, MPI_Datatype t, int count,
+		   size_t bytes, size_t touch)
+{
+	double t0;
+
+	if (k == K_MEM) {
+		t0 = MPI_Wtime();
+		memcpy(x->rbuf, x->sbuf, bytes);
+		__asm__ volatile("" ::: "memory");
+		return MPI_Wtime() - t0;
+	}
+	if (k == K_SELF) {
+		t0 = MPI_Wtime();
+		MPI_Sendrecv(x->sbuf, count, t, 0, TAG_L3, x->rbuf, count, t, 0,
+			     TAG_L3, MPI_COMM_SELF, MPI_STATUS_IGNORE);
+		return MPI_Wtime() - t0;
+	}
+	if (!x->r0) {
+		MPI_Recv(x->rbuf, count, t, 0, TAG_L3, x->pair,
+			 MPI_STATUS_IGNORE);
+		MPI_Send(x->rbuf, 0, MPI_BYTE, 0, TAG_L3, x->pair);
+		return 0;
+	}
+	calib_touch(x->sbuf, touch);
+	t0 = MPI_Wtime();
+	MPI_Send(x->sbuf, count, t, 1, TAG_L3, x->pair);
+	MPI_Recv(x->rbuf, 0, MPI_BYTE, 1, TAG_L3, x->pair, MPI_STATUS_IGNORE);
+	return MPI_Wtime() - t0;
+}
+
+/* Repetitions per sample and samples of a cell: rank 0 times a few,
+ * remote ones agree.  nm[0]: repetitions that fill target_s; nm[1]:
+ * the samples, fewer than m for a message so long that m of them would
+ * take more than CELL_S (as many as fill it, at least MIN_SAMP). */
+static void reps_for(struct ctx *x, enum kind k, MPI_Datatype t, int count,
+		     size_t bytes, size_t touch, int nm[2])
+{
+	double s = 0;
+	int i;
+
+	for (i = 0; i < 2; i++)		/* warm-up */
+		once(x, k, t, count, bytes, touch);
+	for (i = 0; i < 3; i++)
+		s += once(x, k, t, count, bytes, touch);
+	s /= 3;
+	nm[0] = s > 0 ? (int)(x->target_s / s) : 1000;
+	nm[0] = nm[0] < 1 ? 1 : nm[0] > 1000 ? 1000 : nm[0];
+	nm[1] = s * x->m > CELL_S ? (int)(CELL_S / s) : x->m;
+	nm[1] = nm[1] < MIN_SAMP ? MIN_SAMP : nm[1];
+	if (k == K_REMOTE)
+		MPI_Bcast(nm, 2, MPI_INT, 0, x->pair);
+}
+
+/* The CALIB_Q quantile of sorted v[0..n), linear between order
+ * statistics. */
+static double quantile(const double *v, int n, double q)
+{
+	double h = (n - 1) * q;
+	int a = (int)floor(h);
+
+	return a + 1 < n ? v[a] + (h - a) * (v[a + 1] - v[a]) : v[n - 1];
+}
+
+/* The CALIB_Q quantile of the samples and its 95% interval by order
+ * statistics (binomial ranks, normal approximation); returns the
+ * spread (median / quantile - 1) that says whether a slow spell lifted
+ * most of them. */
+static double summarize(const struct ctx *x, int n, double out[3])
+{
+	double *v = x->samp, sd;
+	int lo, hi;
+
+	qsort(v, (size_t)n, sizeof(double), cmp_dbl);
+	sd = sqrt(n * CALIB_Q * (1 - CALIB_Q));
+	lo = (int)floor(n * CALIB_Q - 1.96 * sd);
+	hi = (int)ceil(n * CALIB_Q + 1.96 * sd);
+	out[0] = quantile(v, n, CALIB_Q);
+	out[1] = v[lo < 0 ? 0 : lo];
+	out[2] = v[hi > n - 1 ? n - 1 : hi];
+	out[1] = fmin(out[1], out[0]);
+	out[2] = fmax(out[2], out[0]);
+	return out[0] > 0 ? quantile(v, n, 0.5) / out[0] - 1 : 0;
+}
+
+/* One table value: value, lo, hi of kind k into out (rank 0); a cell
+ * whose samples spread more than SPREAD is measured again, up to TRIES
+ * times while the phase is within its time, and the calmest try kept. */
+static void value(struct ctx *x, enum kind k, MPI_Datatype t, int count,
+		  size_t bytes, size_t touch, double out[3])
+{
+	int nm[2], j, i, again, tries;
+	double s, sp, best = INFINITY, v[3];
+
+	reps_for(x, k, t, count, bytes, touch, nm);
+	for (tries = 0; tries < TRIES; tries++) {
+		for (j = 0; j < nm[1]; j++) {
+			for (s = 0, i = 0; i < nm[0]; i++)
+				s += once(x, k, t, count, bytes, touch);
+			x->samp[j] = s / nm[0] -
+				     (k == K_REMOTE ? x->half_rt0 : 0);
+		}
+		again = 0;
+		if (x->r0) {
+			sp = summarize(x, nm[1], v);
+			if (sp < best) {
+				best = sp;
+				memcpy(out, v, sizeof(v));
+			}
+			again = sp > SPREAD && tries + 1 < TRIES &&
+				MPI_Wtime() < x->deadline;
+		}
+		if (k == K_REMOTE)
+			MPI_Bcast(&again, 1, MPI_INT, 0, x->pair);
+		if (!again)
+			break;
+		x->redone++;
+	}
+}
+
+static void add_size(double *s, int *n, double v)
+{
+	int i;
+
+	for (i = 0; i < *n; i++)
+		if (s[i] == v)
+			return;
+	if (*n < MAXS)
+		s[(*n)++] = v;
+}
+
+/* Grids: the contiguous sizes of the sweep (with 8 B) up to 4 MiB; the
+ * strided sizes 256 B, 1 KiB, 16 KiB x 2^k (quick: 1 KiB, 16 KiB x 4^k),
+ * and the sweep sizes on both sides of each regime boundary up to
+ * 256 KiB (a protocol's; above, breaks come from caches and the
+ * per-byte cost carries over). */
+static void grids(struct calib_l3 *l, const double *sizes, int n,
+		  const double *first, int nreg, bool quick)
+{
+	double s[MAXS], ss[MAXS];
+	int ns = 0, nss = 0, i, k;
+
+	add_size(s, &ns, 8);
+	for (i = 0; i < n; i++)
+		if (sizes[i] <= 4 << 20)
+			add_size(s, &ns, sizes[i]);
+	qsort(s, (size_t)ns, sizeof(double), cmp_dbl);
+	for (i = 0; i < ns; i++)
+		if ((!quick && s[i] == 256) || s[i] == 1024 ||
+		    (s[i] >= 16384 &&
+		     fmod(log2(s[i] / 16384), quick ? 2 : 1) == 0))
+			add_size(ss, &nss, s[i]);
+	for (k = 1; k < nreg && first[k] <= 256 << 10; k++)
+		for (i = 1; i < ns; i++)
+			if (s[i] >= first[k] && s[i - 1] < first[k]) {
+				add_size(ss, &nss, s[i - 1]);
+				add_size(ss, &nss, s[i]);
+			}
+	qsort(ss, (size_t)nss, sizeof(double), cmp_dbl);
+	l->ns = ns;
+	l->nss = nss;
+	l->nb = quick ? N(qblocks) : N(blocks);
+	l->ng = quick ? N(qgaps) : N(gaps);
+	l->sizes = malloc((size_t)ns * sizeof(double));
+	l->ssizes = malloc((size_t)nss * sizeof(double));
+	l->blocks = malloc((size_t)l->nb * sizeof(double));
+	l->gaps = malloc((size_t)l->ng * sizeof(double));
+	if (!l->sizes || !l->ssizes || !l->blocks || !l->gaps)
+		calib_fatal("out of memory");
+	memcpy(l->sizes, s, (size_t)ns * sizeof(double));
+	memcpy(l->ssizes, ss, (size_t)nss * sizeof(double));
+	memcpy(l->blocks, quick ? qblocks : blocks,
+	       (size_t)l->nb * sizeof(double));
+	memcpy(l->gaps, quick ? qgaps : gaps, (size_t)l->ng * sizeof(double));
+}
+
+static double *vec(int n)
+{
+	double *v = malloc(((size_t)n + 1) * sizeof(double));
+
+	if (!v)
+		calib_fatal("out of memory");
+	return v;
+}
+
+static void alloc_values(struct calib_l3 *l)
+{
+	int k, nc = l->nss * l->nb * l->ng, i;
+
+	for (k = 0; k < 3; k++) {
+		l->tmem[k] = vec(l->ns);
+		l->t00[k] = vec(l->ns);
+		l->t01[k] = vec(l->ns);
+		l->t01sd[k] = vec(nc);
+		for (i = 0; i < nc; i++)
+			l->t01sd[k][i] = NAN;
+	}
+}
+
+/* The empty roundtrip's half, for the one-way times. */
+static void empty_rt(struct ctx *x)
+{
+	double v[3];
+	int m = x->m;
+
+	x->half_rt0 = 0;
+	x->m = m > 50 ? m : 50;
+	value(x, K_REMOTE, MPI_BYTE, 0, 0, 0, v);
+	x->m = m;
+	x->half_rt0 = x->r0 ? v[0] / 2 : 0;
+}
+
+/* A second pass over the remote cells, in the other order, while the
+ * calibration has time: a host that slows down for seconds (another
+ * job's memory traffic slowed strided copies fourfold here, for tens of
+ * seconds at a time) lifts every sample of the cells it meets, which
+ * their own spread cannot show; the faster pass of each cell is kept.
+ * Rank 0 decides; remote ranks agree. */
+static bool again(struct ctx *x)
+{
+	int go = x->r0 && MPI_Wtime() < x->deadline;
+
+	MPI_Bcast(&go, 1, MPI_INT, 0, x->pair);
+	return go;
+}
+
+/* v into dst[k][i] on rank 0: on the first pass as it is; on the second
+ * the faster value, and an interval that holds both passes' intervals:
+ * how far the host moved within the run is part of what a value is
+ * known to. */
+static void keep(const struct ctx *x, double **dst, int i, const double v[3],
+		 bool first)
+{
+	int k;
+
+	if (!x->r0)
+		return;
+	if (first) {
+		for (k = 0; k < 3; k++)
+			dst[k][i] = v[k];
+		return;
+	}
+	dst[0][i] = fmin(dst[0][i], v[0]);
+	dst[1][i] = fmin(dst[1][i], v[1]);
+	dst[2][i] = fmax(dst[2][i], v[2]);
+}
+
+/* Contiguous: memcpy and self on rank 0, then remote. */
+static void contiguous(struct ctx *x, struct calib_l3 *l)
+{
+	double v[3];
+	int i, n, pass;
+	size_t s;
+
+	for (pass = 0; x->r0 && pass < 2; pass++)
+		for (n = 0; n < l->ns; n++) {
+			if (pass && MPI_Wtime() >= x->deadline)
+				break;
+			i = pass ? l->ns - 1 - n : n;
+			s = (size_t)l->sizes[i];
+			value(x, K_MEM, MPI_BYTE, 0, s, 0, v);
+			keep(x, l->tmem, i, v, !pass);
+			value(x, K_SELF, MPI_BYTE, (int)s, s, 0, v);
+			keep(x, l->t00, i, v, !pass);
+			calib_progress(x->c, "self", n, l->ns);
+		}
+	calib_idle_barrier_on(x->pair);
+	for (pass = 0; pass < 2; pass++)
+		for (n = 0; n < l->ns && (!pass || again(x)); n++) {
+			i = pass ? l->ns - 1 - n : n;
+			s = (size_t)l->sizes[i];
+			value(x, K_REMOTE, MPI_BYTE, (int)s, s, s, v);
+			keep(x, l->t01, i, v, !pass);
+			calib_progress(x->c, pass ? "contiguous again" :
+				       "contiguous", n, l->ns);
+		}
+}
+
+/* s bytes in blocks of b, gaps g: one element of the vector type. */
+static bool strided_type(double s, double b, double g, MPI_Datatype *t)
+{
+	double nblk = s / b;
+
+	if (nblk < 1 || nblk != floor(nblk) || nblk * (b + g) > CAP_BYTES)
+		return false;
+	MPI_Type_vector((int)nblk, (int)(b / 8), (int)((b + g) / 8),
+			MPI_DOUBLE, t);
+	MPI_Type_commit(t);
+	return true;
+}
+
+static void strided(struct ctx *x, struct calib_l3 *l)
+{
+	int is, ib, ig, c, n, nc = l->nss * l->nb * l->ng, pass;
+	MPI_Datatype t;
+	double v[3];
+	char what[40];
+
+	for (pass = 0; pass < 2; pass++)
+		for (n = 0; n < nc; n++) {
+			c = pass ? nc - 1 - n : n;
+			is = c / (l->nb * l->ng);
+			ib = c / l->ng % l->nb;
+			ig = c % l->ng;
+			if (!strided_type(l->ssizes[is], l->blocks[ib],
+					  l->gaps[ig], &t)) {
+				l->capped += !pass &&
+					     l->ssizes[is] >= l->blocks[ib];
+				continue;
+			}
+			if (pass && !again(x)) {
+				MPI_Type_free(&t);
+				break;
+			}
+			value(x, K_REMOTE, t, 1, 0, 0, v);
+			MPI_Type_free(&t);
+			keep(x, l->t01sd, c, v, !pass);
+			l->repassed += pass;
+			snprintf(what, sizeof(what), "%s%.0f B, blocks %.0f",
+				 pass ? "again " : "", l->ssizes[is],
+				 l->blocks[ib]);
+			calib_progress(x->c, what, n, nc);
+		}
+}
+
+/* Rank 0: the tables from the values. */
+static void derive(struct calib_l3 *l)
+{
+	struct cp_log3p_meas in = { l->ns, l->sizes, l->tmem[0], l->t00[0],
+				    l->t01[0], l->nss, l->nb, l->ng, l->ssizes,
+				    l->blocks, l->gaps, l->t01sd[0] };
+	int rc = cp_log3p_derive(&in, &l->tab);
+
+	if (rc) {
+		printf("log3p: derive failed: %s\n", cp_err_str(rc));
+		return;
+	}
+	l->ok = true;
+}
+
+/* The check off the tables: layouts on no grid point, measured and
+ * predicted, with mu (a struct with gaps: 3 doubles and an int, 28 of
+ * every 64 bytes; 40-B blocks 8 B apart; 16-B blocks 1600 B apart). */
+static void check(struct ctx *x, struct calib_l3 *l)
+{
+	static const struct { double b, d, n; const char *what; } lay[] = {
+		{ 28, 64, 2048, "struct 28 of 64 B" },
+		{ 28, 64, 24576, "struct 28 of 64 B" },
+		{ 40, 48, 1200, "vector 40 of 48 B" },
+		{ 40, 48, 12000, "vector 40 of 48 B" },
+		{ 16, 1600, 640, "vector 16 of 1600 B" },
+		{ 16, 1600, 6400, "vector 16 of 1600 B" },
+	};
+	struct cp_log3p_pred p;
+	MPI_Datatype t, f[2] = { MPI_DOUBLE, MPI_INT }, st;
+	int bl[2] = { 3, 1 }, i;
+	MPI_Aint dp[2] = { 0, 24 };
+	double v[3], mu;
+
+	MPI_Type_create_struct(2, bl, dp, f, &st);
+	MPI_Type_create_resized(st, 0, 64, &t);
+	MPI_Type_free(&st);
+	MPI_Type_commit(&t);
+	if (x->r0)
+		printf("log3p off the tables, remote, predicted vs measured "
+		       "(us):\n%-20s %9s %10s %10s %7s\n", "layout", "bytes",
+		       "predicted", "measured", "mu");
+	for (i = 0; i < (int)(sizeof(lay) / sizeof(lay[0])); i++) {
+		MPI_Datatype u = t;
+
+		if (lay[i].b != 28) {
+			MPI_Type_vector((int)lay[i].n, (int)lay[i].b / 8,
+					(int)lay[i].d / 8, MPI_DOUBLE, &u);
+			MPI_Type_commit(&u);
+		}
+		value(x, K_REMOTE, u, lay[i].b == 28 ? (int)lay[i].n : 1, 0, 0,
+		      v);
+		if (u != t)
+			MPI_Type_free(&u);
+		if (!x->r0 || !l->ok)
+			continue;
+		cp_log3p_eval(&l->tab, lay[i].n * lay[i].b, lay[i].d,
+			      lay[i].b, &p);
+		if (cp_stats_mu(v[0], p.t_s, &mu))
+			mu = NAN;
+		printf("%-20s %9.0f %10.2f %10.2f %7.3f\n", lay[i].what,
+		       lay[i].n * lay[i].b, p.t_s * 1e6, v[0] * 1e6, mu);
+	}
+	MPI_Type_free(&t);
+}
+
+void calib_l3_run(struct calib *c, const double *lmo_sizes, int n,
+		  const double *first, int nreg, struct calib_l3 *l)
+{
+	struct ctx x = { c, MPI_COMM_NULL, c->rank == 0, NULL, NULL, 0,
+			 c->quick ? 10e-6 : 20e-6, 0, c->samples, NULL, 0 };
+	double t0 = MPI_Wtime();
+
+	memset(l, 0, sizeof(*l));
+	grids(l, lmo_sizes, n, first, nreg, c->quick);
+	MPI_Comm_split(MPI_COMM_WORLD, c->rank < 2 ? 0 : MPI_UNDEFINED,
+		       c->rank, &x.pair);
+	if (c->rank >= 2) {
+		calib_idle_barrier();
+		return;
+	}
+	if (x.r0)
+		alloc_values(l);
+	x.sbuf = calloc(CAP_BYTES + 64, 1);
+	x.rbuf = calloc(CAP_BYTES + 64, 1);
+	x.samp = calloc((size_t)x.m + 50, sizeof(double));
+	if (!x.sbuf || !x.rbuf || !x.samp)
+		calib_fatal("out of memory");
+	l->nsamp = x.m;
+	calib_pin(c, c->rank);
+	/* measuring cells again stops 90 s (quick: 10 s) into the
+	 * calibration, to keep it within its time on a crowded host */
+	x.deadline = c->t0_s + (c->quick ? 10 : 90);
+	empty_rt(&x);
+	contiguous(&x, l);
+	strided(&x, l);
+	if (x.r0) {
+		calib_progress_end(c);
+		derive(l);
+	}
+	check(&x, l);
+	l->redone = x.redone;
+	if (x.r0)
+		printf("log3p: %d contiguous sizes, %d strided sizes x %d "
+		       "blocks x %d gaps (%d cells over the %u MiB extent "
+		       "cap left to extrapolation), %d samples each, %d "
+		       "cells measured again for their spread, %d strided "
+		       "cells in a second pass; %.1f s\n", l->ns, l->nss,
+		       l->nb, l->ng, l->capped, CAP_BYTES >> 20, l->nsamp,
+		       l->redone, l->repassed, MPI_Wtime() - t0);
+	calib_unpin(c);
+	free(x.sbuf);
+	free(x.rbuf);
+	free(x.samp);
+	MPI_Comm_free(&x.pair);
+	calib_idle_barrier();
+}
+
+void calib_l3_fill(const struct calib_l3 *l, struct cp_params *p)
+{
+	int i, nc = l->nss * l->nb * l->ng, n = l->nsamp;
+	struct cp_est e;
+
+	memcpy(p->l3_size_bytes, l->sizes, (size_t)l->ns * sizeof(double));
+	memcpy(p->l3_ssize_bytes, l->ssizes, (size_t)l->nss * sizeof(double));
+	memcpy(p->l3_block_bytes, l->blocks, (size_t)l->nb * sizeof(double));
+	memcpy(p->l3_gap_bytes, l->gaps, (size_t)l->ng * sizeof(double));
+	if (!l->ok)
+		return;
+	/* intervals of differences: the ends of the parts' intervals */
+	for (i = 0; i < l->ns; i++) {
+		double mw = l->tab.o_mw_s[i], mlo, mhi;
+
+		calib_put_range(&p->l3_t_mem_s[i], l->tmem[0][i],
+				l->tmem[1][i], l->tmem[2][i], n);
+		mlo = fmax(0, fmin(mw, l->t00[1][i] - l->tmem[2][i]));
+		mhi = fmax(mw, l->t00[2][i] - l->tmem[1][i]);
+		calib_put_range(&p->l3_o_mw_s[i], mw, mlo, mhi, n);
+		calib_put_range(&p->l3_o_net_s[i], l->tab.o_net_s[i],
+				fmin(l->tab.o_net_s[i], l->t01[1][i] - mhi),
+				fmax(l->tab.o_net_s[i], l->t01[2][i] - mlo),
+				n);
+	}
+	for (i = 0; i < nc; i++) {
+		int is = i / (l->nb * l->ng), k;
+		double v = l->tab.l_mw_s[i];
+
+		if (isnan(v))
+			continue;
+		for (k = 0; l->sizes[k] != l->ssizes[is]; k++)
+			;
+		memset(&e, 0, sizeof(e));
+		e.val = v;
+		e.lo = fmin(v, l->t01sd[1][i] - l->t01[2][k]);
+		e.hi = fmax(v, l->t01sd[2][i] - l->t01[1][k]);
+		e.n = n;
+		calib_put(&p->l3_l_mw_s[i], &e, false);
+	}
+}
+
+void calib_l3_free(struct calib_l3 *l)
+{
+	int k;
+
+	for (k = 0; k < 3; k++) {
+		free(l->tmem[k]);
+		free(l->t00[k]);
+		free(l->t01[k]);
+		free(l->t01sd[k]);
+	}
+	free(l->sizes);
+	free(l->ssizes);
+	free(l->blocks);
+	free(l->gaps);
+	cp_log3p_free(&l->tab);
+	memset(l, 0, sizeof(*l));
+}

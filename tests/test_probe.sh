@@ -1,0 +1,158 @@
+#!/bin/sh
+# test_probe.sh - predictions off the calibration grids, from a default
+# calibration (commprof-calibrate -o FILE, no other option, 2 ranks):
+# tests/probe.c sends one-way messages of 2100 B to 900 KB, contiguous,
+# single doubles 2 to 200 doubles apart, and blocks of 16 B and 40 B at
+# strides of 3 to 200 doubles, none a point of any calibration grid, one
+# warm-up message first for each size and layout (tag 1000 and up, left
+# out below: see probe.c); it prints the same with and without commprof.
+# A configuration is a size and layout; its measured time is the
+# smallest t_transfer of its REPS messages (models.md: a value is the
+# minimum of its samples, as the calibration takes a low quantile), sent
+# in rounds so that one slow spell of a crowded host lifts one of them.
+# From `commprof export`, mu of each configuration against each model's
+# prediction, and:
+#   - log3P's mu_bar over all configurations <= 1.15;
+#   - LMO's mu_bar over the contiguous ones <= 1.30;
+# and `commprof report` lists, in its strided section, sends of 16-B and
+# of 40-B blocks (those whose l_mw is log3P's largest term) and no
+# contiguous one.  mu_bar per model and per layout is printed, and for
+# information the mean of mu over single messages too.
+#
+# Timings: a crowded host slows whole calibrations and probes (with the
+# 1-min load at 5 to 13 on 2 cores, log3P's mu_bar came out 1.8 to 2.0
+# and LMO's 1.9 to 2.1 from calibrations that took 92 to 170 s instead
+# of about 50).  A try whose bounds fail is repeated (calibration and
+# probe), up to three tries in all, and every try's figures and load are
+# printed.  A failed try counts as a failure if the host was not crowded
+# (1-min load at its start and end at most twice the processors); if
+# every try failed on a crowded host, the test is skipped (status 77)
+# and says so: such timings say nothing about the models.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+CAL="$top_builddir/commprof-calibrate"
+[ -x "$CAL" ] || fail "no $CAL"
+cd "$T" || fail "cd $T"
+"$MPICC" -O2 -o probe "$top_srcdir/tests/probe.c" ||
+	fail "cannot compile probe.c"
+
+# one try: calibrate, run the probe with and without commprof, check
+try() {
+	load0=$(cut -d' ' -f1 /proc/loadavg)
+	t0=$(date +%s)
+	cp_mpirun 300 2 "$CAL" -o c.params >cal.out 2>cal.err ||
+		{ cat cal.out cal.err >&2; fail "calibration: status $?"; }
+	note "default calibration on 2 ranks: $(( $(date +%s) - t0 )) s," \
+		"load $(cut -d' ' -f1-3 /proc/loadavg)"
+	cp_mpirun 120 2 ./probe >plain.out 2>plain.err ||
+		{ cat plain.err >&2; fail "probe without commprof"; }
+	rm -rf out
+	cp_run_preload 120 2 "$T/out" -x COMMPROF_PARAMS="$T/c.params" \
+		./probe >cp.out 2>cp.err ||
+		{ cat cp.err >&2; fail "probe with commprof"; }
+	expect_eq "probe: same output" "$(cat cp.out)" "$(cat plain.out)"
+	grep -q '^commprof:' cp.err && fail "warned: $(cat cp.err)"
+	"$COMMPROF" export out --format json -o e.json ||
+		fail "commprof export"
+	"$COMMPROF" report out --format json -o r.json ||
+		fail "commprof report"
+	"$PYTHON3" - e.json r.json <<'PY'
+import json, sys
+
+rows = json.load(open(sys.argv[1]))
+rep = json.load(open(sys.argv[2]))
+models = ["lmo", "log3p", "hockney", "loggp", "plogp"]
+kinds = [("contiguous", lambda r: r["contiguous"] == 1),
+         ("1 double", lambda r: r["contiguous"] == 0 and
+          r["block_bytes"] == 8),
+         ("16 B blocks", lambda r: r["block_bytes"] == 16 and
+          r["contiguous"] == 0),
+         ("40 B blocks", lambda r: r["block_bytes"] == 40)]
+sends = [r for r in rows if r["op"] == "MPI_Send" and r["tag"] < 1000]
+conf = {}
+for r in sends:
+    k = (r["bytes"], r["block_bytes"], r["stride_bytes"], r["contiguous"])
+    conf.setdefault(k, []).append(r)
+
+
+def mu(a, b):
+    return max(a, b) / min(a, b)
+
+
+def mu_conf(rs, m):
+    """mu of one configuration: its fastest message against the model"""
+    e = rs[0].get("pred_" + m)
+    if not e:
+        return None
+    return mu(min(r["t_transfer"] for r in rs), e)
+
+
+def mu_bar(f, m):
+    v = [mu_conf(rs, m) for rs in conf.values() if f(rs[0])]
+    v = [x for x in v if x is not None]
+    return (sum(v) / len(v), len(v)) if v else (None, 0)
+
+
+def mu_msg(f, m):
+    v = [r["mu_" + m] for r in sends if f(r) and r.get("mu_" + m)]
+    return sum(v) / len(v) if v else None
+
+
+print("# %-12s %6s" % ("layout", "confs") +
+      "".join(" %8s" % m for m in models) + "  (per message)")
+for name, f in [("all", lambda r: True)] + kinds:
+    n = sum(1 for rs in conf.values() if f(rs[0]))
+    cells = []
+    for m in models:
+        b, k = mu_bar(f, m)
+        cells.append(" %8s" % ("%.3f" % b if b else "-"))
+    msg = mu_msg(f, "log3p")
+    print("# %-12s %6d" % (name, n) + "".join(cells) +
+          "  log3p %s" % ("%.3f" % msg if msg else "-"))
+bad = []
+l3, n3 = mu_bar(lambda r: True, "log3p")
+lmo, nl = mu_bar(lambda r: r["contiguous"] == 1, "lmo")
+if n3 < len(conf):
+    bad.append("log3P priced %d of %d configurations" % (n3, len(conf)))
+if l3 is None or l3 > 1.15:
+    bad.append("log3P mu_bar over all %s > 1.15" % l3)
+if lmo is None or lmo > 1.30:
+    bad.append("LMO mu_bar over the contiguous %s > 1.30" % lmo)
+listed = [g for g in rep["strided"]["rows"] if g.get("op") == "MPI_Send"]
+blocks = sorted({g["block_bytes"] for g in listed})
+print("# strided section, sends by block bytes: %s" % blocks)
+for b in (16, 40):
+    if b not in blocks:
+        bad.append("no send of %d-B blocks in the strided section" % b)
+if any(g.get("stride_bytes") is None for g in listed):
+    bad.append("a contiguous send in the strided section")
+for b in bad:
+    print("FAIL: " + b, file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY
+}
+
+# is the host crowded: the larger 1-min load of the try's start and
+# end above twice the processors?
+crowded() {
+	awk -v a="$load0" -v b="$(cut -d' ' -f1 /proc/loadavg)" \
+	    -v n="$(nproc)" 'BEGIN { exit !((a > b ? a : b) > 2 * n) }'
+}
+
+quiet=0
+for n in 1 2 3; do
+	if try; then
+		note "try $n passed"
+		exit 0
+	fi
+	if crowded; then
+		note "try $n failed on a crowded host (load $load0 to" \
+			"$(cut -d' ' -f1 /proc/loadavg), $(nproc) processors)"
+	else
+		note "try $n failed (load $load0 to" \
+			"$(cut -d' ' -f1 /proc/loadavg))"
+		quiet=$((quiet + 1))
+	fi
+done
+[ "$quiet" -gt 0 ] || skip "bounds missed in 3 tries, all on a crowded host"
+fail "bounds missed in 3 tries, $quiet on a host that was not crowded"

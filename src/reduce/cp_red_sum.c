@@ -396,7 +396,7 @@ struct cp_red_out {
 
 static void cp_red_put(struct cp_red_out *o, const void *v, size_t n)
 {
-	if (o->p && o->at + n <= o->len)
+	if (n && o->p && o->at + n <= o->len)
 		memcpy(o->p + o->at, v, n);
 	o->at += n;
 }
@@ -411,7 +411,7 @@ static void cp_red_put_hist(struct cp_red_out *o, const struct cp_hist *h)
 	size_t n = cp_hist_pack(h, NULL, 0);
 
 	cp_red_put_u64(o, n);
-	if (o->p && o->at + n <= o->len)
+	if (n && o->p && o->at + n <= o->len)
 		cp_hist_pack(h, o->p + o->at, n);
 	o->at += n;
 }

@@ -168,18 +168,21 @@ const char *const cp_cli_coll_heads[CP_CLI_COLL_NCOLS] = {
 	"op", "size", "algorithm", "model", "rows", "mu_bar", "median",
 	"t_transfer", "t_wait", "best", "" };
 
-/* The lines of one group v[0..n) (same function, class, algorithm). */
-static void group_lines(struct cp_cli_tab *t, const struct crow *v,
-			size_t n)
+/* The lines of one group v[0..n) (same function, class, algorithm).
+ * A group holds a row per rank and call, millions in a large run: its
+ * scratch is on the heap.  Non-zero when out of memory. */
+static int group_lines(struct cp_cli_tab *t, const struct crow *v,
+		       size_t n)
 {
-	double tt[n], tw[n], mu[n], mean[CP_NMODELS], med_t, med_w;
-	size_t i, m[CP_NMODELS];
+	double *tt = malloc(3 * n * sizeof(*tt)), *tw = tt + n, *mu = tw + n;
+	double mean[CP_NMODELS], med_t, med_w;
+	size_t i, nw = 0, m[CP_NMODELS];
 	char cls[48], alg[96];
 	int k, best = -1, first = 1;
 	bool skew;
 
-	size_t nw = 0;
-
+	if (!tt)
+		return 1;
 	for (i = 0; i < n; i++) {
 		tt[i] = (double)v[i].t_transfer_ns;
 		if (v[i].t_wait_ns >= 0)
@@ -228,6 +231,8 @@ static void group_lines(struct cp_cli_tab *t, const struct crow *v,
 		cp_cli_put_str(t, 10, first && skew ? "skew" : "");
 		first = 0;
 	}
+	free(tt);
+	return 0;
 }
 
 const char *const cp_cli_cworst_cols[CP_CLI_CWORST_NCOLS] = {
@@ -320,7 +325,10 @@ int cp_cli_coll_tabs(struct cp_db *db, size_t top, struct cp_cli_tab *acc,
 	for (i = 0; i < x.n; i = j) {
 		for (j = i + 1; j < x.n && !by_group(&x.v[i], &x.v[j]); j++)
 			;
-		group_lines(acc, &x.v[i], j - i);
+		if (group_lines(acc, &x.v[i], j - i)) {
+			free(x.v);
+			return 1;
+		}
 	}
 	cp_cli_tab_note(acc, "matched collective calls; algorithm: the one "
 			"Open MPI ran, decided as the library did; mu over "

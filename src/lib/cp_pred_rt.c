@@ -122,7 +122,7 @@ static void models_text(unsigned models)
  * differs.  Returns true when a warning line is due. */
 static bool load(char (*hosts)[CP_HOST_BYTES])
 {
-	const char *hp[hosts ? cp_size : 1];
+	const char **hp = NULL;	/* a pointer per rank: heap, not stack */
 	struct cp_params *p = NULL;
 	char err[400];
 	unsigned models;
@@ -135,11 +135,14 @@ static bool load(char (*hosts)[CP_HOST_BYTES])
 			 "COMMPROF_PARAMS %s; no predictions", err);
 		return true;
 	}
-	for (i = 0; hosts && i < cp_size; i++)
+	if (hosts)
+		hp = malloc((size_t)cp_size * sizeof(*hp));
+	for (i = 0; hp && i < cp_size; i++)
 		hp[i] = hosts[i];
-	rc = cp_pred_build(p, cp_size, hosts ? hp : NULL, &tab, &models,
-			   &averaged, err, sizeof(err));
+	rc = cp_pred_build(p, cp_size, hp, &tab, &models, &averaged, err,
+			   sizeof(err));
 	cp_params_free(p);
+	free(hp);
 	if (rc) {
 		snprintf(cp_pred_note, sizeof(cp_pred_note),
 			 "COMMPROF_PARAMS %s: %s; no predictions",

@@ -206,7 +206,7 @@ void cp_wait_post_f(struct cp_ring *r, struct cp_wait *w,
 	case CP_DONE_SOME: case CP_DONE_TESTSOME: nst = cout; break;
 	default: nst = 1;
 	}
-	MPI_Status cst[nst > 0 && nst <= SCRATCH ? nst : 1];
+	MPI_Status cst[SCRATCH];
 	for (int i = 0; i < nst && i < SCRATCH; i++)
 		PMPI_Status_f2c(st + i * CP_F_STATUS_SIZE, &cst[i]);
 	cp_wait_post(r, w, kind, &cidx, &cflag, &cout, cind, cst, t0, t1,

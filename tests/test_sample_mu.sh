@@ -78,7 +78,15 @@ PY
 	fail "export of the sampled run"
 "$PYTHON3" - "$T/all.json" "$T/s10.json" "$T/all.csv" "$T/s10.csv" \
 	<<'PY' || exit 1
-import csv, json, math, sys
+import csv, json, math, re, sys
+def left_ok(h):
+    # every message row left unmatched is one whose two clocks disagree
+    # (its receive ended before its send began: a few ns, the ranks'
+    # tick rates, under load); a half sampled away without its mate is
+    # left under another note
+    m = re.search(r"(\d+) message rows whose receive ended before",
+                  h.get("match_note", ""))
+    return h["match_p2p_left"] == (int(m.group(1)) if m else 0)
 full, s10 = (json.load(open(p)) for p in sys.argv[1:3])
 rf, rs = (list(csv.DictReader(open(p))) for p in sys.argv[3:5])
 def acc(rep):
@@ -89,7 +97,7 @@ def mus(rows, m):
 def mean(v):
     return sum(v) / len(v)
 hf, hs = full["header"], s10["header"]
-assert hs["match_p2p_rows"] > 0 and hs["match_p2p_left"] == 0, hs
+assert hs["match_p2p_rows"] > 0 and left_ok(hs), hs
 share = hs["match_p2p_rows"] / hf["match_p2p_rows"]
 assert 0.05 < share < 0.2, "kept %.3f of the matched rows" % share
 af, as_ = acc(full), acc(s10)
@@ -127,10 +135,18 @@ COMMPROF_FINALIZE_MS=0 COMMPROF_SAMPLE=10 cp_run_preload 300 4 "$T/j" \
 "$COMMPROF" report "$T/j" --format json >"$T/j.json" ||
 	fail "report of the sampled job"
 "$PYTHON3" - "$T/j.json" "$T/all.json" <<'PY' || exit 1
-import json, sys
+import json, re, sys
+def left_ok(h):
+    # every message row left unmatched is one whose two clocks disagree
+    # (its receive ended before its send began: a few ns, the ranks'
+    # tick rates, under load); a half sampled away without its mate is
+    # left under another note
+    m = re.search(r"(\d+) message rows whose receive ended before",
+                  h.get("match_note", ""))
+    return h["match_p2p_left"] == (int(m.group(1)) if m else 0)
 job, full = (json.load(open(p)) for p in sys.argv[1:3])
 h = job["header"]
-assert h["match_p2p_rows"] > 0 and h["match_p2p_left"] == 0, h
+assert h["match_p2p_rows"] > 0 and left_ok(h), h
 share = h["match_p2p_rows"] / full["header"]["match_p2p_rows"]
 assert 0.05 < share < 0.2, "the job kept %.3f of the rows" % share
 acc = [a for a in job["accuracy"]["rows"] if a["group"] == "all"]

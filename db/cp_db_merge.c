@@ -378,7 +378,8 @@ static int cp_db_rank_meta(sqlite3 *h, int *rank, char *msg, size_t len)
 		return -1;
 	}
 	if (v != CP_DB_SCHEMA_VERSION) {
-		snprintf(msg, len, "schema version %lld, not %d", (long long)v,
+		snprintf(msg, len, "schema version %lld, this commprof reads "
+			 "%d: written by another version", (long long)v,
 			 CP_DB_SCHEMA_VERSION);
 		return -1;
 	}
@@ -471,7 +472,20 @@ static void cp_db_replay_warnings(sqlite3 *h,
 struct cp_db_seen {
 	int64_t *v;		/* rank + 1; 0 free */
 	size_t mask;
+	char why[600];		/* the first file skipped, and why */
 };
+
+/* Keep why the first skipped file was skipped: when every file is, the
+ * user is told that rather than only "no readable rank files". */
+static void cp_db_first_skip(struct cp_db_seen *s, const char *path,
+			     const char *msg)
+{
+	const char *name = strrchr(path, '/');
+
+	if (!s->why[0])
+		snprintf(s->why, sizeof(s->why), "%.80s: %.500s",
+			 name ? name + 1 : path, msg);
+}
 
 /* Add rank to s; false when it was there already.  s has room for
  * every rank file (cp_db_build_fill sizes it). */
@@ -528,6 +542,7 @@ static int cp_db_merge_one(sqlite3 *h, const char *path, int rank,
 
 	if (cp_db_attach_as(h, path, "r")) {
 		snprintf(msg, sizeof(msg), "%s", sqlite3_errmsg(h));
+		cp_db_first_skip(seen, path, msg);
 		return cp_db_warnf(h, path, msg, "skipped", NULL) ?
 		       -CP_DB_EIO : 0;
 	}
@@ -538,6 +553,7 @@ static int cp_db_merge_one(sqlite3 *h, const char *path, int rank,
 	}
 	if (st < 0) {
 		sqlite3_exec(h, "DETACH r", NULL, NULL, NULL);
+		cp_db_first_skip(seen, path, msg);
 		return cp_db_warnf(h, path, msg, "skipped", NULL) ?
 		       -CP_DB_EIO : 0;
 	}
@@ -637,6 +653,9 @@ static int cp_db_build_fill(sqlite3 *h, const char *dir,
 		n += ret;
 	}
 	free(seen.v);
+	if (!n && seen.why[0])
+		return cp_db_open_fail(CP_DB_ENOENT, "no readable rank files "
+				       "in %s (%s)", dir, seen.why);
 	if (!n)
 		return cp_db_open_fail(CP_DB_ENOENT,
 				       "no readable rank files in %s", dir);

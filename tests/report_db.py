@@ -99,7 +99,7 @@ FROM r
 def big(db, models, ranks, nrows):
     """A run of ranks x nrows rows (see the file comment)."""
     db.executemany("INSERT INTO meta VALUES (?, ?)", {
-        "schema_version": "2", "kind": "merged", "ranks": str(ranks),
+        "schema_version": "3", "kind": "merged", "ranks": str(ranks),
         "rank_files": "0", "matched": "1"}.items())
     db.executemany("INSERT INTO rank_meta VALUES (?, ?, ?)", [
         (r, k, v) for r in range(ranks) for k, v in (
@@ -133,7 +133,7 @@ def main():
         db.commit()
         db.close()
         return
-    meta = {"schema_version": "2", "kind": "merged", "ranks": "2",
+    meta = {"schema_version": "3", "kind": "merged", "ranks": "2",
             "rank_files": "0"}
     if not nopred:
         meta.update(matched="1", match_p2p_rows="11", match_coll_rows="2",

@@ -148,8 +148,22 @@ echo "not a database at all, but long enough to have a header......" \
 	>"$T/junk/rank-00000.db"
 run_cp junk export "$T/junk"
 expect_eq "junk dir status" "$rc" 1
-echo "commprof: no readable rank files in $T/junk" |
-	expect_file "junk dir stderr" "$T/junk.err"
+grep -q "^commprof: no readable rank files in $T/junk (rank-00000.db: " \
+	"$T/junk.err" || fail "junk dir stderr: $(cat "$T/junk.err")"
+# rank files of another schema version: said, with both versions
+mkdir "$T/old"
+cp "$D"/rank-0000[01].db "$T/old/"
+for f in "$T"/old/rank-*.db; do
+	"$PYTHON3" -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("UPDATE meta SET value = ? WHERE key = ?", ("1", "schema_version"))
+c.commit()' "$f" || fail "cannot age $f"
+done
+run_cp old report "$T/old"
+expect_eq "old schema status" "$rc" 1
+why="rank-0000[01].db: schema version 1, this commprof reads [0-9]*"
+grep -q "no readable rank files in $T/old ($why: written by another version)$" \
+	"$T/old.err" || fail "old schema stderr: $(cat "$T/old.err")"
 run_cp usage export
 expect_eq "usage status" "$rc" 2
 echo "commprof: export: missing DIR; try 'commprof --help'" |

@@ -1,6 +1,6 @@
 /*
  * cp_baseline.h - the classic models we score LMO and log3P against
- * (models.md "Baselines"): Hockney alpha + beta*m, LogP/LogGP from their
+ * (README "References"): Hockney alpha + beta*m, LogP/LogGP from their
  * measurement formulas, PLogP L + g(m) with g as a table.  Fits with
  * intervals; the predictions below evaluate the estimates with the
  * formulas of analysis/cp_model.h, which the preloaded library uses too.
@@ -32,7 +32,7 @@ int cp_hockney_fit(const double *bytes, const double *t_s, int n,
 /* cp_hockney_eval of h's values.  Cannot fail.  h: model; bytes: m. */
 double cp_hockney_predict(const struct cp_hockney *h, double bytes);
 
-/* LogP/LogGP measurements (models.md "Baselines"), each a sample set. */
+/* LogP/LogGP measurements (README "References"), each a sample set. */
 struct cp_loggp_meas {
 	const double *send_s;	/* times of single sends in a back-to-back
 				 * row of small messages: o_s samples */
@@ -97,7 +97,7 @@ struct cp_plogp {
 };
 
 /* From g(0) (the rate of 0-byte sends: g0_s = T_n/n) and roundtrips
- * with m bytes each way: L = RTT(0)/2 - g(0) (004 eq. 1) and g(m) =
+ * with m bytes each way: L = RTT(0)/2 - g(0) (PlogPT paper eq. 1) and g(m) =
  * RTT(m)/2 - L (eq. 1 read for m bytes both ways: ours).  -CP_EINVAL
  * (n < 1, sizes not increasing from 0, non-finite), -CP_ENOMEM; -CP_ENUM
  * if L or a g(m) is negative (the struct is filled all the same and owns

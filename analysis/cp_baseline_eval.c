@@ -1,7 +1,7 @@
 /*
  * cp_baseline_eval.c - the formulas of the baseline models: Hockney,
- * LogP/LogGP and their broadcasts, PLogP (analysis/cp_model.h, models.md
- * "Baselines").
+ * LogP/LogGP and their broadcasts, PLogP (analysis/cp_model.h; README
+ * "References").
  */
 #include "config.h"
 

@@ -1,6 +1,6 @@
 /*
  * cp_breaks.h - optimal breakpoints of a piecewise-linear regression
- * y = a_j + b_j*x, one line per segment (models.md "Thresholds": S and
+ * y = a_j + b_j*x, one line per segment (LMO paper: S and
  * M2).  Bai & Perron (2003) dynamic programming over least-squares
  * segment costs, as R strucchange::breakpoints does it:
  *  - every segment has at least h observations (strucchange's h; here at

@@ -1,6 +1,6 @@
 /*
- * cp_lmo.h - the LMO heterogeneous point-to-point model (models.md
- * "LMO"; paper 002, section 3): its estimates per protocol regime,
+ * cp_lmo.h - the LMO heterogeneous point-to-point model (LMO
+ * paper, section 3): its estimates per protocol regime,
  * thresholds and predictions.
  *
  * Per processor i a fixed delay C_i (s) and a per-byte delay t_i (s/B);
@@ -60,8 +60,8 @@ struct cp_lmo {
 	struct cp_est *tsum_spb;	/* [npairs] t_i + t_j + 1/beta_ij */
 };
 
-/* Variants of kappa1, kappa2 (models.md "Thresholds"). */
-/* kappa = c1 - term, as 002 prints it */
+/* Variants of kappa1, kappa2 (LMO paper). */
+/* kappa = c1 - term, as the LMO paper prints it */
 #define CP_LMO_KAPPA_PRINTED	0
 /* kappa = c1 - term - n*t_0 (ours): the model's slope is then c1 */
 #define CP_LMO_KAPPA_NT0	1
@@ -74,7 +74,7 @@ struct cp_lmo_thresh {
 	struct cp_linfit scat_lo;	/* scatter fit, sizes <= S */
 	struct cp_linfit scat_hi;	/* scatter fit, sizes > S */
 	double m1_bytes;	/* gather: M < M1 small; NAN until estimated */
-	int m1_idx;		/* k of models.md (0-based), or -1 */
+	int m1_idx;		/* k of the LMO paper (0-based), or -1 */
 	double m2_bytes;	/* gather: M >= M2 large (first size of the
 				 * last linear segment); NAN until estimated */
 	int m2_idx;		/* index of M2 in the gather row, or -1 */
@@ -182,7 +182,7 @@ int cp_lmo_predict_scatter(const struct cp_lmo *m,
 /* Linear gather of bytes from each of npeers peers to root
  * (cp_lmo_eval_gather): the scatter terms (max for M < M1, sum for
  * M >= M2) plus kappa1*M or kappa2*M of the given variant.  Between M1
- * and M2 the time escalates in random discrete levels (002):
+ * and M2 the time escalates in random discrete levels (LMO paper):
  * -CP_ENOPRED, *t_s untouched; only there (cp_lmo_gather_range).  A
  * failed kappa of the size's range is a failed estimate: -CP_ENUM.
  * -CP_EINVAL (bad ranks or variant, the threshold that decides not

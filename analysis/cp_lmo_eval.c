@@ -1,6 +1,6 @@
 /*
  * cp_lmo_eval.c - LMO's point-to-point, linear scatter and linear
- * gather formulas (analysis/cp_model.h, models.md "LMO").
+ * gather formulas (analysis/cp_model.h, LMO paper).
  */
 #include "config.h"
 
@@ -39,7 +39,7 @@ double cp_lmo_eval_p2p(const struct cp_lmo_tab *m, int i, int j,
 
 /*
  * n*(C_0 + t_0*M) + max_i or sum_i {C_i + t_i*M + M/beta_0i} over the
- * members other than the root (002: the root sends, or receives, n
+ * members other than the root (LMO paper: the root sends, or receives, n
  * messages of M bytes one after the other; the transfers run in parallel
  * below the threshold and one after the other above it).  Each term
  * C_0 + t_0*M + C_i + t_i*M + M/beta_0i is the link's determined sum, so

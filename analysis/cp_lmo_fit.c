@@ -1,7 +1,7 @@
 /*
  * cp_lmo_fit.c - LMO's estimate containers, thresholds S, M1, M2, the
  * gather corrections kappa, and predictions of the estimates through the
- * formulas of analysis/cp_model.h (analysis/cp_lmo.h, models.md "LMO").
+ * formulas of analysis/cp_model.h (analysis/cp_lmo.h, LMO paper).
  * The estimation of C, t and beta per regime is analysis/cp_lmo_ls.c.
  */
 #include "config.h"
@@ -173,7 +173,7 @@ int cp_lmo_gather_thresh(const double *bytes, const double *t_s, int n,
 	if (rc)
 		return rc;
 	th->flags &= ~(CP_LMO_T_NO_M1 | CP_LMO_T_NO_M2);
-	/* 002: k = min{i : T^(i+1)/T^1 > 10}, M1 = M_k, fit i = 1..k */
+	/* LMO paper: k = min{i : T^(i+1)/T^1 > 10}, M1 = M_k, fit i = 1..k */
 	for (k = 0; k < n - 1; k++)
 		if (t_s[k + 1] / t_s[0] > 10)
 			break;

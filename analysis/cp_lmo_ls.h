@@ -1,8 +1,9 @@
 /*
  * cp_lmo_ls.h - LMO from size sweeps, per protocol regime (ours, after
- * 002): the regimes are found in the sweep, and each regime's parameters
- * come from one weighted least-squares system over all its experiments,
- * with every delay and rate constrained to be >= 0 (analysis/cp_nnls.h).
+ * the LMO paper): the regimes are found in the sweep, and each regime's
+ * parameters come from one weighted least-squares system over all its
+ * experiments, with every delay and rate constrained to be >= 0
+ * (analysis/cp_nnls.h).
  *
  * The sweep: every LMO experiment at every size M_1 < ... < M_S, one time
  * per experiment and size (the calibrator's statistic of its
@@ -35,10 +36,10 @@
  *    intercept a_q per one-to-two experiment q, in one system: rows
  *    y_ij(M) = C_i + C_j + (t_i + t_j + 1/beta_ij)*M for every link, and
  *    T_q(M) = a_q + (2 t_i + t_p + 1/beta_ip)*M for every one-to-two
- *    with root i, p the partner of larger one-to-one time at M (002's
+ *    with root i, p the partner of larger one-to-one time at M (LMO paper's
  *    max).  The one-to-two informs t_i through its slope only: its fixed
- *    part, 4C_i + 2C_p in 002, is where overlapping link latencies break
- *    the model, and a free intercept absorbs whatever it is.
+ *    part, 4C_i + 2C_p in the LMO paper, is where overlapping link latencies
+ * break    the model, and a free intercept absorbs whatever it is.
  *    Weights from each cell's spread and a relative part (struct
  *    cp_lmo_sweep), refitted once around the fitted times; then the
  *    row of largest standardized residual is dropped while it exceeds 5

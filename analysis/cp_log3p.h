@@ -1,13 +1,13 @@
 /*
  * cp_log3p.h - the tables of the log3P middleware-aware point-to-point
- * model from measurements (models.md "log3P"; paper 003, sections 2-4).
+ * model from measurements (log3P paper, sections 2-4).
  *
  * T(s,d) = o_mw(s) + l_mw(s,d) + o_net(s) for s bytes in blocks of b
  * bytes d bytes apart (gap g = d - b).  The tables come from one-way
  * times measured at discrete points (cp_log3p_derive):
- *   o_mw = T_00(s) - T_mem(s), o_net = T_01(s) - o_mw(s) (003, 4.1);
+ *   o_mw = T_00(s) - T_mem(s), o_net = T_01(s) - o_mw(s) (log3P paper, 4.1);
  *   l_mw(s,b,g) = T_01(s,b,g) - T_01(s) (ours): the remote strided time
- *   measured directly less the contiguous one, where 003 takes the
+ *   measured directly less the contiguous one, where the log3P paper takes the
  *   send-to-self difference T_00(s,d) - T_00(s) and checks the sum
  *   against the remote measurement.  Both agree where the model holds;
  *   on a host whose contiguous messages go by a single copy and whose

@@ -1,6 +1,6 @@
 /*
  * cp_log3p_eval.c - log3P's interpolated T(s,d), broadcast costs and
- * middleware predicates (analysis/cp_model.h, models.md "log3P").
+ * middleware predicates (analysis/cp_model.h, log3P paper).
  */
 #include "config.h"
 

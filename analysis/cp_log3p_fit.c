@@ -114,7 +114,8 @@ int cp_log3p_derive(const struct cp_log3p_meas *in, struct cp_log3p *out)
 	if (rc)
 		return rc;
 	for (i = 0; i < in->nsizes; i++) {
-		/* T_00 = o_mw + T_mem; T_01 = o_mw + o_net (003, 4.1) */
+		/* T_00 = o_mw + T_mem; T_01 = o_mw + o_net (log3P paper,
+		 * 4.1) */
 		mw = in->t00_s[i] - in->t_mem_s[i];
 		mw = mw < 0 ? 0 : mw > in->t01_s[i] ? in->t01_s[i] : mw;
 		out->o_mw_s[i] = mw;

@@ -1,7 +1,7 @@
 /*
  * cp_match.h - matching after the run: which send a receive got, which
  * calls of the ranks form one collective operation, and the time the
- * models are compared with (issue "Compare like with like").
+ * models are compared with.
  *
  * Point to point: message halves are grouped by (communicator, sender,
  * receiver, tag); in a group the k-th send (by post time) pairs with the

@@ -1,8 +1,8 @@
 /*
- * cp_model.h - the evaluation of every model of models.md: one function
- * per formula, plain numbers and arrays in, a time out (libcpmodel.la:
- * libc and libm, no GSL, no intervals).  The preloaded library prices
- * each call with these (src/lib/cp_predict.c), and the fitting side
+ * cp_model.h - the evaluation of every model of README "References": one
+ * function per formula, plain numbers and arrays in, a time out
+ * (libcpmodel.la: libc and libm, no GSL, no intervals).  The preloaded library
+ * prices each call with these (src/lib/cp_predict.c), and the fitting side
  * (analysis/cp_lmo.h, cp_log3p.h, cp_baseline.h) evaluates its estimates
  * through them: a formula is written here and nowhere else.
  *
@@ -35,7 +35,7 @@ bool cp_model_locate(const double *xs, int n, double x, int *a, double *w);
  */
 double cp_model_lerp(const double *v, int stride, int a, double w, int n);
 
-/* ---- LMO (models.md "LMO"; paper 002, section 3) ---- */
+/* ---- LMO (LMO paper, section 3) ---- */
 
 /*
  * LMO parameters of n ranks in one protocol regime, as flat arrays that
@@ -65,7 +65,7 @@ struct cp_lmo_tab {
  */
 int cp_lmo_regime_of(const double *first_bytes, int nreg, double bytes);
 
-/* Where a linear gather of M bytes per sender falls (002): */
+/* Where a linear gather of M bytes per sender falls (LMO paper): */
 enum cp_lmo_range {
 	CP_LMO_SMALL,		/* M < M1: parallel, plus kappa1*M */
 	CP_LMO_ESCAL,		/* M1 <= M < M2: discrete random escalation
@@ -125,14 +125,14 @@ int cp_lmo_eval_gather(const struct cp_lmo_tab *m, int root,
 		       const int32_t *members, int nmembers, double bytes,
 		       double *t_s);
 
-/* ---- log3P (models.md "log3P"; paper 003, sections 2-4) ---- */
+/* ---- log3P (log3P paper, sections 2-4) ---- */
 
 /*
  * T(s,d) = o_mw(s) + l_mw(s,d) + o_net(s) from tables at measured points
  * (analysis/cp_log3p.h derives them).  A strided layout is one block of
  * b bytes every d bytes; its gap g = d - b is what the copy skips.  The
  * contiguous terms are tabled over sizes s, l_mw over sizes, blocks b
- * and gaps g (ours: 003 measured one element per block only).
+ * and gaps g (ours: the log3P paper measured one element per block only).
  *
  * Interpolation (ours), monotone: between two table points every value
  * lies between theirs, so no per-byte cost overshoots its neighbours.
@@ -183,8 +183,8 @@ struct cp_log3p_pred {
 	unsigned flags;		/* CP_LOG3P_F_* */
 };
 
-/* Savings quoted from 003 as estimates, not model output: manual packing
- * beat derived datatypes by 15% on average (2% to 50%, 4.3.2); blocked
+/* Savings quoted from the log3P paper as estimates, not model output: manual
+ * packing beat derived datatypes by 15% on average (2% to 50%, 4.3.2); blocked
  * packing by 43.5% in the 3D FFT on 4 nodes (4.3.4). */
 #define CP_LOG3P_PACK_MEAN	0.15
 #define CP_LOG3P_PACK_LO	0.02
@@ -211,7 +211,7 @@ void cp_log3p_free(struct cp_log3p *m);
 int cp_log3p_eval(const struct cp_log3p *m, double s_bytes, double d_bytes,
 		  double b_bytes, struct cp_log3p_pred *p);
 
-/* Linear broadcast, root sends P-1 times (003, 4.3.3):
+/* Linear broadcast, root sends P-1 times (log3P paper, 4.3.3):
  * P*(o_mw/2 + l_mw/2) + o_net.  -CP_EINVAL for nprocs < 2.
  * p: point-to-point terms at the message's s, d; nprocs: P; t_s: out. */
 int cp_log3p_eval_bcast_linear(const struct cp_log3p_pred *p, int nprocs,
@@ -223,12 +223,12 @@ int cp_log3p_eval_bcast_linear(const struct cp_log3p_pred *p, int nprocs,
 int cp_log3p_eval_bcast_tree(const struct cp_log3p_pred *p, int nprocs,
 			     double *t_s);
 
-/* True when the middleware dominates: o_mw + l_mw > o_net (003, 4.2.1).
- * p: prediction. */
+/* True when the middleware dominates: o_mw + l_mw > o_net (log3P paper,
+ * 4.2.1). p: prediction. */
 bool cp_log3p_mw_dominated(const struct cp_log3p_pred *p);
 
 /* True when l_mw is the largest of the three terms: a strided send
- * worth packing (ours, from 003 4.3.2, 4.3.4).  p: prediction. */
+ * worth packing (ours, from the log3P paper 4.3.2, 4.3.4).  p: prediction. */
 bool cp_log3p_lmw_largest(const struct cp_log3p_pred *p);
 
 /* Packing savings estimated from p->t_s.  Cannot fail.
@@ -236,9 +236,9 @@ bool cp_log3p_lmw_largest(const struct cp_log3p_pred *p);
 void cp_log3p_pack_saving(const struct cp_log3p_pred *p,
 			  struct cp_log3p_saving *sv);
 
-/* ---- baselines (models.md "Baselines") ---- */
+/* ---- baselines (README "References") ---- */
 
-/* Height h of a broadcast tree over P processes: log2 P (003, 4.3.3),
+/* Height h of a broadcast tree over P processes: log2 P (log3P paper, 4.3.3),
  * ceil(log2 P) for other P (ours); 0 for P <= 1.  Cannot fail. */
 int cp_model_tree_height(int nprocs);
 
@@ -254,7 +254,7 @@ double cp_logp_eval(double l_s, double o_s);
 double cp_loggp_eval(double l_s, double o_s, double gb_spb, double bytes);
 
 /* LogGP linear broadcast of k+1 bytes to P: 2o + L + (P-1)*G*k +
- * (P-2)*g (003, 4.3.3).  -CP_EINVAL for nprocs < 2 or bytes < 1.
+ * (P-2)*g (log3P paper, 4.3.3).  -CP_EINVAL for nprocs < 2 or bytes < 1.
  * l_s: L; o_s: o; g_s: g; gb_spb: G; bytes: k+1; nprocs: P; t_s: out. */
 int cp_loggp_eval_bcast_linear(double l_s, double o_s, double g_s,
 			       double gb_spb, double bytes, int nprocs,

@@ -1,7 +1,7 @@
 /*
  * cp_stats.h - the statistics every model fit shares: summaries of a
  * sample, confidence intervals of means and of least-squares lines, and
- * the error measures of models.md ("Error measure": mu, rho).
+ * the error measures of the tau-Lop paper (section 5.5: mu, rho).
  *
  * A value with its uncertainty travels as struct cp_est, so that every
  * estimate of analysis/ can be printed and stored the same way: value,
@@ -119,7 +119,7 @@ void cp_stats_ws_est(const struct cp_ws *w, double level, struct cp_est *e);
 int cp_stats_linfit(const double *x, const double *y, size_t n,
 		    double level, struct cp_linfit *f);
 
-/* Proportional error mu = max(r, e) / min(r, e) >= 1 (001, 5.5).
+/* Proportional error mu = max(r, e) / min(r, e) >= 1 (tau-Lop paper, 5.5).
  * -CP_EINVAL unless r > 0 and e > 0 are finite.
  * r: measured; e: predicted; mu: out. */
 int cp_stats_mu(double r, double e, double *mu);

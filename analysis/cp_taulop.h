@@ -1,10 +1,9 @@
 /*
- * cp_taulop.h - the tau-Lop model (models.md "tau-Lop"; the paper of
- * Rico-Gallego, Lastovetsky and Diaz-Martin, sections 3 to 5): per
- * channel c an overhead o_c(m) and a transfer time L_c(m, tau) under tau
- * concurrent transfers, composed into one message, into the rounds of a
- * collective's schedule (analysis/cp_coll.h) and, for comparison, the
- * Hockney and LogGP baselines over the same rounds.
+ * cp_taulop.h - the tau-Lop model (tau-Lop paper: Rico-Gallego, Lastovetsky
+ * and Diaz-Martin, sections 3 to 5): per channel c an overhead o_c(m) and a
+ * transfer time L_c(m, tau) under tau concurrent transfers, composed into one
+ * message, into the rounds of a collective's schedule (analysis/cp_coll.h)
+ * and, for comparison, the Hockney and LogGP baselines over the same rounds.
  *
  * Evaluation (cp_taulop_eval.c) is libc only (libcpmodel.la: the
  * preloaded library prices with it); the estimation of the tables from
@@ -96,8 +95,8 @@ double cp_taulop_p2p(const struct cp_taulop *m, int chan, double bytes,
  * cp_taulop_round - one round of k concurrent transmissions on one
  * channel, sizes[] ascending with counts[] (d distinct sizes): the
  * sender with the most overhead pays its overheads one after another,
- * max_p sum o_c(m), and the transfers follow 001's rule A2 (eq. 9):
- * sum_j hops * L_c(m_j - m_(j-1), n_j), n_j the transfers of size >=
+ * max_p sum o_c(m), and the transfers follow the tau-Lop paper's rule A2
+ * (eq. 9): sum_j hops * L_c(m_j - m_(j-1), n_j), n_j the transfers of size >=
  * m_j, m_0 = 0; the overheads of the remainders are dropped (rule A1).
  * Returns NAN as cp_taulop_l.  m: model; chan: CP_TL_*; sizes, counts:
  * the round's sizes; d: their number; o_s: the overhead term, computed
@@ -140,8 +139,8 @@ enum cp_coll_base {
 };
 
 /*
- * cp_coll_baseline - a baseline over the same rounds, as 001 prices
- * HLogGP: in each round every process pays the messages it sends one
+ * cp_coll_baseline - a baseline over the same rounds, as the tau-Lop paper
+ * prices HLogGP: in each round every process pays the messages it sends one
  * after another and, at the same time, those it receives; the round
  * costs the most any process pays, max_p max(sum of its sends, sum of
  * its receives); the rounds add up.  No reduction term.  Returns 0 and

@@ -1,8 +1,8 @@
 /*
  * cp_taulop_fit.h - tau-Lop's tables from Ring times and MPI_Isend
- * durations (models.md "tau-Lop", 001 section 5.2), with intervals.  How o_c and L_c come out
- * of Ring times is in 001's reference [30], not in the seeds; the
- * choice made here (ours, man/commprof-calibrate.1):
+ * durations (tau-Lop paper, section 5.2), with intervals.  How o_c and L_c
+ * come out of Ring times is in the tau-Lop paper's reference [30], not in the
+ * seeds; the choice made here (ours, man/commprof-calibrate.1):
  *
  *   o(m) is what its definition says: the time from the call until the
  *     data start to flow, the processor's own cost of issuing the

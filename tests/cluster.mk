@@ -1,4 +1,4 @@
-# tests/cluster.mk: the emulated heterogeneous cluster (issue 7; README
+# tests/cluster.mk: the emulated heterogeneous cluster (README
 # "Heterogeneous test bed").  tests/cluster/bed builds N network
 # namespaces joined by links of known rate and delay through the delay
 # line; test_cluster.sh runs commprof-calibrate across them and checks

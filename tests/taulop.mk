@@ -25,7 +25,7 @@ TESTS += tests/test_taulop_run.sh
 dist_check_SCRIPTS += tests/test_taulop_run.sh
 EXTRA_DIST += tests/test_tau.c
 
-# the issue's measure: a default calibration on 4 ranks, examples/colls
+# the accuracy measure: a default calibration on 4 ranks, examples/colls
 # off the calibration grids, tau-Lop's mu_bar against the baselines
 TESTS += tests/test_taulop_accuracy.sh
 dist_check_SCRIPTS += tests/test_taulop_accuracy.sh

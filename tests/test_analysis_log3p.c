@@ -1,7 +1,7 @@
 /*
  * test_analysis_log3p.c - analysis/cp_log3p without MPI: the paper's 4.1
- * example (003: s = 16 KB, d = 1 KB of doubles; o_mw 29, l_mw 420, T_mem
- * 3, o_net 131 us) must give T_00(s,d) = 452 and T_01(s,d) = 580
+ * example (log3P paper: s = 16 KB, d = 1 KB of doubles; o_mw 29, l_mw 420,
+ * T_mem 3, o_net 131 us) must give T_00(s,d) = 452 and T_01(s,d) = 580
  * exactly; then the interpolation: exact at table points, monotone per
  * byte between them in size, block and gap, close to a smooth cost law
  * off the grid (blocks of 16, 28 and 40 B, gaps that are no table

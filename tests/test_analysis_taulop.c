@@ -1,9 +1,9 @@
 /*
  * test_analysis_taulop.c - analysis/cp_taulop without MPI: the formulas
- * on integer tables where every value is exact (one transmission, 001's
- * eq. 9 example, a binomial broadcast and a recursive doubling allreduce
- * written out by hand, the baselines over the same rounds, channels and
- * reductions), then the estimation: Ring and fan times synthesized from
+ * on integer tables where every value is exact (one transmission, tau-Lop
+ * paper's eq. 9 example, a binomial broadcast and a recursive doubling
+ * allreduce written out by hand, the baselines over the same rounds, channels
+ * and reductions), then the estimation: Ring and fan times synthesized from
  * known o and L with noise must give them back, within their intervals.
  */
 #include "config.h"
@@ -70,8 +70,8 @@ static void test_formulas(const struct cp_taulop *m)
 		 "L(100, 8) = 2 L(100, 4) (the bound A L), flagged");
 	ta_check(isnan(cp_taulop_p2p(m, CP_TL_NET, 100, 1, NULL)),
 		 "an uncalibrated channel prices nothing");
-	/* 001 eq. 9: T(124) || T(97) || T(35) = 3||T(35) + 2||T(62) + T(27),
-	 * the remainders' overheads dropped (A1) */
+	/* tau-Lop paper eq. 9: T(124) || T(97) || T(35) = 3||T(35) + 2||T(62)
+	 * + T(27), the remainders' overheads dropped (A1) */
 	f = 0;
 	t = cp_taulop_round(m, CP_TL_SHM, sz, cnt, 3, 5, &f);
 	x = 5 + 2 * (l_true(35, 3) + l_true(62, 2) + l_true(27, 1));

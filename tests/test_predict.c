@@ -1,9 +1,9 @@
 /*
  * test_predict.c - online predictions (src/lib/cp_predict.c) from a
- * hand-written parameter file equal the formulas of models.md written out
- * here (to 1e-12 relative: only the order of the additions may differ),
- * and, over a grid of calls of every kind the models cover, the
- * predictions of the fitting side (analysis/cp_lmo.h, cp_log3p.h,
+ * hand-written parameter file equal the formulas of the papers (README
+ * "References") written out here (to 1e-12 relative: only the order of the
+ * additions may differ), and, over a grid of calls of every kind the models
+ * cover, the predictions of the fitting side (analysis/cp_lmo.h, cp_log3p.h,
  * cp_baseline.h) made from the same parameters: a copy of a formula
  * that drifts from the other fails here.  LMO has two regimes (the
  * second from 4096 B) and a message uses its link's sums in the regime

@@ -7,8 +7,8 @@
 # warm-up message first for each size and layout (tag 1000 and up, left
 # out below: see probe.c); it prints the same with and without commprof.
 # A configuration is a size and layout; its measured time is the
-# smallest t_transfer of its REPS messages (models.md: a value is the
-# minimum of its samples, as the calibration takes a low quantile), sent
+# smallest t_transfer of its REPS messages (a value is the minimum of
+# its samples, as the calibration takes a low quantile), sent
 # in rounds so that one slow spell of a crowded host lifts one of them.
 # From `commprof export`, mu of each configuration against each model's
 # prediction, and:

@@ -8,7 +8,7 @@
 # against their median prediction: tau-Lop predicts at least 20, and
 # its mu_bar is below Hockney's and LogGP's over the same rounds and
 # configurations.  Prints the table per configuration, tau-Lop's mu_bar
-# against the issue's target of 1.30, and the report's collective
+# against the target of 1.30, and the report's collective
 # section.  CP_TAULOP_TARGETS=1 asserts the target too: on 4 ranks
 # sharing 2 busy cores it is not met (README "Collectives").
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"

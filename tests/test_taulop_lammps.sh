@@ -6,7 +6,7 @@
 # tau-Lop prices as 2 concurrent transfers: every matched
 # point-to-point row gets a tau-Lop prediction.  Prints each model's
 # mu_bar per operation and size class over the same rows, and tau-Lop's
-# mu_bar against the issue's target of 1.5; CP_TAULOP_TARGETS=1 asserts
+# mu_bar against the target of 1.5; CP_TAULOP_TARGETS=1 asserts
 # the target too (not met on this 2-core machine: README "Collectives").
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 

@@ -145,7 +145,7 @@ void calib_scatter_row(struct calib *c, const double *row, int nrow,
 void calib_gather_row(struct calib *c, const double *row, int nrow,
 		      double *t_s);
 
-/* LogGP samples between ranks 0 and 1 (models.md "Baselines"): on
+/* LogGP samples between ranks 0 and 1 (README "References"): on
  * rank 0, nsamp samples each of o_s, o_r, small roundtrips, bursts of
  * burst small sends and of burst sends of big bytes.  Ranks 0 and 1
  * only. */

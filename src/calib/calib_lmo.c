@@ -1,7 +1,7 @@
 /*
  * calib_lmo.c - LMO from size sweeps (analysis/cp_lmo_ls.h): every
- * experiment of 002 at every size of a sweep, the regimes found in it
- * and checked against the limits the MPI library reports, and the
+ * experiment of the LMO paper at every size of a sweep, the regimes found in
+ * it and checked against the limits the MPI library reports, and the
  * estimates of each regime by constrained least squares.
  */
 #include <errno.h>
@@ -87,7 +87,7 @@ static void share_limits(struct calib *c, struct calib_lmo *l)
 }
 
 /* An experiment's time at a size: the LMO_Q quantile of its
- * repetitions (002 takes their mean; a slow spell of a crowded host
+ * repetitions (the LMO paper takes their mean; a slow spell of a crowded host
  * lifts most repetitions of a message by up to milliseconds, and the
  * low quantile is the undisturbed time while it leans less on one lucky
  * repetition than the minimum). */

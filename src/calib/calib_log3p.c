@@ -1,6 +1,6 @@
 /*
- * calib_log3p.c - log3P's tables between ranks 0 and 1 (models.md
- * "log3P", analysis/cp_log3p.h): memcpy, send-to-self and remote times
+ * calib_log3p.c - log3P's tables between ranks 0 and 1 (log3P
+ * paper, analysis/cp_log3p.h): memcpy, send-to-self and remote times
  * of contiguous messages over the sizes of the LMO sweep, and remote
  * times of strided ones over sizes, blocks and gaps.
  *
@@ -8,16 +8,16 @@
  * are in its cache, as freshly computed data are, and not in the
  * receiver's from the repetition before), sends it, and rank 1 replies
  * with an empty message; the time less half an empty roundtrip is the
- * message's (the LMO one-to-one of 002).  003 times half roundtrips of
- * the same buffers, whose data a multi-core host keeps in the receiving
- * core's cache after the first repetition: on this kind of host that
+ * message's (the LMO one-to-one of the LMO paper).  The log3P paper times half
+ * roundtrips of the same buffers, whose data a multi-core host keeps in the
+ * receiving core's cache after the first repetition: on this kind of host that
  * doubled the apparent bandwidth of single-copy messages.
  *
- * A value is the 10% quantile of m samples (003 takes their minimum: the
- * undisturbed time; on a quiet host both are within a few percent of
- * the median, and under load the quantile still finds a tenth of
+ * A value is the 10% quantile of m samples (the log3P paper takes their
+ * minimum: the undisturbed time; on a quiet host both are within a few percent
+ * of the median, and under load the quantile still finds a tenth of
  * undisturbed samples while it leans less on one lucky one); a sample is
- * the mean of as many repetitions as fill about 20 us (003: n > 100
+ * the mean of as many repetitions as fill about 20 us (log3P paper: n > 100
  * repetitions; large messages need one each); a message longer than
  * 3 ms gets as many samples as fill 0.3 s, at least 10.  A cell whose median
  * stands more than 25% above that quantile ran in a slow spell and is

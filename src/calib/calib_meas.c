@@ -1,7 +1,7 @@
 /*
  * calib_meas.c - measurements of commprof-calibrate besides the LMO
  * sweep and log3P: scatter and gather size rows for the thresholds and
- * the LogGP samples (models.md "LMO", "Baselines").
+ * the LogGP samples (LMO paper; README "References").
  */
 #include <mpi.h>
 #include <stdlib.h>

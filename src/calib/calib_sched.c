@@ -1,8 +1,8 @@
 /*
  * calib_sched.c - LMO experiments of commprof-calibrate: empty
- * roundtrips, one-to-one and one-to-two (models.md "LMO"), scheduled in
+ * roundtrips, one-to-one and one-to-two (LMO paper), scheduled in
  * rounds so that experiments sharing no process run at the same time
- * (002, section 4), or one at a time on hosts with fewer CPUs than
+ * (LMO paper, section 4), or one at a time on hosts with fewer CPUs than
  * ranks, where concurrent experiments would take each other's cores.
  */
 #include <mpi.h>

@@ -1,5 +1,5 @@
 /*
- * calib_taulop.c - the Ring experiments of tau-Lop (001 section 5.2;
+ * calib_taulop.c - the Ring experiments of tau-Lop (tau-Lop paper section 5.2;
  * analysis/cp_taulop_fit.h says how o and L come out of them) and the
  * cost of a local reduction, into the tau-Lop section of the parameter
  * file (src/common/cp_tl_params.h).

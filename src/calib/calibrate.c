@@ -1,13 +1,13 @@
 /*
  * calibrate.c - commprof-calibrate: measure the parameters of the models
- * of models.md (LMO, log3P, Hockney, LogGP, PLogP) on the ranks it runs
- * on and write them to a parameter file (src/common/cp_params.h).
+ * of README "References" (LMO, log3P, Hockney, LogGP, PLogP) on the ranks it
+ * runs on and write them to a parameter file (src/common/cp_params.h).
  *
  *   mpirun -np N commprof-calibrate -o FILE [--quick] [--reps K]
  *                                   [--samples M] [--series FILE]
  *                                   [--slow-us US] [--progress]
  *
- * Order (models.md "LMO"): thresholds from scatter and gather rows; the
+ * Order (LMO paper): thresholds from scatter and gather rows; the
  * LMO size sweep, its regimes and estimates (calib_lmo.c); kappa; log3P
  * (calib_log3p.c) and LogGP between ranks 0 and 1; tau-Lop's Ring
  * experiments (calib_taulop.c); the baselines.  Output on rank 0's

@@ -733,7 +733,7 @@ function paramsLog3p(p) {
 	      'l_mw'], rows, [true, true, true, true]);
 }
 
-/* LMO's linear scatter and gather from root 0 (models.md), with the
+/* LMO's linear scatter and gather from root 0 (README "References"), with the
  * thresholds S, M1 and M2; the gather is not predicted in M1..M2. */
 function paramsThresholds(p) {
 	const l = p.lmo;

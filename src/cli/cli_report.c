@@ -1,7 +1,7 @@
 /*
  * cli_report.c - "commprof report DIR [--format
  * text|markdown|json|csv|html] [--top N] [--wide] [-o FILE]": what the
- * predictions of a run say (issue 5); html: one page of charts
+ * predictions of a run say; html: one page of charts
  * (src/cli/cli_html.c).
  *   0. header: run totals, the parameter file, the models that
  *      predicted (or one sentence why none did), what the matching found;
@@ -1078,7 +1078,7 @@ static void cp_rep_sg_fix(struct cp_cli_tab *t, const struct cp_rep_sg *g,
 
 /* Savings of g: a contiguous layout saves l_mw (log3P has no l_mw for
  * contiguous data); packing by hand and blocked packing are fractions of
- * T that 003 measured (cp_log3p_pack_saving). */
+ * T that the log3P paper measured (cp_log3p_pack_saving). */
 static void cp_rep_sg_rows(struct cp_cli_tab *t, const struct cp_rep_sg *g)
 {
 	struct cp_log3p_pred p = { .t_s = NAN };

@@ -78,7 +78,7 @@ struct cp_params {
 	int *rank_host;		/* [nranks] index into hosts */
 	unsigned assume;	/* CP_PARAMS_A_* */
 
-	/* LMO (models.md "LMO"), per regime k: sizes from
+	/* LMO (LMO paper), per regime k: sizes from
 	 * lmo_first_bytes[k] to the next regime's */
 	int lmo_nreg;
 	double *lmo_first_bytes;	/* [nreg] increasing, [0] = 0 */
@@ -98,7 +98,7 @@ struct cp_params {
 	struct cp_pval lmo_kappa1_spb[2];	/* [CP_LMO_KAPPA_*] */
 	struct cp_pval lmo_kappa2_spb[2];	/* [CP_LMO_KAPPA_*] */
 
-	/* log3P (models.md "log3P") */
+	/* log3P (log3P paper) */
 	int l3_nsizes;
 	double *l3_size_bytes;		/* [l3_nsizes] increasing */
 	struct cp_pval *l3_t_mem_s;	/* [l3_nsizes] memcpy */
@@ -111,7 +111,7 @@ struct cp_params {
 	/* [(is * nblocks + ib) * ngaps + ig]; unset: not measured */
 	struct cp_pval *l3_l_mw_s;
 
-	/* baselines (models.md "Baselines") */
+	/* baselines (README "References") */
 	struct cp_pval hockney_alpha_s;
 	struct cp_pval hockney_beta_spb;
 	struct cp_pval loggp_l_s;	/* L */

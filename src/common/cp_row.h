@@ -55,7 +55,7 @@
 #define CP_PF_PLOGP_EXTRAP	0x0040	/* size outside PLogP's g(m) table */
 #define CP_PF_L3_LMW_LARGEST	0x0080	/* l_mw is log3P's largest term: a
 					 * strided send worth packing */
-#define CP_PF_L3_MW_DOM		0x0100	/* o_mw + l_mw > o_net (003 4.2.1) */
+#define CP_PF_L3_MW_DOM		0x0100	/* o_mw + l_mw > o_net (log3P paper 4.2.1) */
 #define CP_PF_SELF		0x0200	/* a message to oneself */
 #define CP_PF_LMO_FAILED	0x0400	/* LMO not predicted: a parameter the
 					 * call needs (a gather's kappa)

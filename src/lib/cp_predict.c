@@ -3,7 +3,7 @@
  * evaluation of one call with every model (cp_predict.h).
  *
  * Which model covers which call is decided here; every formula is one
- * of analysis/cp_model.h (models.md), the same functions the fitting
+ * of analysis/cp_model.h (README "References"), the same functions the fitting
  * side predicts with.  LMO's tables are flat arrays per regime (C_i,
  * t_i, and each link's sums C_i + C_j and t_i + t_j + 1/beta_ij over the
  * job's ranks), with the averages in place of what the job does not
@@ -549,7 +549,7 @@ static const struct cp_lmo_tab *lmo_tab(const struct cp_pred *m,
 }
 
 /*
- * LMO of a linear scatter or gather (models.md "LMO").  A gather in
+ * LMO of a linear scatter or gather (LMO paper).  A gather in
  * M1..M2 is flagged as escalation; one whose kappa failed as a failed
  * estimate (cp_lmo_gather_range is the one rule of which is which).
  */

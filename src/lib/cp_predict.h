@@ -1,6 +1,6 @@
 /*
  * cp_predict.h - online predictions: every recorded call's time as each
- * calibrated model sees it (models.md; issue "Predict every call").
+ * calibrated model sees it (README "Predictions").
  *
  * At MPI_Init the library loads COMMPROF_PARAMS (cp_params.h) once and
  * cp_pred_build() turns it into flat tables for the job's world ranks.

@@ -1,6 +1,6 @@
 /*
  * delayline.c - the user-space link emulator of the heterogeneous test
- * bed (tests/cluster/bed; issue 7).  This kernel has no netem, and HTB
+ * bed (tests/cluster/bed).  This kernel has no netem, and HTB
  * lets the first TSO burst of 64 KiB through unshaped, so the bed sends
  * every shaped frame here instead: tc mirred redirects a host's frames
  * for the other hosts into its out-TAP; this program serialises each

@@ -1,6 +1,6 @@
 /*
  * pairs.c - the application test_cluster.sh profiles on the test bed
- * (issue 7): point to point between every ordered pair of ranks, at
+ *: point to point between every ordered pair of ranks, at
  * sizes off the calibration grid, one message at a time, so that each
  * message's t_transfer is its own transfer over one link.
  *

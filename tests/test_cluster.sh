@@ -14,8 +14,9 @@
 #     framing, the links in the configured order;
 #   - LMO's 1/beta_ij, in the regime of those sizes: every link within
 #     10% of what the bed delivers;
-#   - LMO's C_i follow the per-host delay shares h_i (order, and
-#     C_i - C_0 within 20 us of h_i - h_0);
+#   - LMO's C_i of the first regime (empty and small messages) follow
+#     the per-host delay shares h_i (order, and C_i - C_0 within 20 us
+#     of h_i - h_0);
 #   - `commprof report` gives mu_bar per link: LMO's is lower than
 #     Hockney's (one link's parameters for all) on every link of 200
 #     Mbit/s or less.
@@ -137,14 +138,21 @@ order = lambda d: sorted(pairs, key=lambda q: d[q])
 if order(bed) != order(cfg):
     print('# note: bed links out of the configured order: %s, %s' %
           (order(bed), order(cfg)))
-C = [c.get("value") if c else None for c in r["C_s"]]
-print('# host  h us   C_i us   (C_i - C_0) - (h_i - h_0) us')
+# the fixed delays where they are measured rather than extrapolated:
+# the first regime, whose sweep starts at empty messages (a later
+# regime's C_i is its lines' intercept, 16 KiB or more below its sizes)
+C = [c.get("value") if c else None for c in reg[0]["C_s"]]
+print('# regime 0 (from %d B)' % reg[0]["first_bytes"])
+print('# host  h us   C_i us   (C_i - C_0) - (h_i - h_0) us   C_i us by regime')
 for i in range(n):
     if C[i] is None:
         bad.append('lmo C_%d failed' % i)
         continue
     dev = (C[i] - C[0]) * 1e6 - (h[i] - h[0])
-    print('# %4d %5.0f %8.1f %8.1f' % (i, h[i], C[i] * 1e6, dev))
+    print('# %4d %5.0f %8.1f %8.1f %s' % (i, h[i], C[i] * 1e6, dev, ' '.join(
+        '%.1f' % (g["C_s"][i]["value"] * 1e6) if g["C_s"][i] and
+        isinstance(g["C_s"][i].get("value"), (int, float)) else '-'
+        for g in reg)))
     if abs(dev) > 20:
         bad.append('C_%d - C_0 off the delays by %.1f us' % (i, dev))
 if None not in C and sorted(range(n), key=lambda i: C[i]) != \

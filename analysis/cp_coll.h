@@ -184,6 +184,17 @@ const char *cp_coll_alg_name(int op, int alg);
 bool cp_coll_alg_modelled(int op, int alg);
 
 /*
+ * cp_coll_fn - the MPI function mpi_name ("MPI_Ibcast") among those priced
+ * as a collective here: its index, in the order Barrier, Ibarrier, Bcast,
+ * Ibcast, Reduce, Ireduce, Allreduce, Iallreduce, Allgather, Iallgather,
+ * Alltoall, Ialltoall, Gather, Igather, Scatter, Iscatter,
+ * Reduce_scatter_block, Ireduce_scatter_block (the report lists them so),
+ * with its operation in *op (may be NULL); -1 for another name or NULL.
+ * Cannot fail.
+ */
+int cp_coll_fn(const char *mpi_name, enum cp_coll_op *op);
+
+/*
  * cp_coll_decide - the algorithm coll/tuned runs for c: the user's
  * forced one (mca, when use_dynamic is set and the op's algorithm is
  * not 0), else the fixed decision of coll_tuned_decision_fixed.c.

@@ -378,3 +378,37 @@ bool cp_coll_alg_modelled(int op, int alg)
 
 	return k >= 0 && algs[k].modelled;
 }
+
+/* MPI functions priced as a collective, in the order of cp_coll_fn. */
+static const struct {
+	const char *name;
+	enum cp_coll_op op;
+} coll_fns[] = {
+	{ "MPI_Barrier", CP_COLL_BARRIER }, { "MPI_Ibarrier", CP_COLL_BARRIER },
+	{ "MPI_Bcast", CP_COLL_BCAST }, { "MPI_Ibcast", CP_COLL_BCAST },
+	{ "MPI_Reduce", CP_COLL_REDUCE }, { "MPI_Ireduce", CP_COLL_REDUCE },
+	{ "MPI_Allreduce", CP_COLL_ALLREDUCE },
+	{ "MPI_Iallreduce", CP_COLL_ALLREDUCE },
+	{ "MPI_Allgather", CP_COLL_ALLGATHER },
+	{ "MPI_Iallgather", CP_COLL_ALLGATHER },
+	{ "MPI_Alltoall", CP_COLL_ALLTOALL },
+	{ "MPI_Ialltoall", CP_COLL_ALLTOALL },
+	{ "MPI_Gather", CP_COLL_GATHER }, { "MPI_Igather", CP_COLL_GATHER },
+	{ "MPI_Scatter", CP_COLL_SCATTER }, { "MPI_Iscatter", CP_COLL_SCATTER },
+	{ "MPI_Reduce_scatter_block", CP_COLL_REDUCE_SCATTER_BLOCK },
+	{ "MPI_Ireduce_scatter_block", CP_COLL_REDUCE_SCATTER_BLOCK },
+};
+
+int cp_coll_fn(const char *mpi_name, enum cp_coll_op *op)
+{
+	size_t i;
+
+	for (i = 0; mpi_name && i < sizeof(coll_fns) / sizeof(coll_fns[0]);
+	     i++)
+		if (!strcmp(coll_fns[i].name, mpi_name)) {
+			if (op)
+				*op = coll_fns[i].op;
+			return (int)i;
+		}
+	return -1;
+}

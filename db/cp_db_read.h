@@ -300,6 +300,10 @@ struct cp_db_prow {
 	uint32_t flags;		/* CP_F_* */
 	int64_t t_measured_ns;
 	bool coll;		/* class coll; else p2p */
+	int64_t count;		/* elements */
+	int32_t comm_size;	/* -1 unknown */
+	uint32_t comm;		/* job-wide communicator id */
+	int64_t t_wait_ns;	/* wait or entry skew, -1 none */
 };
 
 /* cp_db_each_pred_row - fn for every row of class 'p2p' or 'coll', in

@@ -38,7 +38,8 @@ static const char cp_db_pred_sql[] =
 	CP_MODEL_MAP(CP_DB_COL_CPRED) ", c.pred_lmw_ns, c.pred_flags,"
 	" c.t_transfer_ns"
 	CP_MODEL_MAP(CP_DB_COL_CMU)
-	", c.layout, c.flags, c.t_measured_ns, o.class = 'coll'"
+	", c.layout, c.flags, c.t_measured_ns, o.class = 'coll', c.count,"
+	" c.comm_size, c.comm, c.t_wait_ns"
 	" FROM calls c JOIN ops o ON o.id = c.op"
 	CP_DB_MODULE_JOIN("c")
 	" WHERE o.class IN ('p2p', 'coll') ORDER BY c.rank, c.seq";
@@ -69,6 +70,10 @@ static void cp_db_read_prow(sqlite3_stmt *st, struct cp_db_prow *r)
 	r->flags = (uint32_t)cp_db_col(st, i + 1, 0);
 	r->t_measured_ns = cp_db_col(st, i + 2, 0);
 	r->coll = cp_db_col(st, i + 3, 0) != 0;
+	r->count = cp_db_col(st, i + 4, 0);
+	r->comm_size = (int32_t)cp_db_col(st, i + 5, -1);
+	r->comm = (uint32_t)cp_db_col(st, i + 6, 0);
+	r->t_wait_ns = cp_db_col(st, i + 7, -1);
 }
 
 int cp_db_each_pred_row(struct cp_db *db,

@@ -111,6 +111,16 @@ static int cp_db_model_of(const char *name)
 	return -1;
 }
 
+/* An acc record's model by name: a model, or the time it holds. */
+static int cp_db_acc_of(const char *name)
+{
+	if (name && !strcmp(name, "t_transfer"))
+		return CP_SUM_T_TRANSFER;
+	if (name && !strcmp(name, "t_wait"))
+		return CP_SUM_T_WAIT;
+	return cp_db_model_of(name);
+}
+
 /* One query's rows as records of kind; see cp_db_each_sum. */
 static int cp_db_sum_rows(struct cp_db *db, const char *sql, int kind,
 			  int (*fn)(void *arg, const struct cp_sum_rec *r),
@@ -138,7 +148,7 @@ static int cp_db_sum_rows(struct cp_db *db, const char *sql, int kind,
 			r.u.cov.rows = (uint64_t)cp_db_col(st, 3, 0);
 			break;
 		case CP_SUM_ACC:
-			r.u.acc.model = cp_db_model_of((const char *)
+			r.u.acc.model = cp_db_acc_of((const char *)
 				sqlite3_column_text(st, 0));
 			r.u.acc.grp = (int32_t)cp_db_col(st, 1, -1);
 			r.u.acc.key = cp_db_col(st, 2, 0);
@@ -148,6 +158,7 @@ static int cp_db_sum_rows(struct cp_db *db, const char *sql, int kind,
 			r.u.acc.len = (size_t)sqlite3_column_bytes(st, 5);
 			break;
 		case CP_SUM_WORST:
+		case CP_SUM_CWORST:
 			r.u.worst.model = cp_db_model_of((const char *)
 				sqlite3_column_text(st, 0));
 			r.u.worst.rank = (int32_t)cp_db_col(st, 1, -1);
@@ -162,6 +173,11 @@ static int cp_db_sum_rows(struct cp_db *db, const char *sql, int kind,
 			r.u.worst.t_transfer_ns = cp_db_col(st, 8, -1);
 			r.u.worst.pred_ns = sqlite3_column_double(st, 9);
 			r.u.worst.mu = sqlite3_column_double(st, 10);
+			if (kind == CP_SUM_WORST)
+				break;
+			r.u.worst.t_wait_ns = cp_db_col(st, 11, -1);
+			r.u.worst.comm = (uint32_t)cp_db_col(st, 12, 0);
+			r.u.worst.alg = (int32_t)cp_db_col(st, 13, -1);
 			break;
 		default:
 			r.u.sg.rank = (int32_t)cp_db_col(st, 0, -1);
@@ -203,6 +219,9 @@ int cp_db_each_sum(struct cp_db *db,
 		{ CP_SUM_SG, "SELECT rank, site, op, bytes, layout, calls, "
 		  "pred_log3p_ns, n_log3p, pred_lmw_ns, n_lmw, t_measured_ns "
 		  "FROM red_strided" },
+		{ CP_SUM_CWORST, "SELECT model, rank, seq, op, bytes, peer, "
+		  "root, site, t_transfer_ns, pred_ns, mu, t_wait_ns, comm, "
+		  "alg FROM red_coll_worst" },
 	};
 	size_t i;
 	int ret = 0;
@@ -237,6 +256,7 @@ int cp_db_sum_import(struct cp_db *db, const char *path, bool *used)
 {
 	static const char *const tables[] = { "red_count", "red_cov",
 					      "red_acc", "red_worst",
+					      "red_coll_worst",
 					      "red_strided" };
 	char sql[256];
 	size_t i;

@@ -29,7 +29,21 @@ static const char *const cp_db_sum_sql[CP_SUM_ST_MAX] = {
 	[CP_SUM_ST_SG] = "INSERT INTO red_strided (rank, site, op, bytes, "
 		"layout, calls, pred_log3p_ns, n_log3p, pred_lmw_ns, n_lmw, "
 		"t_measured_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[CP_SUM_ST_CWORST] = "INSERT INTO red_coll_worst (model, rank, seq, "
+		"op, bytes, peer, root, site, t_transfer_ns, pred_ns, mu, "
+		"t_wait_ns, comm, alg) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+		"?, ?, ?, ?)",
 };
+
+/* The name of an acc record's model: a model's, or the time it holds. */
+static const char *cp_db_acc_name(int32_t model)
+{
+	if (model == CP_SUM_T_TRANSFER)
+		return "t_transfer";
+	if (model == CP_SUM_T_WAIT)
+		return "t_wait";
+	return cp_model_name(model);
+}
 
 static void cp_db_bind_worst(sqlite3_stmt *st, const struct cp_sum_worst *w)
 {
@@ -44,6 +58,14 @@ static void cp_db_bind_worst(sqlite3_stmt *st, const struct cp_sum_worst *w)
 	sqlite3_bind_int64(st, 9, w->t_transfer_ns);
 	sqlite3_bind_double(st, 10, w->pred_ns);
 	sqlite3_bind_double(st, 11, w->mu);
+}
+
+static void cp_db_bind_cworst(sqlite3_stmt *st, const struct cp_sum_worst *w)
+{
+	cp_db_bind_worst(st, w);
+	cp_db_bind_opt(st, 12, w->t_wait_ns, -1);
+	sqlite3_bind_int64(st, 13, w->comm);
+	sqlite3_bind_int(st, 14, w->alg);
 }
 
 static void cp_db_bind_sg(sqlite3_stmt *st, const struct cp_sum_sg *g)
@@ -78,7 +100,7 @@ static void cp_db_bind_rec(sqlite3_stmt *st, const struct cp_sum_rec *r)
 		sqlite3_bind_int64(st, 4, (int64_t)r->u.cov.rows);
 		break;
 	case CP_SUM_ACC:
-		sqlite3_bind_text(st, 1, cp_model_name(a->model), -1,
+		sqlite3_bind_text(st, 1, cp_db_acc_name(a->model), -1,
 				  SQLITE_STATIC);
 		sqlite3_bind_int(st, 2, a->grp);
 		sqlite3_bind_int64(st, 3, a->key);
@@ -92,6 +114,9 @@ static void cp_db_bind_rec(sqlite3_stmt *st, const struct cp_sum_rec *r)
 	case CP_SUM_SG:
 		cp_db_bind_sg(st, &r->u.sg);
 		break;
+	case CP_SUM_CWORST:
+		cp_db_bind_cworst(st, &r->u.worst);
+		break;
 	}
 }
 
@@ -100,14 +125,15 @@ int cp_db_sum_put(void *arg, const struct cp_sum_rec *r)
 	static const int st_of[] = {
 		[CP_SUM_COUNT] = CP_SUM_ST_COUNT, [CP_SUM_COV] = CP_SUM_ST_COV,
 		[CP_SUM_ACC] = CP_SUM_ST_ACC, [CP_SUM_WORST] = CP_SUM_ST_WORST,
-		[CP_SUM_SG] = CP_SUM_ST_SG,
+		[CP_SUM_SG] = CP_SUM_ST_SG, [CP_SUM_CWORST] = CP_SUM_ST_CWORST,
 	};
 	struct cp_db *db = arg;
 	sqlite3_stmt **st;
 
-	if (r->kind < CP_SUM_COUNT || r->kind > CP_SUM_SG ||
-	    (r->kind == CP_SUM_ACC && !cp_model_name(r->u.acc.model)) ||
-	    (r->kind == CP_SUM_WORST && !cp_model_name(r->u.worst.model)))
+	if (r->kind < CP_SUM_COUNT || r->kind > CP_SUM_CWORST ||
+	    (r->kind == CP_SUM_ACC && !cp_db_acc_name(r->u.acc.model)) ||
+	    ((r->kind == CP_SUM_WORST || r->kind == CP_SUM_CWORST) &&
+	     !cp_model_name(r->u.worst.model)))
 		return cp_db_open_fail(CP_DB_EIO, "not a reduction record");
 	st = &db->sum[st_of[r->kind]];
 	if (!*st && sqlite3_prepare_v3(db->h, cp_db_sum_sql[st_of[r->kind]],
@@ -180,14 +206,25 @@ int cp_db_sum_publish(struct cp_db *db, const char *path, bool keep)
 #define CP_DB_SCAN_COLS							\
 	"SELECT seq, t_start_ns, t_measured_ns, bytes, site, %s, op,"	\
 	" peer, root, tag, comm_size, layout, comm, flags, pred_flags"	\
-	CP_MODEL_MAP(CP_DB_COL_PRED) ", pred_lmw_ns FROM calls"
+	CP_MODEL_MAP(CP_DB_COL_PRED) ", pred_lmw_ns, count FROM calls"
 
 /* Classes of the ops of a file, by id. */
 struct cp_db_classes {
 	uint8_t *cls;		/* 0 other, 1 p2p, 2 coll */
+	char **name;		/* of each coll op, else NULL */
 	int32_t n;
 	char coll_ids[2048];	/* "1, 5, 9" */
 };
+
+static void cp_db_classes_free(struct cp_db_classes *c)
+{
+	int32_t i;
+
+	for (i = 0; c->name && i < c->n; i++)
+		free(c->name[i]);
+	free(c->name);
+	free(c->cls);
+}
 
 static int cp_db_scan_classes(sqlite3 *h, struct cp_db_classes *c)
 {
@@ -197,10 +234,12 @@ static int cp_db_scan_classes(sqlite3 *h, struct cp_db_classes *c)
 	int rc;
 
 	c->cls = NULL;
+	c->name = NULL;
 	c->n = 0;
 	strcpy(c->coll_ids, "-1");
-	rc = sqlite3_prepare_v2(h, "SELECT id, class FROM ops WHERE class "
-				"IN ('p2p', 'coll') ORDER BY id DESC", -1, &st,
+	rc = sqlite3_prepare_v2(h, "SELECT id, class, name FROM ops WHERE "
+				"class IN ('p2p', 'coll') ORDER BY id DESC", -1,
+				&st,
 				NULL);
 	while (!rc && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		rc = 0;
@@ -210,13 +249,18 @@ static int cp_db_scan_classes(sqlite3 *h, struct cp_db_classes *c)
 		if (!c->cls) {		/* the largest id comes first */
 			c->n = (int32_t)id + 1;
 			c->cls = calloc((size_t)c->n, 1);
-			if (!c->cls)
+			c->name = calloc((size_t)c->n, sizeof(*c->name));
+			if (!c->cls || !c->name)
 				rc = SQLITE_NOMEM;
 		}
-		if (!c->cls || id >= c->n)
+		if (rc || id >= c->n)
 			continue;	/* rc set: the loop ends */
 		c->cls[id] = strcmp((const char *)sqlite3_column_text(st, 1),
 				    "coll") ? 1 : 2;
+		if (c->cls[id] == 2 && sqlite3_column_text(st, 2) &&
+		    !(c->name[id] = strdup((const char *)
+					   sqlite3_column_text(st, 2))))
+			rc = SQLITE_NOMEM;
 		if (c->cls[id] == 2 && at + 24 < sizeof(c->coll_ids))
 			at += (size_t)snprintf(c->coll_ids + at,
 					       sizeof(c->coll_ids) - at,
@@ -255,12 +299,14 @@ static void cp_db_scan_row(sqlite3_stmt *st, struct cp_sum_row *r)
 	for (k = 0; k < CP_NMODELS; k++)
 		r->pred_ns[k] = cp_db_real(st, 15 + k);
 	r->pred_lmw_ns = cp_db_real(st, 15 + CP_NMODELS);
+	r->count = cp_db_int(st, 16 + CP_NMODELS);
 }
 
 /* One pass of the scan: the rows of sql of class want (1 p2p, 2 coll).
  * Returns as cp_db_scan_h. */
 static int cp_db_scan_pass(sqlite3 *h, const char *sql, int32_t rank,
 			   const struct cp_db_classes *c, int want,
+			   const char *coll_mca,
 			   int (*fn)(void *arg, const struct cp_sum_row *r),
 			   void *arg)
 {
@@ -280,6 +326,8 @@ static int cp_db_scan_pass(sqlite3 *h, const char *sql, int32_t rank,
 			continue;
 		cp_db_scan_row(st, &r);
 		r.coll = want == 2;
+		r.op_name = c->name[op];
+		r.coll_mca = coll_mca;
 		ret = fn(arg, &r);
 	}
 	sqlite3_finalize(st);
@@ -288,28 +336,44 @@ static int cp_db_scan_pass(sqlite3 *h, const char *sql, int32_t rank,
 	return rc == SQLITE_DONE ? 0 : rc;
 }
 
+/* The file's meta coll_mca into buf (len bytes), "" when it has none. */
+static void cp_db_scan_mca(sqlite3 *h, char *buf, size_t len)
+{
+	sqlite3_stmt *st;
+
+	buf[0] = 0;
+	if (sqlite3_prepare_v2(h, "SELECT value FROM meta WHERE key = "
+			       "'coll_mca'", -1, &st, NULL))
+		return;
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		snprintf(buf, len, "%s",
+			 (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+}
+
 int cp_db_scan_h(sqlite3 *h, int32_t rank,
 		 int (*fn)(void *arg, const struct cp_sum_row *r), void *arg)
 {
 	struct cp_db_classes c;
-	char cols[1024], sql[4200];
+	char cols[1024], sql[4200], mca[512];
 	int ret;
 
 	ret = cp_db_scan_classes(h, &c);
 	if (ret || !c.cls) {
-		free(c.cls);
+		cp_db_classes_free(&c);
 		return ret;
 	}
+	cp_db_scan_mca(h, mca, sizeof(mca));
 	snprintf(cols, sizeof(cols), CP_DB_SCAN_COLS,
 		 rank >= 0 ? "?1" : "rank");
-	ret = cp_db_scan_pass(h, cols, rank, &c, 1, fn, arg);
+	ret = cp_db_scan_pass(h, cols, rank, &c, 1, mca, fn, arg);
 	/* a rank numbers its collective calls per communicator in post
 	 * order (analysis/cp_match.h) */
 	snprintf(sql, sizeof(sql), "%s WHERE op IN (%s) ORDER BY %s comm, "
 		 "t_start_ns, seq", cols, c.coll_ids,
 		 rank >= 0 ? "" : "rank,");
 	if (!ret)
-		ret = cp_db_scan_pass(h, sql, rank, &c, 2, fn, arg);
-	free(c.cls);
+		ret = cp_db_scan_pass(h, sql, rank, &c, 2, mca, fn, arg);
+	cp_db_classes_free(&c);
 	return ret;
 }

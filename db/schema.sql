@@ -288,11 +288,17 @@ CREATE TABLE red_cov (
 );
 
 -- mu of a model over one group of compared rows, as a histogram
--- (analysis/cp_hist.h: count, sum, least and greatest value per bin).
+-- (analysis/cp_hist.h: count, sum, least and greatest value per bin);
+-- group 4: per collective priced over Open MPI's algorithms, key
+-- ops.id << 40 | size class << 16 | algorithm (16 bits, negative:
+-- unknown); group 5: the times of the group 4 of the same key, model
+-- 't_transfer' or 't_wait', values in ns plus 1.
 CREATE TABLE red_acc (
-	model	TEXT NOT NULL,		-- name in CP_MODEL_MAP
-	grp	INTEGER NOT NULL,	-- 0 all, 1 op, 2 size class, 3 link
-	key	INTEGER NOT NULL,	-- 0; ops.id; size class; a << 32 | b
+	model	TEXT NOT NULL,		-- in CP_MODEL_MAP, or a time
+	grp	INTEGER NOT NULL,	-- 0 all, 1 op, 2 size class,
+					-- 3 link, 4 collective, 5 times
+	key	INTEGER NOT NULL,	-- 0; ops.id; size class;
+					-- a << 32 | b; see above
 	n	INTEGER NOT NULL,	-- rows compared
 	sum	REAL NOT NULL,		-- their mu summed
 	bins	BLOB NOT NULL		-- the packed histogram
@@ -311,6 +317,26 @@ CREATE TABLE red_worst (
 	t_transfer_ns INTEGER NOT NULL,
 	pred_ns	REAL NOT NULL,
 	mu	REAL NOT NULL
+);
+
+-- The collective calls tau-Lop predicted worst (largest mu), at most
+-- 100, each call (op, comm, t_transfer_ns, t_wait_ns) once by its
+-- worst row.
+CREATE TABLE red_coll_worst (
+	model	TEXT NOT NULL,		-- 'taulop'
+	rank	INTEGER NOT NULL,
+	seq	INTEGER NOT NULL,
+	op	INTEGER NOT NULL,
+	bytes	INTEGER NOT NULL,
+	peer	INTEGER,
+	root	INTEGER,
+	site	INTEGER NOT NULL,
+	t_transfer_ns INTEGER NOT NULL,
+	pred_ns	REAL NOT NULL,
+	mu	REAL NOT NULL,
+	t_wait_ns INTEGER,		-- entry skew, NULL none
+	comm	INTEGER NOT NULL,	-- calls.comm
+	alg	INTEGER NOT NULL	-- Open MPI's algorithm, < 0 unknown
 );
 
 -- Sends whose log3P l_mw term is the largest (CP_PF_L3_LMW_LARGEST),

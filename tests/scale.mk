@@ -9,7 +9,8 @@ tests_test_hist_SOURCES = tests/test_hist.c
 tests_test_hist_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
 tests_test_hist_LDADD = libcpanalysis.la $(GSL_LIBS) -lm
 tests_test_reduce_SOURCES = tests/test_reduce.c
-tests_test_reduce_LDADD = libcpred.la libcpreduce.la libcpcommon.la -lm
+tests_test_reduce_LDADD = libcpred.la libcpreduce.la libcpmodel.la \
+	libcpcommon.la -lm
 
 # The job reduces itself at MPI_Finalize (tests/test_finalize.sh, MPI).
 TESTS += tests/test_finalize.sh

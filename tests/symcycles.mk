@@ -17,5 +17,5 @@ AM_TESTS_ENVIRONMENT += \
 	$(libcpmodel_la_OBJECTS) $(libcpcommon_la_OBJECTS)' \
 	CP_SYM_MPI='$(commprof_mpi_OBJECTS) $(libcpredmpi_la_OBJECTS) \
 	$(libcpred_la_OBJECTS) $(libcpreduce_la_OBJECTS) \
-	$(libcpcommon_la_OBJECTS)'; \
+	$(libcpmodel_la_OBJECTS) $(libcpcommon_la_OBJECTS)'; \
 	export CP_SYM_LIB CP_SYM_CLI CP_SYM_CAL CP_SYM_MPI;

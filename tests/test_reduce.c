@@ -9,7 +9,10 @@
  *  - the matched rows, t_transfer and mu are those analysis/cp_match
  *    gives on all rows at once, and every prediction is compared;
  *  - a rank cut by a row limit pairs its prefix, a rank that lost rows
- *    spoils its groups, and rows out of order are refused.
+ *    spoils its groups, and rows out of order are refused;
+ *  - the collectives are grouped by (call, size class, algorithm) with
+ *    their median times, and the worst collective calls by tau-Lop's mu
+ *    are each call once.
  */
 #include "config.h"
 
@@ -106,17 +109,21 @@ static void coll_rows(struct job *j, int me)
 
 	for (s = 0; s < STEPS / 2; s++) {	/* world: comm 0 */
 		r = add(j, me, s % 2 ? OP_ALLR : OP_BCAST, -1, INT32_MIN,
-			5000 + 20000 * s + 7 * me, 400 - 7 * me, 8);
+			5000 + 20000 * s + 7 * me, 400 - 7 * me + s, 8);
 		r->coll = true;
 		r->root = s % 2 ? -1 : 0;
+		r->op_name = s % 2 ? "MPI_Allreduce" : "MPI_Bcast";
+		r->count = 2;		/* of 4 bytes */
 	}
 	if (me % 2)	/* odd ranks: comm 9 of 3 ranks */
 		for (s = 0; s < 5; s++) {
 			r = add(j, me, OP_ALLR, -1, INT32_MIN,
-				7000 + 20000 * s + me, 100, 16);
+				7000 + 20000 * s + me, 100 + s, 16);
 			r->coll = true;
 			r->comm = 9;
 			r->comm_size = 3;
+			r->op_name = "MPI_Allreduce";
+			r->count = 4;
 		}
 }
 
@@ -247,7 +254,8 @@ static bool same_sum(const struct cp_red_sum *a, const struct cp_red_sum *b)
 		    memcmp(a->worst[k], b->worst[k],
 			   a->nworst[k] * sizeof(**a->worst)))
 			return false;
-	return true;
+	return a->ncworst == b->ncworst &&
+	       !memcmp(a->cworst, b->cworst, a->ncworst * sizeof(*a->cworst));
 }
 
 static int add_rec(void *arg, const struct cp_sum_rec *r)
@@ -364,6 +372,76 @@ static void check_direct(const struct job *j)
 	cp_red_sum_free(&s);
 }
 
+/* The CP_RED_G_COLL group of op of bytes (4-byte elements) on P ranks,
+ * NULL none; its algorithm as analysis/cp_coll.h decides into *alg. */
+static const struct cp_red_acc *coll_acc(const struct cp_red_sum *s,
+					 int model, int grp, int op,
+					 enum cp_coll_op cop, int p,
+					 uint64_t bytes, int *alg)
+{
+	struct cp_coll_call c = { cop, p, 0, (int64_t)bytes / 4, 4, true };
+
+	*alg = cp_coll_decide(&c, NULL);
+	return find_acc(s, model, grp, CP_RED_COLL_KEY(op,
+			cp_row_size_class(bytes), *alg));
+}
+
+/* World collective s ends at 5400 + 20001 s on every rank and rank 5
+ * enters last, at 5035 + 20000 s: t_transfer 365 + s ns, skew 35 ns;
+ * the broadcasts (s even) have the median t_transfer 374 ns. */
+static void check_colls(const struct job *j)
+{
+	static const double half = 0.5;
+	struct cp_red_sum s;
+	uint8_t state[RANKS] = { 0 };
+	const struct cp_red_acc *b, *a, *t, *w, *c;
+	double qt = 0, qw = 0;
+	int alg_b, alg_a, alg_c;
+	size_t i, k, dup = 0, ranks = 0;
+
+	reduce(j, 3, true, state, &s);
+	b = coll_acc(&s, CP_MODEL_TAULOP, CP_RED_G_COLL, OP_BCAST,
+		     CP_COLL_BCAST, RANKS, 8, &alg_b);
+	a = coll_acc(&s, CP_MODEL_TAULOP, CP_RED_G_COLL, OP_ALLR,
+		     CP_COLL_ALLREDUCE, RANKS, 8, &alg_a);
+	c = coll_acc(&s, CP_MODEL_TAULOP, CP_RED_G_COLL, OP_ALLR,
+		     CP_COLL_ALLREDUCE, 3, 16, &alg_c);
+	ta_check(alg_b > 0 && alg_a > 0 && alg_c > 0 && b && a && c &&
+		 b->h.n == RANKS * STEPS / 4 && a->h.n == RANKS * STEPS / 4 &&
+		 c->h.n == 3 * 5, "collective groups by call, class and "
+		 "algorithm: bcast %llu, allreduce %llu and %llu rows",
+		 b ? (unsigned long long)b->h.n : 0,
+		 a ? (unsigned long long)a->h.n : 0,
+		 c ? (unsigned long long)c->h.n : 0);
+	t = coll_acc(&s, CP_SUM_T_TRANSFER, CP_RED_G_CTIME, OP_BCAST,
+		     CP_COLL_BCAST, RANKS, 8, &alg_b);
+	w = coll_acc(&s, CP_SUM_T_WAIT, CP_RED_G_CTIME, OP_BCAST,
+		     CP_COLL_BCAST, RANKS, 8, &alg_b);
+	if (t && w) {
+		cp_hist_quantiles(&t->h, &half, 1, &qt);
+		cp_hist_quantiles(&w->h, &half, 1, &qw);
+	}
+	ta_check(t && w && t->h.n == RANKS * STEPS / 4 && qt == 375 &&
+		 qw == 36, "bcast times: median t_transfer %g ns, t_wait %g "
+		 "ns (plus 1), want 374 and 35", qt - 1, qw - 1);
+	for (i = 0; i < s.ncworst; i++) {
+		const struct cp_sum_worst *x = &s.cworst[i];
+
+		ranks += x->rank == (x->comm == 9 ? 1 : 0);
+		for (k = 0; k < i; k++)
+			dup += x->comm == s.cworst[k].comm &&
+			       x->t_transfer_ns == s.cworst[k].t_transfer_ns &&
+			       x->t_wait_ns == s.cworst[k].t_wait_ns &&
+			       x->op == s.cworst[k].op;
+	}
+	ta_check(s.ncworst == STEPS / 2 + 5 && !dup && ranks == s.ncworst &&
+		 s.cworst[0].mu >= s.cworst[s.ncworst - 1].mu,
+		 "worst collective calls: %zu (want %d), %zu twice, each by "
+		 "its first rank's row, largest mu first", s.ncworst,
+		 STEPS / 2 + 5, dup);
+	cp_red_sum_free(&s);
+}
+
 static void check_state(void)
 {
 	ta_check(cp_red_rank_state(0, 0, 0, 1, true) == 0 &&
@@ -438,6 +516,7 @@ int main(void)
 	make_job(&j);
 	check_homes(&j);
 	check_direct(&j);
+	check_colls(&j);
 	check_state();
 	check_cut(&j);
 	check_order(&j);

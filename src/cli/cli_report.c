@@ -124,6 +124,7 @@ struct cp_rep {
 	size_t nops;
 	struct cp_rep_model m[CP_NMODELS];
 	struct cp_red_sum sum;		/* the reduction of the run */
+	struct cp_coll_mca mca;		/* rank 0's coll_mca, for rows */
 	bool all_links;			/* json, csv: every link group */
 	bool oom;
 };
@@ -255,12 +256,28 @@ static int cp_rep_derive(void *arg, const struct cp_db_prow *p)
 	row.layout = p->layout;
 	row.t_measured_ns = p->t_measured_ns;
 	row.pred_lmw_ns = p->pred_lmw_ns;
+	rec.comm = p->comm;
+	rec.alg = p->coll ? cp_red_coll_alg(&r->mca, p->op_name,
+					    p->comm_size, p->count, p->bytes) :
+		  CP_RED_ALG_NONE;
 	for (k = 0; k < CP_NMODELS; k++) {
 		row.pred_ns[k] = p->pred_ns[k];
 		rec.pred_ns[k] = (float)p->pred_ns[k];
 	}
 	return cp_red_add_strided(&r->sum, &row) ||
-	       cp_red_add_result(&r->sum, &rec, p->t_transfer_ns, p->mu);
+	       cp_red_add_result(&r->sum, &rec, p->t_transfer_ns,
+				 p->t_wait_ns, p->mu);
+}
+
+/* The collective settings rank 0 ran under, for the rows' algorithms
+ * (Open MPI's defaults when it has none that reads). */
+static void cp_rep_mca(struct cp_rep *r)
+{
+	char text[1024] = "";
+
+	if (cp_db_get_rank_meta(r->db, 0, "coll_mca", text, sizeof(text)) ||
+	    cp_coll_mca_parse(text, &r->mca))
+		cp_coll_mca_default(&r->mca);
 }
 
 /* Rows, predictions, reasons per model from the coverage classes. */
@@ -301,8 +318,9 @@ static int cp_rep_by_link(const void *pa, const void *pb)
 	return (a->link > b->link) - (a->link < b->link);
 }
 
-/* Statistics of one histogram of the reduction into the group it
- * summarizes.  Returns 0 or -1 (out of memory, or a bad histogram). */
+/* Statistics of one histogram of the reduction (a group CP_RED_G_ALL to
+ * CP_RED_G_LINK) into the group it summarizes.  Returns 0 or -1 (out of
+ * memory, or a bad histogram). */
 static int cp_rep_acc_one(struct cp_rep *r, const struct cp_red_acc *a)
 {
 	static const double p[] = { 0.5, 0.9 };
@@ -357,8 +375,11 @@ static int cp_rep_accs(struct cp_rep *r)
 		if (!r->m[k].op)
 			return -1;
 	}
+	/* the collective groups (whose CP_RED_G_CTIME holds times, not a
+	 * model) are sections 9 and 10 */
 	for (i = 0; r->sum.acc && i <= r->sum.maskacc; i++)
 		if (r->sum.acc[i].model >= 0 &&
+		    r->sum.acc[i].grp <= CP_RED_G_LINK &&
 		    cp_rep_acc_one(r, &r->sum.acc[i]))
 			return -1;
 	for (k = 0; k < CP_NMODELS; k++)
@@ -1274,10 +1295,12 @@ static int cp_rep_collect(struct cp_rep *r)
 	}
 	ret = cp_db_each_op(r->db, cp_rep_op_cb, r);
 	/* the reduction of the run, or (a merge without one) its rows */
-	if (!ret)
-		ret = cp_db_has_sum(r->db) ?
-		      cp_db_each_sum(r->db, cp_rep_add_rec, r) :
-		      cp_db_each_pred_row(r->db, cp_rep_derive, r);
+	if (!ret && cp_db_has_sum(r->db)) {
+		ret = cp_db_each_sum(r->db, cp_rep_add_rec, r);
+	} else if (!ret) {
+		cp_rep_mca(r);
+		ret = cp_db_each_pred_row(r->db, cp_rep_derive, r);
+	}
 	if (ret)
 		return ret;
 	cp_rep_cover(r);

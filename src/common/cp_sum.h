@@ -20,6 +20,7 @@ struct cp_sum_row {
 	int64_t seq;		/* per-rank recording order */
 	int64_t t_start_ns;	/* post, job clock */
 	int64_t t_measured_ns;	/* post to completion */
+	int64_t count;		/* elements */
 	uint64_t bytes;
 	uint64_t site;		/* return address in its rank */
 	int32_t rank;		/* world rank that made the call */
@@ -32,6 +33,10 @@ struct cp_sum_row {
 	uint32_t flags;		/* CP_F_* */
 	uint32_t pred_flags;	/* CP_PF_* */
 	bool coll;		/* class coll; else p2p */
+	const char *op_name;	/* "MPI_Bcast"; NULL unknown */
+	const char *coll_mca;	/* the rank's meta coll_mca, NULL none;
+				 * both live until the row's callback
+				 * returns */
 	double pred_ns[CP_NMODELS];	/* NAN none */
 	double pred_lmw_ns;	/* NAN none */
 };
@@ -42,8 +47,16 @@ enum {
 	CP_SUM_COV,		/* rows of one coverage class */
 	CP_SUM_ACC,		/* one histogram of mu */
 	CP_SUM_WORST,		/* one of a model's worst rows */
-	CP_SUM_SG		/* one group of strided sends */
+	CP_SUM_SG,		/* one group of strided sends */
+	CP_SUM_CWORST		/* one of the worst collective calls by
+				 * tau-Lop's mu (u.worst) */
 };
+
+/* What an acc record of the collective times (CP_RED_G_CTIME of
+ * src/reduce/cp_red.h) holds in place of a model: its values are those
+ * times in ns, plus 1 (a histogram holds values >= 1). */
+#define CP_SUM_T_TRANSFER	CP_NMODELS	/* t_transfer_ns */
+#define CP_SUM_T_WAIT		(CP_NMODELS + 1)	/* t_wait_ns */
 
 /* A named count, e.g. "p2p_matched" (src/reduce/cp_red_sum.c names
  * them). */
@@ -63,7 +76,7 @@ struct cp_sum_cov {
 
 /* mu of a model in one group: its histogram, packed (analysis/cp_hist.h). */
 struct cp_sum_acc {
-	int32_t model;		/* CP_MODEL_* */
+	int32_t model;		/* CP_MODEL_*, or CP_SUM_T_* */
 	int32_t grp;		/* CP_RED_G_* of src/reduce/cp_red.h */
 	int64_t key;		/* of the group: op, size class, link */
 	uint64_t n;		/* values, as in the histogram */
@@ -83,6 +96,10 @@ struct cp_sum_worst {
 	int32_t peer, root;	/* as struct cp_sum_row */
 	int32_t model;		/* CP_MODEL_* */
 	int32_t pad;		/* 0 */
+	/* of a collective call (CP_SUM_CWORST), else 0 */
+	int64_t t_wait_ns;	/* entry skew, -1 none */
+	uint32_t comm;		/* job-wide communicator id */
+	int32_t alg;		/* Open MPI's algorithm, < 0 unknown */
 };
 
 /* Sends of one (rank, site, op, bytes, layout) whose log3P l_mw is its

@@ -7,6 +7,6 @@ bin_PROGRAMS += commprof-mpi
 commprof_mpi_SOURCES = src/mpicli/commprof_mpi.c $(CP_DB_READER)
 nodist_commprof_mpi_SOURCES = db/cp_schema_gen.h
 commprof_mpi_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS) $(SQLITE_CFLAGS)
-commprof_mpi_LDADD = libcpredmpi.la libcpred.la libcpreduce.la \
+commprof_mpi_LDADD = libcpredmpi.la libcpred.la libcpreduce.la libcpmodel.la \
 	libcpcommon.la $(MPI_LIBS) $(SQLITE_LIBS) -lm
 db/commprof_mpi-cp_db.$(OBJEXT): db/cp_schema_gen.h

@@ -37,6 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/cp_coll.h"
 #include "analysis/cp_hist.h"
 #include "analysis/cp_match.h"
 #include "src/common/cp_row.h"
@@ -52,8 +53,23 @@ enum {
 	CP_RED_G_CLS,		/* per size class; key: cp_row_size_class */
 	CP_RED_G_LINK,		/* per pair of world ranks a < b of a
 				 * point-to-point message; key a << 32 | b */
+	CP_RED_G_COLL,		/* per collective priced here (call id,
+				 * size class, algorithm): CP_RED_COLL_KEY */
+	CP_RED_G_CTIME,		/* the times of the CP_RED_G_COLL group
+				 * of the same key, model CP_SUM_T_* */
 	CP_RED_NG
 };
+
+/* Key of a CP_RED_G_COLL group: call id, size class, algorithm (> 0, or
+ * negative: unknown), and back. */
+#define CP_RED_COLL_KEY(op, cls, alg)					\
+	((int64_t)(op) << 40 | (int64_t)(cls) << 16 | (uint16_t)(alg))
+#define CP_RED_COLL_OP(key)	((int32_t)((key) >> 40))
+#define CP_RED_COLL_CLS(key)	((int32_t)((key) >> 16 & 0xffffff))
+#define CP_RED_COLL_ALG(key)	((int16_t)((key) & 0xffff))
+
+/* struct cp_red_rec.alg of a row that is no collective priced here. */
+#define CP_RED_ALG_NONE	INT32_MIN
 
 /* What is known of a rank's rows (cp_red_rank_state), bits. */
 #define CP_RED_S_CUT	1	/* a row limit cut them: a prefix */
@@ -80,12 +96,27 @@ struct cp_red_rec {
 	int32_t rank, op, peer, root, tag, comm_size;
 	uint32_t comm, flags, pred_flags;
 	float pred_ns[CP_NMODELS];	/* as the library computed them */
+	int32_t alg;		/* collective of analysis/cp_coll.h: the
+				 * algorithm Open MPI ran (cp_red_coll_alg);
+				 * else CP_RED_ALG_NONE */
 	uint8_t coll;		/* 1 collective, 0 message half */
 };
 
+/*
+ * cp_red_coll_alg - the algorithm Open MPI's coll/tuned ran for a call of
+ * MPI function op_name (cp_coll_decide under mca, reductions taken to
+ * commute): > 0, negative when it cannot be known (no communicator size,
+ * a rules file), CP_RED_ALG_NONE when op_name is no collective of
+ * analysis/cp_coll.h.  comm_size: -1 unknown; count: elements; bytes:
+ * count * type size.  Cannot fail.
+ */
+int32_t cp_red_coll_alg(const struct cp_coll_mca *mca, const char *op_name,
+			int32_t comm_size, int64_t count, uint64_t bytes);
+
 /* mu of model, in group grp (CP_RED_G_*) at key. */
 struct cp_red_acc {
-	int32_t model;		/* CP_MODEL_* */
+	int32_t model;		/* CP_MODEL_*; CP_SUM_T_* in
+				 * CP_RED_G_CTIME */
 	int32_t grp;
 	int64_t key;
 	struct cp_hist h;	/* CP_HIST_COARSE for links, else FINE */
@@ -105,6 +136,11 @@ struct cp_red_sum {
 	struct cp_sum_worst worst[CP_NMODELS][CP_RED_WORST];
 	size_t nworst[CP_NMODELS];	/* largest mu first, ties by (rank,
 					 * seq) */
+	struct cp_sum_worst cworst[CP_RED_WORST];	/* collective calls
+					 * by tau-Lop's mu, each call (op, comm,
+					 * t_transfer, t_wait) once: its worst
+					 * row */
+	size_t ncworst;
 	struct cp_sum_sg *sg;	/* hash table, free slots have calls 0 */
 	size_t nsg, masksg;
 };
@@ -116,8 +152,8 @@ struct cp_red_sum {
  * coll_incomplete, coll_mixed, coll_hole, coll_insts, p2p_skipped,
  * calls_compared, as struct cp_match_stats and struct cp_red_sum name
  * them), coverage classes, histograms (packed; the bytes live until fn
- * returns), worst rows, strided groups.  fn returns 0 to go on.  Returns
- * 0, fn's nonzero value, or -CP_ENOMEM.
+ * returns), worst rows, strided groups, worst collective calls.  fn
+ * returns 0 to go on.  Returns 0, fn's nonzero value, or -CP_ENOMEM.
  *
  * cp_red_sum_add_rec - add one such record to s (a stored summary read
  * back): 0, -CP_EINVAL (a record s cannot hold) or -CP_ENOMEM.
@@ -146,14 +182,18 @@ int cp_red_sum_unpack(struct cp_red_sum *s, const void *buf, size_t len);
 
 /*
  * cp_red_add_result - add one compared row to s: its coverage, its mu of
- * each model into the groups, its place among the worst.  The reduction
- * calls it for every record it matched; a caller with rows matched
- * before (a merged database) calls it itself.  r: the row; t_transfer_ns:
- * its compared time, -1 none; mu: per model, NAN none.  Returns 0 or
- * -CP_ENOMEM.
+ * each model into the groups, its place among the worst; a collective
+ * priced here (r->alg not CP_RED_ALG_NONE) with a compared time also
+ * into its CP_RED_G_COLL and CP_RED_G_CTIME groups and the worst
+ * collective calls.  The reduction calls it for every record it
+ * matched; a caller with rows matched before (a merged database) calls
+ * it itself.  r: the row; t_transfer_ns: its compared time, -1 none;
+ * t_wait_ns: its wait or entry skew, -1 none; mu: per model, NAN none.
+ * Returns 0 or -CP_ENOMEM.
  */
 int cp_red_add_result(struct cp_red_sum *s, const struct cp_red_rec *r,
-		      int64_t t_transfer_ns, const double *mu);
+		      int64_t t_transfer_ns, int64_t t_wait_ns,
+		      const double *mu);
 
 /* cp_red_add_strided - add row r to the strided groups of s when it is
  * one (see struct cp_sum_sg).  Returns 0 or -CP_ENOMEM. */
@@ -171,6 +211,7 @@ struct cp_red {
 	int32_t rank;		/* -1 before the first row */
 	uint32_t comm;
 	int64_t inst, post_ns, seq;
+	struct cp_coll_mca mca;	/* the run's coll/tuned settings */
 };
 
 /* cp_red_init - a worker that counts into sum and hands records to emit
@@ -180,9 +221,16 @@ void cp_red_init(struct cp_red *x, struct cp_red_sum *sum, uint32_t nhome,
 			     const struct cp_red_rec *r),
 		 void *arg);
 
+/* cp_red_set_mca - decide x's collectives under the settings of a rank
+ * meta coll_mca (cp_coll_mca_format); NULL, empty or unreadable: Open
+ * MPI's defaults.  cp_red_scan_row calls it with the coll_mca of each
+ * rank's first row.  Cannot fail. */
+void cp_red_set_mca(struct cp_red *x, const char *coll_mca);
+
 /*
  * cp_red_scan_row - step 1 for one row.  The rows of a rank come
- * together (one rank after another); among them the collective rows in
+ * together (one rank after another), its collectives decided under the
+ * coll_mca of its first row; among them the collective rows in
  * (comm, t_start_ns, seq) order, the message halves in any order.
  * Returns 0, -CP_EINVAL (collective rows out of that order), -CP_ENOMEM,
  * or emit's error.

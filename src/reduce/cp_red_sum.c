@@ -160,21 +160,57 @@ static bool cp_red_worse(const struct cp_sum_worst *a,
 	return a->seq < b->seq;
 }
 
-static void cp_red_worst_add(struct cp_red_sum *s, int k,
+/* Put w in its place among the *n (at most CP_RED_WORST) of v. */
+static void cp_red_worst_put(struct cp_sum_worst *v, size_t *n,
 			     const struct cp_sum_worst *w)
 {
-	struct cp_sum_worst *v = s->worst[k];
 	size_t i;
 
-	if (s->nworst[k] == CP_RED_WORST &&
-	    !cp_red_worse(w, &v[CP_RED_WORST - 1]))
+	if (*n == CP_RED_WORST && !cp_red_worse(w, &v[CP_RED_WORST - 1]))
 		return;
-	i = s->nworst[k] < CP_RED_WORST ? s->nworst[k]++ : CP_RED_WORST - 1;
+	i = *n < CP_RED_WORST ? (*n)++ : CP_RED_WORST - 1;
 	while (i > 0 && cp_red_worse(w, &v[i - 1])) {
 		v[i] = v[i - 1];
 		i--;
 	}
 	v[i] = *w;
+}
+
+static void cp_red_worst_add(struct cp_red_sum *s, int k,
+			     const struct cp_sum_worst *w)
+{
+	cp_red_worst_put(s->worst[k], &s->nworst[k], w);
+}
+
+/* The same collective call: every rank's row of an instance has its
+ * communicator and times. */
+static bool cp_red_same_call(const struct cp_sum_worst *a,
+			     const struct cp_sum_worst *b)
+{
+	return a->op == b->op && a->comm == b->comm &&
+	       a->t_transfer_ns == b->t_transfer_ns &&
+	       a->t_wait_ns == b->t_wait_ns;
+}
+
+/* A collective row among the worst calls, each call once by its worst
+ * row.  A call left out once stays out: the list then holds
+ * CP_RED_WORST calls each worse than any row of it. */
+static void cp_red_cworst_add(struct cp_red_sum *s,
+			      const struct cp_sum_worst *w)
+{
+	size_t i;
+
+	for (i = 0; i < s->ncworst; i++)
+		if (cp_red_same_call(&s->cworst[i], w))
+			break;
+	if (i < s->ncworst) {
+		if (!cp_red_worse(w, &s->cworst[i]))
+			return;
+		memmove(&s->cworst[i], &s->cworst[i + 1],
+			(s->ncworst - i - 1) * sizeof(*s->cworst));
+		s->ncworst--;
+	}
+	cp_red_worst_put(s->cworst, &s->ncworst, w);
 }
 
 /* ---- adding a result ---- */
@@ -193,15 +229,27 @@ static int64_t cp_red_link(const struct cp_red_rec *r)
 	return (int64_t)a << 32 | b;
 }
 
-static int cp_red_acc_add(struct cp_red_sum *s, int k,
-			  const struct cp_red_rec *r, double mu)
+/* Key of r's CP_RED_G_COLL group, -1 none. */
+static int64_t cp_red_coll_key(const struct cp_red_rec *r,
+			       int64_t t_transfer_ns)
 {
-	int64_t key[CP_RED_NG] = { 0, r->op, cp_row_size_class(r->bytes),
-				   cp_red_link(r) };
+	if (r->alg == CP_RED_ALG_NONE || t_transfer_ns < 0)
+		return -1;
+	return CP_RED_COLL_KEY(r->op, cp_row_size_class(r->bytes), r->alg);
+}
+
+static int cp_red_acc_add(struct cp_red_sum *s, int k,
+			  const struct cp_red_rec *r, int64_t t_transfer_ns,
+			  double mu)
+{
+	int64_t key[CP_RED_G_CTIME] = { 0, r->op,
+					cp_row_size_class(r->bytes),
+					cp_red_link(r),
+					cp_red_coll_key(r, t_transfer_ns) };
 	struct cp_hist *h;
 	int g;
 
-	for (g = 0; g < CP_RED_NG; g++) {
+	for (g = 0; g < CP_RED_G_CTIME; g++) {
 		if (key[g] < 0)
 			continue;
 		h = cp_red_acc_get(s, k, g, key[g]);
@@ -211,9 +259,28 @@ static int cp_red_acc_add(struct cp_red_sum *s, int k,
 	return 0;
 }
 
-int cp_red_add_result(struct cp_red_sum *s, const struct cp_red_rec *r,
-		      int64_t t_transfer_ns, const double *mu)
+/* The times of a collective row into its CP_RED_G_CTIME group. */
+static int cp_red_ctime_add(struct cp_red_sum *s, int64_t key,
+			    int64_t t_transfer_ns, int64_t t_wait_ns)
 {
+	struct cp_hist *h;
+
+	h = cp_red_acc_get(s, CP_SUM_T_TRANSFER, CP_RED_G_CTIME, key);
+	if (!h || cp_hist_add(h, (double)t_transfer_ns + 1) == -CP_ENOMEM)
+		return -CP_ENOMEM;
+	if (t_wait_ns < 0)
+		return 0;
+	h = cp_red_acc_get(s, CP_SUM_T_WAIT, CP_RED_G_CTIME, key);
+	if (!h || cp_hist_add(h, (double)t_wait_ns + 1) == -CP_ENOMEM)
+		return -CP_ENOMEM;
+	return 0;
+}
+
+int cp_red_add_result(struct cp_red_sum *s, const struct cp_red_rec *r,
+		      int64_t t_transfer_ns, int64_t t_wait_ns,
+		      const double *mu)
+{
+	int64_t ckey = cp_red_coll_key(r, t_transfer_ns);
 	struct cp_sum_cov c;
 	struct cp_sum_worst w;
 	int k, ret;
@@ -228,6 +295,8 @@ int cp_red_add_result(struct cp_red_sum *s, const struct cp_red_rec *r,
 			c.mu_mask |= 1u << k;
 	}
 	ret = cp_red_cov_add(s, &c);
+	if (!ret && ckey >= 0)
+		ret = cp_red_ctime_add(s, ckey, t_transfer_ns, t_wait_ns);
 	if (ret || !c.mu_mask)
 		return ret;
 	if (!(r->flags & CP_F_HALF))
@@ -244,12 +313,21 @@ int cp_red_add_result(struct cp_red_sum *s, const struct cp_red_rec *r,
 	for (k = 0; k < CP_NMODELS; k++) {
 		if (!(c.mu_mask & 1u << k))
 			continue;
-		if (cp_red_acc_add(s, k, r, mu[k]))
+		if (cp_red_acc_add(s, k, r, t_transfer_ns, mu[k]))
 			return -CP_ENOMEM;
 		w.mu = mu[k];
 		w.pred_ns = r->pred_ns[k];
 		w.model = k;
 		cp_red_worst_add(s, k, &w);
+	}
+	if (ckey >= 0 && (c.mu_mask & 1u << CP_MODEL_TAULOP)) {
+		w.mu = mu[CP_MODEL_TAULOP];
+		w.pred_ns = r->pred_ns[CP_MODEL_TAULOP];
+		w.model = CP_MODEL_TAULOP;
+		w.t_wait_ns = t_wait_ns;
+		w.comm = r->comm;
+		w.alg = r->alg;
+		cp_red_cworst_add(s, &w);
 	}
 	return 0;
 }
@@ -375,6 +453,8 @@ int cp_red_sum_merge(struct cp_red_sum *into, const struct cp_red_sum *from)
 	for (k = 0; k < CP_NMODELS; k++)
 		for (i = 0; i < from->nworst[k]; i++)
 			cp_red_worst_add(into, k, &from->worst[k][i]);
+	for (i = 0; i < from->ncworst; i++)
+		cp_red_cworst_add(into, &from->cworst[i]);
 	for (i = 0; from->sg && i <= from->masksg; i++)
 		if (from->sg[i].calls && cp_red_sg_put(into, &from->sg[i]))
 			return -CP_ENOMEM;
@@ -383,12 +463,13 @@ int cp_red_sum_merge(struct cp_red_sum *into, const struct cp_red_sum *from)
 
 /* ---- packing ---- */
 
-#define CP_RED_MAGIC	0x31524350u	/* "PCR1" */
+#define CP_RED_MAGIC	0x32524350u	/* "PCR2" */
 
 /* The packed form, in native byte order for the ranks of one job:
  * magic, st, p2p_skipped, calls_compared, then ncov and the coverage
  * entries, nacc and per group model, grp, key, the packed histogram's
- * length and bytes, per model nworst and its rows, nsg and the groups. */
+ * length and bytes, per model nworst and its rows, nsg and the groups,
+ * ncworst and its rows. */
 struct cp_red_out {
 	unsigned char *p;	/* next byte; NULL: only count */
 	size_t at, len;
@@ -448,6 +529,8 @@ static void cp_red_sum_put(const struct cp_red_sum *s, struct cp_red_out *o)
 	for (i = 0; s->sg && i <= s->masksg; i++)
 		if (s->sg[i].calls)
 			cp_red_put(o, &s->sg[i], sizeof(s->sg[i]));
+	cp_red_put_u64(o, s->ncworst);
+	cp_red_put(o, s->cworst, s->ncworst * sizeof(*s->cworst));
 }
 
 size_t cp_red_sum_pack(const struct cp_red_sum *s, void *buf, size_t len)
@@ -488,6 +571,16 @@ static uint64_t cp_red_get_u64(struct cp_red_in *in)
 	return v;
 }
 
+/* True when (model, grp) names a group of the accuracy summary. */
+static bool cp_red_acc_ok(int32_t model, int32_t grp)
+{
+	if (grp < 0 || grp >= CP_RED_NG || model < 0)
+		return false;
+	return grp == CP_RED_G_CTIME ? model == CP_SUM_T_TRANSFER ||
+				       model == CP_SUM_T_WAIT :
+	       model < CP_NMODELS;
+}
+
 /* Merge the next packed group of in into s. */
 static int cp_red_get_acc(struct cp_red_in *in, struct cp_red_sum *s)
 {
@@ -500,7 +593,7 @@ static int cp_red_get_acc(struct cp_red_in *in, struct cp_red_sum *s)
 	cp_red_get(in, &a.key, sizeof(a.key));
 	n = cp_red_get_u64(in);
 	if (in->bad || n > in->len - in->at || a.model < 0 ||
-	    a.model >= CP_NMODELS || a.grp < 0 || a.grp >= CP_RED_NG)
+	    !cp_red_acc_ok(a.model, a.grp))
 		return -CP_EINVAL;
 	h = cp_red_acc_get(s, a.model, a.grp, a.key);
 	if (!h)
@@ -554,6 +647,15 @@ int cp_red_sum_unpack(struct cp_red_sum *s, const void *buf, size_t len)
 
 		cp_red_get(&in, &g, sizeof(g));
 		ret = g.calls ? cp_red_sg_put(&t, &g) : -CP_EINVAL;
+	}
+	n = cp_red_get_u64(&in);
+	if (!ret && n > CP_RED_WORST)
+		ret = -CP_EINVAL;
+	for (i = 0; !ret && i < n; i++) {
+		struct cp_sum_worst w;
+
+		cp_red_get(&in, &w, sizeof(w));
+		cp_red_cworst_add(&t, &w);
 	}
 	if (!ret && (in.bad || in.at != len))
 		ret = -CP_EINVAL;
@@ -675,6 +777,11 @@ int cp_red_sum_each(const struct cp_red_sum *s,
 		r.u.sg = s->sg[i];
 		ret = fn(arg, &r);
 	}
+	for (i = 0; !ret && i < s->ncworst; i++) {
+		r.kind = CP_SUM_CWORST;
+		r.u.worst = s->cworst[i];
+		ret = fn(arg, &r);
+	}
 	return ret;
 }
 
@@ -713,8 +820,7 @@ int cp_red_sum_add_rec(struct cp_red_sum *s, const struct cp_sum_rec *r)
 	case CP_SUM_COV:
 		return cp_red_cov_add(s, &r->u.cov);
 	case CP_SUM_ACC:
-		if (a->model < 0 || a->model >= CP_NMODELS || a->grp < 0 ||
-		    a->grp >= CP_RED_NG)
+		if (!cp_red_acc_ok(a->model, a->grp))
 			return -CP_EINVAL;
 		h = cp_red_acc_get(s, a->model, a->grp, a->key);
 		return h ? cp_hist_unpack(h, a->bins, a->len) : -CP_ENOMEM;
@@ -726,6 +832,11 @@ int cp_red_sum_add_rec(struct cp_red_sum *s, const struct cp_sum_rec *r)
 	case CP_SUM_SG:
 		return r->u.sg.calls ? cp_red_sg_put(s, &r->u.sg) :
 		       -CP_EINVAL;
+	case CP_SUM_CWORST:
+		if (r->u.worst.model != CP_MODEL_TAULOP)
+			return -CP_EINVAL;
+		cp_red_cworst_add(s, &r->u.worst);
+		return 0;
 	}
 	return -CP_EINVAL;
 }

@@ -87,6 +87,50 @@ fi
 cp_run_preload 120 4 "$T/c" -x COMMPROF_PARAMS="$T/t.params" "$COLLS" 3 \
 	1500 24000 >"$T/c.out" 2>"$T/c.err" || fail "colls: $(cat "$T/c.err")"
 "$COMMPROF" report "$T/c" --format json >"$T/c.json" || fail "report"
+# The collective sections come from the reduction: the first report
+# merged no call row; after export merged them, and from the rows alone
+# (the merge without its reduction), the sections are the same.
+CDB="$(cp_run_of "$T/c")/commprof.db"
+merged() {
+	"$PYTHON3" -c '
+import sqlite3, sys
+d = sqlite3.connect(sys.argv[1])
+print(d.execute("SELECT value FROM meta WHERE key = \x27rows_merged\x27")
+      .fetchone()[0], d.execute("SELECT count(*) FROM calls").fetchone()[0])
+' "$CDB"
+}
+sections() {
+	"$PYTHON3" -c '
+import json, sys
+j = json.load(open(sys.argv[1]))
+r = lambda v: float("%.6g" % v) if isinstance(v, float) else v
+for t in ("collectives", "coll_worst"):
+    rows = j[t]["rows"]
+    if not rows:
+        sys.exit("no %s rows" % t)
+    for row in rows:
+        print(t, json.dumps({k: r(v) for k, v in sorted(row.items())}))
+' "$1"
+}
+expect_eq "first report: rows_merged, call rows" "$(merged)" "0 0"
+sections "$T/c.json" >"$T/c.first" || fail "collective sections"
+"$COMMPROF" export "$T/c" --format csv >/dev/null || fail "export"
+case $(merged) in
+"1 0"|"0 "*) fail "export merged no rows: $(merged)" ;;
+esac
+"$COMMPROF" report "$T/c" --format json >"$T/c2.json" || fail "report 2"
+sections "$T/c2.json" >"$T/c.merged" || fail "sections after export"
+diff -u "$T/c.first" "$T/c.merged" >&2 ||
+	fail "collective sections differ once the rows are merged"
+"$PYTHON3" -c '
+import sqlite3, sys
+d = sqlite3.connect(sys.argv[1])
+d.execute("DELETE FROM meta WHERE key = \x27reduced\x27")
+d.commit()' "$CDB" || fail "dropping the reduction"
+"$COMMPROF" report "$T/c" --format json >"$T/c3.json" || fail "report 3"
+sections "$T/c3.json" >"$T/c.rows" || fail "sections from rows"
+diff -u "$T/c.first" "$T/c.rows" >&2 ||
+	fail "collective sections from the rows differ from the reduction's"
 # groups FILE: the (op, size, algorithm) groups of tau-Lop in the
 # report, less the barriers and colls' closing 4-byte allreduce
 groups() {

@@ -1395,8 +1395,8 @@ static int cp_rep_build(struct cp_rep *r, struct cp_cli_tab *t,
 		ret = cp_rep_strided(&t[CP_REP_T_STRIDED], r);
 	cp_rep_worst(&t[CP_REP_T_WORST], r);
 	if (!ret)
-		ret = cp_cli_coll_tabs(r->db, r->top, &t[CP_REP_T_COLL],
-				       &t[CP_REP_T_CWORST]);
+		ret = cp_cli_coll_tabs(&r->sum, r->ops, r->nops, r->top,
+				       &t[CP_REP_T_COLL], &t[CP_REP_T_CWORST]);
 	for (i = 0; !ret && i < CP_REP_NT; i++)
 		if (t[i].oom)
 			ret = 1;

@@ -92,17 +92,16 @@ void cp_cli_html_links(FILE *f, const char *path);
 int cp_cli_html_params(FILE *f, void *arg);
 
 /*
- * cp_cli_coll_tabs - the report's collective sections: acc, accuracy
- * per MPI function, size class and algorithm, each model's rows, mu_bar
- * and median with the calls' median t_transfer and t_wait (a group
- * whose ranks arrived further apart than it took is flagged); worst,
- * the top collective calls by tau-Lop's mu, each call once.  The
- * algorithm is decided from each row and the rank 0 meta coll_mca.  A
- * run whose collectives have rows gets its call rows into the merge
- * first (cp_cli_rows): a first report otherwise reads aggregates only.
- * Returns 0, -CP_DB_EIO or 1 (out of memory).  db: the merged run;
- * top: lines of worst; acc, worst: tables initialised with the
- * columns below.
+ * cp_cli_coll_tabs - the report's collective sections, from the
+ * reduction of the run (no call row is read): acc, accuracy per MPI
+ * function, size class and algorithm (the groups CP_RED_G_COLL and
+ * CP_RED_G_CTIME of src/reduce/cp_red.h), each model's rows, mu_bar and
+ * median with the calls' median t_transfer and t_wait (a group whose
+ * ranks arrived further apart than it took is flagged); worst, the top
+ * collective calls by tau-Lop's mu, each call once.  Returns 0 or 1 (out
+ * of memory).  s: the reduction; ops, nops: op names by id (NULL
+ * unknown); top: lines of worst; acc, worst: tables initialised with
+ * the columns below.
  */
 #define CP_CLI_COLL_NCOLS	11
 #define CP_CLI_CWORST_NCOLS	9
@@ -110,7 +109,9 @@ extern const char *const cp_cli_coll_cols[CP_CLI_COLL_NCOLS];
 extern const char *const cp_cli_coll_heads[CP_CLI_COLL_NCOLS];
 extern const char *const cp_cli_cworst_cols[CP_CLI_CWORST_NCOLS];
 extern const char *const cp_cli_cworst_heads[CP_CLI_CWORST_NCOLS];
-int cp_cli_coll_tabs(struct cp_db *db, size_t top, struct cp_cli_tab *acc,
+struct cp_red_sum;
+int cp_cli_coll_tabs(const struct cp_red_sum *s, char *const *ops,
+		     size_t nops, size_t top, struct cp_cli_tab *acc,
 		     struct cp_cli_tab *worst);
 
 #endif

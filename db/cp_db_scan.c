@@ -99,6 +99,19 @@ bool cp_db_has_sum(struct cp_db *db)
 			       "= 'reduced'", 0, &rc) > 0 && !rc;
 }
 
+/* True when schema (main, j) of h has table name.  A reduction written
+ * before red_coll_worst has none: no worst collective calls to show. */
+static bool cp_db_has_table(sqlite3 *h, const char *schema,
+			    const char *name)
+{
+	char sql[160];
+	int rc;
+
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM %s.sqlite_master "
+		 "WHERE type = 'table' AND name = '%s'", schema, name);
+	return cp_db_query_int(h, sql, 0, &rc) > 0 && !rc;
+}
+
 /* ---- reading the records back ---- */
 
 static int cp_db_model_of(const char *name)
@@ -227,7 +240,9 @@ int cp_db_each_sum(struct cp_db *db,
 	int ret = 0;
 
 	for (i = 0; !ret && i < sizeof(q) / sizeof(q[0]); i++)
-		ret = cp_db_sum_rows(db, q[i].sql, q[i].kind, fn, arg);
+		if (q[i].kind != CP_SUM_CWORST ||
+		    cp_db_has_table(db->h, "main", "red_coll_worst"))
+			ret = cp_db_sum_rows(db, q[i].sql, q[i].kind, fn, arg);
 	return ret;
 }
 
@@ -271,6 +286,9 @@ int cp_db_sum_import(struct cp_db *db, const char *path, bool *used)
 	}
 	rc = sqlite3_exec(db->h, "SAVEPOINT imp", NULL, NULL, NULL);
 	for (i = 0; !rc && i < sizeof(tables) / sizeof(tables[0]); i++) {
+		if (!strcmp(tables[i], "red_coll_worst") &&
+		    !cp_db_has_table(db->h, "j", tables[i]))
+			continue;
 		snprintf(sql, sizeof(sql), "INSERT INTO main.%s SELECT * FROM "
 			 "j.%s", tables[i], tables[i]);
 		rc = sqlite3_exec(db->h, sql, NULL, NULL, NULL);

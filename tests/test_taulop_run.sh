@@ -131,6 +131,25 @@ d.commit()' "$CDB" || fail "dropping the reduction"
 sections "$T/c3.json" >"$T/c.rows" || fail "sections from rows"
 diff -u "$T/c.first" "$T/c.rows" >&2 ||
 	fail "collective sections from the rows differ from the reduction's"
+# a reduction written before red_coll_worst: read, no worst calls
+cp -r "$(cp_run_of "$T/c")" "$T/old"
+rm -f "$T/old/commprof.db"
+"$PYTHON3" -c '
+import sqlite3, sys
+d = sqlite3.connect(sys.argv[1])
+d.execute("DROP TABLE red_coll_worst")
+d.commit()' "$T/old/commprof-reduced.db" || fail "dropping red_coll_worst"
+"$COMMPROF" report "$T/old" --format json >"$T/old.json" ||
+	fail "report of a reduction without red_coll_worst"
+"$PYTHON3" -c '
+import json, sys
+j = json.load(open(sys.argv[1]))
+sys.exit(0 if j["collectives"]["rows"] and not j["coll_worst"]["rows"]
+         and j["header"]["reduced"] == "job" else
+         "collectives %d, coll_worst %d, reduced %r" % (
+             len(j["collectives"]["rows"]), len(j["coll_worst"]["rows"]),
+             j["header"]["reduced"]))' "$T/old.json" ||
+	fail "a reduction without red_coll_worst"
 # groups FILE: the (op, size, algorithm) groups of tau-Lop in the
 # report, less the barriers and colls' closing 4-byte allreduce
 groups() {

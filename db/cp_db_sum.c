@@ -257,6 +257,9 @@ static int cp_db_scan_classes(sqlite3 *h, struct cp_db_classes *c)
 			continue;	/* rc set: the loop ends */
 		c->cls[id] = strcmp((const char *)sqlite3_column_text(st, 1),
 				    "coll") ? 1 : 2;
+		/* a damaged file may name an id twice: the last row counts */
+		free(c->name[id]);
+		c->name[id] = NULL;
 		if (c->cls[id] == 2 && sqlite3_column_text(st, 2) &&
 		    !(c->name[id] = strdup((const char *)
 					   sqlite3_column_text(st, 2))))

@@ -592,9 +592,10 @@ def gen_body(e, L):
                                             nexpr, e.name, fl))
     elif "reqfree" in r or "cancel" in r:
         x = r.get("reqfree", r.get("cancel"))[0]
-        b.pre.append("\tcp_note(r, %s, (uintptr_t)%s, site, CP_CALL_%s, %s);"
-                     % ("CP_RK_FREE" if "reqfree" in r else "CP_RK_CANCEL",
-                        L.req(e, x), e.name, fl))
+        if "cancel" in r:
+            fl += " | CP_RF_CANCEL"
+        b.pre.append("\tcp_note(r, CP_RK_FREE, (uintptr_t)%s, site, "
+                     "CP_CALL_%s, %s);" % (L.req(e, x), e.name, fl))
     elif "typecommit" in r:
         b.post.append("\tif (rc == MPI_SUCCESS)")
         b.post.append("\t\tcp_layout_note(%s);" %
@@ -602,7 +603,7 @@ def gen_body(e, L):
     elif "typefree" in r:
         t = L.newtype(e, r["typefree"][0])
         b.pre.append("\tcp_layout_drop(%s);" % t)
-        b.pre.append("\tcp_note(r, CP_RK_RETYPE, (uintptr_t)%s, site, "
+        b.pre.append("\tcp_note(r, CP_RK_RETIRE, (uintptr_t)%s, site, "
                      "CP_CALL_%s, %s);" % (t, e.name, fl))
     elif "commnew" in r:
         b.post.append("\tif (rc == MPI_SUCCESS)")
@@ -610,8 +611,8 @@ def gen_body(e, L):
     elif "commfree" in r:
         c = L.newcomm(e, r["commfree"][0])
         b.pre.append("\tcp_comm_drop(%s);" % c)
-        b.pre.append("\tcp_note(r, CP_RK_RECOMM, (uintptr_t)%s, site, "
-                     "CP_CALL_%s, %s);" % (c, e.name, fl))
+        b.pre.append("\tcp_note(r, CP_RK_RETIRE, (uintptr_t)%s, site, "
+                     "CP_CALL_%s, %s | CP_RF_COMM);" % (c, e.name, fl))
     else:
         raise SystemExit("%s: no class role" % e.name)
     return b

@@ -38,8 +38,8 @@ void cp_derive_now(const struct cp_raw *s, struct cp_event *ev,
 		   const struct cp_comm_info **ci, uint64_t *type_bytes);
 
 /* True when records of kind k (enum cp_rkind) describe a call of their
- * own through cp_derive(): every kind but PAD, START, ITEM, FREE, CANCEL,
- * RETYPE and RECOMM. */
+ * own through cp_derive(): every kind but PAD, START, ITEM, FREE and
+ * RETIRE. */
 static inline int cp_derive_has_row(unsigned k)
 {
 	return k == CP_RK_SEND || k == CP_RK_RECV || k == CP_RK_ISEND ||

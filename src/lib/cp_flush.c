@@ -320,17 +320,17 @@ static void record(const struct cp_raw *s, struct cp_ring *r)
 		on_done(s, r);
 		break;
 	case CP_RK_FREE:
-		if (cp_req_free(s->u.q.req, s->t0, &o))
+		if (CP_W0_FL(s->w0) & CP_RF_CANCEL)
+			cp_req_cancel(s->u.q.req, s->t0);
+		else if (cp_req_free(s->u.q.req, s->t0, &o))
 			emit_req(&o, r);
 		break;
-	case CP_RK_CANCEL:
-		cp_req_cancel(s->u.q.req, s->t0);
-		break;
-	case CP_RK_RETYPE:
-		cp_layout_retire((MPI_Datatype)s->u.x.handle, s->t0, cycle);
-		break;
-	case CP_RK_RECOMM:
-		cp_comm_retire((MPI_Comm)s->u.x.handle, s->t0, cycle);
+	case CP_RK_RETIRE:
+		if (CP_W0_FL(s->w0) & CP_RF_COMM)
+			cp_comm_retire((MPI_Comm)s->u.x.handle, s->t0, cycle);
+		else
+			cp_layout_retire((MPI_Datatype)s->u.x.handle, s->t0,
+					 cycle);
 		break;
 	default:	/* CP_RK_PAD */
 		break;

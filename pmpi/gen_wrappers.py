@@ -41,7 +41,7 @@ ROLES = {
     "tag":        ((P,),           ("send",)),
     "rtag":       ((P,),           ("recv|probe",)),
     "comm":       ((P,),           ("p2p|coll|probe",)),
-    "status":     ((P,),           ("recv|probe|complete",)),
+    "status":     ((P,),           ("recv|probe|complete|io",)),
     "req":        ((P,),           ("p2p|coll",)),
     "persist":    ((),             ("p2p", "req")),
     "message":    ((P,),           ("recv|probe",)),
@@ -60,12 +60,20 @@ ROLES = {
     "typefree":   ((P,),           ()),
     "commnew":    ((P,),           ()),
     "commfree":   ((P,),           ()),
+    "rma":        ((),             ("win",)),
+    "io":         ((),             ("file",)),
+    "win":        ((P,),           ("rma",)),
+    "file":       ((P,),           ("io",)),
+    "data":       ((N, P),         ("rma|io",)),
+    "target":     ((P,),           ("rma",)),
+    "winnew":     ((P,),           ()),
+    "winfree":    ((P,),           ()),
     "nowrap":     ((),             ()),
 }
 # what kind of call an entry is: exactly one of these per entry
 CLASS_ROLES = ("p2p", "coll", "probe", "complete", "start", "reqfree",
                "cancel", "typecommit", "typefree", "commnew", "commfree",
-               "nowrap")
+               "rma", "io", "winnew", "winfree", "nowrap")
 # @block(kind, ...): cp_blk_<kind> of src/lib/cp_record.h and how many
 # arguments it takes after the block
 BLOCK_KINDS = {"none": 0, "bytes": 2, "send": 5, "reduce": 3, "scatter": 7,
@@ -263,7 +271,9 @@ def kind(e):
 
 def klass(e):
     """What a row of the call is: a message half, a collective operation
-    or neither (the matching after the run pairs only the first two)."""
+    or neither (the matching after the run pairs only the first two); a
+    one-sided (rma) or file (io) call is a class of its own, never
+    predicted or matched."""
     r = e.roles
     if "probe" in r:
         return "probe"
@@ -273,6 +283,10 @@ def klass(e):
         return "coll"
     if "complete" in r:
         return "completion"
+    if "rma" in r:
+        return "rma"
+    if "io" in r:
+        return "io"
     return "other"
 
 
@@ -322,6 +336,18 @@ class C:
     def newtype(e, name):
         return "*" + name
 
+    @staticmethod
+    def win(e, name):
+        return name
+
+    @staticmethod
+    def newwin(e, name):
+        return "*" + name
+
+    @staticmethod
+    def file(e, name):
+        return name
+
 
 class F:
     """Expressions for the Fortran bindings: every argument is a pointer
@@ -368,6 +394,18 @@ class F:
     @staticmethod
     def newtype(e, name):
         return "PMPI_Type_f2c(*%s)" % name
+
+    @staticmethod
+    def win(e, name):
+        return "PMPI_Win_f2c(*%s)" % name
+
+    @staticmethod
+    def newwin(e, name):
+        return "PMPI_Win_f2c(*%s)" % name
+
+    @staticmethod
+    def file(e, name):
+        return "PMPI_File_f2c(*%s)" % name
 
 
 def block_arg(e, L, name, comm):
@@ -524,6 +562,60 @@ def gen_coll(e, L, b):
     b.commit = (1, "false", "rc == MPI_SUCCESS")
 
 
+def xfer_status(L, st, b):
+    """A file read's status: substituted when ignored, its byte count
+    kept in the record (u.o has no room for the whole status)."""
+    b.decl.append("\tMPI_Status xst;")
+    if L.fortran:
+        b.decl.append("\tMPI_Fint fst[CP_F_STATUS_SIZE];")
+        b.pre.append("\tif (cp_f_status_ignored(%s))" % st)
+        b.pre.append("\t\t%s = fst;" % st)
+        b.post.append("\tif (rc == MPI_SUCCESS &&")
+        b.post.append("\t    PMPI_Status_f2c(%s, &xst) == MPI_SUCCESS &&"
+                      % st)
+    else:
+        b.pre.append("\tif (%s == MPI_STATUS_IGNORE)" % st)
+        b.pre.append("\t\t%s = &xst;" % st)
+        b.post.append("\tif (rc == MPI_SUCCESS &&")
+        b.post.append("\t    cp_status_bytes(%s, &s->u.o.st_bytes))" % st)
+        b.post.append("\t\ts->w0 |= CP_W0(0, 0, 0, CP_RF_XSTATUS);")
+        return
+    b.post.append("\t    cp_status_bytes(&xst, &s->u.o.st_bytes))")
+    b.post.append("\t\ts->w0 |= CP_W0(0, 0, 0, CP_RF_XSTATUS);")
+
+
+def gen_xfer(e, L, b):
+    """A one-sided (@rma) or file (@io) call: its handle, the elements
+    of its origin buffer, the target rank; a read's bytes from status."""
+    r = e.roles
+    fl = []
+    if "rma" in r:
+        fl.append("CP_RF_XWIN")
+        obj = L.win(e, r["win"][0])
+    else:
+        obj = L.file(e, r["file"][0])
+    if "target" in r:
+        fl.append("CP_RF_XTARGET")
+    b.slot = True
+    b.pre.append("\ts = cp_claim(r, 1);")
+    b.pre.append("\ts->w0 = %s;" % w0(e, L, "CP_RK_XFER", " | ".join(fl)))
+    b.pre.append("\ts->u.o.obj = (uintptr_t)%s;" % obj)
+    if "data" in r:
+        cnt, ty = r["data"]
+        b.pre.append("\ts->u.o.type = %s;" % L.dtype(e, ty))
+        b.pre.append("\ts->u.o.count = %s;" %
+                     (cnt if cnt.isdigit() else L.val(e, cnt)))
+    else:
+        b.pre.append("\ts->u.o.type = MPI_DATATYPE_NULL;")
+        b.pre.append("\ts->u.o.count = 0;")
+    b.pre.append("\ts->u.o.target = %s;" % (L.val(e, r["target"][0])
+                                            if "target" in r else "0"))
+    b.pre.append("\ts->u.o.st_bytes = 0;")
+    if "status" in r:
+        xfer_status(L, r["status"][0], b)
+    b.commit = (1, "false", "rc == MPI_SUCCESS")
+
+
 def gen_wait1(e, L, b):
     """MPI_Wait and MPI_Test (C): the request and its status in place."""
     r = e.roles
@@ -583,6 +675,16 @@ def gen_body(e, L):
         gen_coll(e, L, b)
     elif "complete" in r:
         gen_complete(e, L, b)
+    elif "rma" in r or "io" in r:
+        gen_xfer(e, L, b)
+    elif "winnew" in r:
+        b.post.append("\tif (rc == MPI_SUCCESS)")
+        b.post.append("\t\tcp_win_new(%s);" % L.newwin(e, r["winnew"][0]))
+    elif "winfree" in r:
+        w = L.newwin(e, r["winfree"][0])
+        b.pre.append("\tcp_win_drop(%s);" % w)
+        b.pre.append("\tcp_note(r, CP_RK_RETIRE, (uintptr_t)%s, site, "
+                     "CP_CALL_%s, %s | CP_RF_COMM);" % (w, e.name, fl))
     elif "start" in r:
         reqs, n = r["reqs"]
         nexpr = "1" if n == "1" else L.val(e, n)
@@ -687,6 +789,10 @@ def f_param(p):
         return "void *" + p.name
     if p.ctype == "const MPI_Aint" and p.array:
         return "MPI_Aint *" + p.name
+    # INTEGER(KIND=MPI_ADDRESS_KIND) and (KIND=MPI_OFFSET_KIND), passed
+    # through by reference and never read
+    if p.ctype in ("MPI_Aint", "MPI_Offset"):
+        return "%s *%s" % (p.ctype, p.name)
     return "MPI_Fint *" + p.name
 
 

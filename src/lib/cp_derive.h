@@ -24,7 +24,9 @@ struct cp_comm_info;
  * cp_derive - the call of a SEND, RECV, PROBE, COLL record, or the posted
  * call of an ISEND, IRECV, PSEND, PRECV or ICOLL record (its time is the
  * post's until the request completes: src/lib/cp_req.h), or the
- * completion call's own row of a DONE record (count 0).  *ci: out, the
+ * completion call's own row of a DONE record (count 0), or the one-sided
+ * or file call of an XFER record (no layout; a window's target as a
+ * world rank).  *ci: out, the
  * communicator (never NULL; unknown has size -1); *type_bytes: out, the
  * size of one element (0 when there is none).  Cannot fail.
  */
@@ -45,7 +47,7 @@ static inline int cp_derive_has_row(unsigned k)
 	return k == CP_RK_SEND || k == CP_RK_RECV || k == CP_RK_ISEND ||
 	       k == CP_RK_IRECV || k == CP_RK_PSEND || k == CP_RK_PRECV ||
 	       k == CP_RK_PROBE || k == CP_RK_COLL || k == CP_RK_ICOLL ||
-	       k == CP_RK_DONE;
+	       k == CP_RK_DONE || k == CP_RK_XFER;
 }
 
 #endif

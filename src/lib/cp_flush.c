@@ -305,7 +305,7 @@ static void record(const struct cp_raw *s, struct cp_ring *r)
 		cp_tau_blocking(&r->f_tau, &ev, sendrecv(ev.call));
 		emit(&ev, ci, r->thread);
 		break;
-	case CP_RK_PROBE: case CP_RK_COLL:
+	case CP_RK_PROBE: case CP_RK_COLL: case CP_RK_XFER:
 		cp_derive(s, &ev, &ci, &size);
 		emit(&ev, ci, r->thread);
 		break;

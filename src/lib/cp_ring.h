@@ -52,6 +52,7 @@ enum cp_rkind {
 				 * MPI_Cancel: u.q */
 	CP_RK_RETIRE,		/* a datatype, with CP_RF_COMM a
 				 * communicator, is being freed: u.x */
+	CP_RK_XFER,		/* one-sided or file call: u.o */
 	CP_RK_NKINDS		/* no more than 16: CP_W0 keeps 4 bits */
 };
 
@@ -66,6 +67,11 @@ enum cp_rkind {
 #define CP_RF_CANCEL	0x02	/* CP_RK_FREE: it is MPI_Cancel */
 #define CP_RF_COMM	0x02	/* CP_RK_RETIRE: the handle is a
 				 * communicator, not a datatype */
+/* CP_RK_XFER keeps clear of CP_RF_FORTRAN and CP_RF_HALF, which every
+ * row kind is read for */
+#define CP_RF_XWIN	0x04	/* CP_RK_XFER: u.o.obj is a window */
+#define CP_RF_XTARGET	0x08	/* CP_RK_XFER: u.o.target is set */
+#define CP_RF_XSTATUS	0x10	/* CP_RK_XFER: u.o.st_bytes is set */
 
 /*
  * The first word of a record: the return address (47 bits: the user half
@@ -137,6 +143,13 @@ struct cp_raw {
 		struct {		/* RETIRE */
 			uintptr_t handle;
 		} x;
+		struct {		/* XFER */
+			uintptr_t obj;		/* MPI_Win or MPI_File */
+			MPI_Datatype type;	/* MPI_DATATYPE_NULL: none */
+			int32_t count;		/* elements, as passed */
+			int32_t target;		/* rank in the window */
+			uint64_t st_bytes;	/* bytes the status says */
+		} o;
 	} u;
 } __attribute__((aligned(64)));
 

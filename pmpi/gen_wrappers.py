@@ -91,6 +91,10 @@ class DefError(Exception):
 class Param:
     def __init__(self, text):
         text = " ".join(text.split())
+        if text == "...":       # MPI_Pcontrol: hand-written (@nowrap)
+            self.ctype = self.name = self.text = text
+            self.array = False
+            return
         m = re.match(r"^(.*?)\s*\b([A-Za-z_]\w*)\s*(\[\])?$", text)
         if not m:
             raise DefError("cannot parse parameter %r" % text)

@@ -1,5 +1,5 @@
 /*
- * test_rma_io.c - one-sided and file calls for
+ * test_rma_io.c - one-sided, file and MPI_Pcontrol calls for
  * tests/test_rma_io.sh, on 2 ranks: each rank targets the other.  Every
  * data call moves its own number of bytes, so that a row given another
  * call's bytes fails.  argv[1]: the file to write and read (removed at
@@ -174,6 +174,19 @@ static void io_calls(MPI_File f)
 	MPI_File_read_ordered(f, c, 15, MPI_CHAR, MPI_STATUS_IGNORE);
 }
 
+/* Rows of the 4 Allreduce calls between Pcontrol(0) and Pcontrol(1)
+ * are not kept; the aggregates count them. */
+static void paused_phase(void)
+{
+	int x = 1, sum = 0;
+
+	MPI_Pcontrol(0);
+	for (int i = 0; i < 4; i++)
+		MPI_Allreduce(&x, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+	MPI_Pcontrol(1);
+	check(sum == 2, "allreduce sum");
+}
+
 int main(int argc, char **argv)
 {
 	MPI_File f;
@@ -189,6 +202,7 @@ int main(int argc, char **argv)
 			    &f) == MPI_SUCCESS, "file open");
 	io_calls(f);
 	MPI_File_close(&f);
+	paused_phase();
 	MPI_Barrier(MPI_COMM_WORLD);
 	if (rank == 0) {
 		MPI_File_delete(argv[1], MPI_INFO_NULL);

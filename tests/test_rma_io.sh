@@ -1,8 +1,9 @@
 #!/bin/sh
 # test_rma_io.sh - one-sided and file calls are rows of their own classes
 # (rma, io) with their bytes, target world rank and callsite, never
-# matched as messages; the application's output and exit status are
-# those it has without the library.  tests/test_rma_io.c on 2 ranks.
+# matched as messages; MPI_Pcontrol(0) stops keeping rows, not counting
+# calls; the application's output and exit status are those it has
+# without the library.  tests/test_rma_io.c on 2 ranks.
 . "$(dirname "$0")/lib.sh"
 
 [ -f "$LIBCP" ] || fail "no $LIBCP"
@@ -100,6 +101,24 @@ for rank in (0, 1):
     if len(fences) != 2 or any(x["bytes"] != 0 or x["peer"] is not None
                                for x in fences):
         bad.append("rank %d: fence rows %s" % (rank, fences))
+    # paused: Pcontrol's own rows kept, the Allreduce between them not
+    if len([x for x in rows if x["rank"] == rank and
+            x["op"] == "MPI_Pcontrol"]) != 2:
+        bad.append("rank %d: want the 2 Pcontrol rows" % rank)
+    # ... and level 1 keeps rows again: the Barrier after it
+    last = max((x for x in rows if x["rank"] == rank),
+               key=lambda x: x["seq"])
+    if (last["op"], last["function"]) != ("MPI_Barrier", "main"):
+        bad.append("rank %d: last row %s in %s, want main's Barrier" % (
+            rank, last["op"], last["function"]))
+if any(x["op"] == "MPI_Allreduce" for x in rows):
+    bad.append("rows of MPI_Allreduce, made at Pcontrol level 0")
+# ... while the aggregates count them
+m = re.search(r"^MPI_Allreduce +(\d+) ", summary.split("Per-op totals")[1],
+              re.M)
+if not m or m.group(1) != "8":
+    bad.append("summary: Allreduce calls %s, want 8" %
+               (m.group(1) if m else None))
 
 # classes: in the rank files' ops and in the summary's totals
 for db in sys.argv[5:]:

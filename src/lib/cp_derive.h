@@ -41,7 +41,7 @@ void cp_derive_now(const struct cp_raw *s, struct cp_event *ev,
 
 /* True when records of kind k (enum cp_rkind) describe a call of their
  * own through cp_derive(): every kind but PAD, START, ITEM, FREE and
- * RETIRE. */
+ * RETIRE (an XFER record of MPI_Pcontrol is a row of its own too). */
 static inline int cp_derive_has_row(unsigned k)
 {
 	return k == CP_RK_SEND || k == CP_RK_RECV || k == CP_RK_ISEND ||

@@ -96,6 +96,8 @@ static uint64_t last_full;		/* the last drain that read every ring
 					 * to its head */
 static int64_t seq, rows_kept, rows_seen;
 static int64_t rows_capped;		/* sampled in, refused by max_rows */
+static bool paused;			/* MPI_Pcontrol(0) read, no level
+					 * since: rows counted, not kept */
 static struct cp_seqtab *places;	/* COMMPROF_SAMPLE > 1: places of
 					 * messages per channel */
 static bool is_p2p[CP_CALL_COUNT], is_coll[CP_CALL_COUNT];
@@ -220,6 +222,8 @@ static void emit(struct cp_event *ev, const struct cp_comm_info *ci,
 	struct srow *q;
 
 	rows_seen++;
+	if (paused)
+		keep = false;
 	if (keep && rows_kept >= (int64_t)cp_env.max_rows) {
 		rows_capped++;
 		keep = false;
@@ -305,9 +309,19 @@ static void record(const struct cp_raw *s, struct cp_ring *r)
 		cp_tau_blocking(&r->f_tau, &ev, sendrecv(ev.call));
 		emit(&ev, ci, r->thread);
 		break;
-	case CP_RK_PROBE: case CP_RK_COLL: case CP_RK_XFER:
+	case CP_RK_PROBE: case CP_RK_COLL:
 		cp_derive(s, &ev, &ci, &size);
 		emit(&ev, ci, r->thread);
+		break;
+	case CP_RK_XFER:
+		/* the rows read between MPI_Pcontrol(0) and the next
+		 * level are counted, not kept; both calls' own are kept */
+		cp_derive(s, &ev, &ci, &size);
+		if (ev.call == CP_CALL_MPI_Pcontrol && s->u.o.count)
+			paused = false;
+		emit(&ev, ci, r->thread);
+		if (ev.call == CP_CALL_MPI_Pcontrol && !s->u.o.count)
+			paused = true;
 		break;
 	case CP_RK_ISEND: case CP_RK_IRECV: case CP_RK_ICOLL:
 	case CP_RK_PSEND: case CP_RK_PRECV:

@@ -85,7 +85,7 @@ CP_API int MPI_Pcontrol(const int level, ...)
 typedef void (*f_init)(MPI_Fint *ierr);
 typedef void (*f_init_thread)(MPI_Fint *req, MPI_Fint *prov, MPI_Fint *ierr);
 typedef void (*f_abort)(MPI_Fint *comm, MPI_Fint *code, MPI_Fint *ierr);
-typedef void (*f_pcontrol)(MPI_Fint *level, MPI_Fint *ierr);
+typedef void (*f_pcontrol)(MPI_Fint *level);
 
 #define FORTRAN_NAMES(entry, low, up) \
 	CP_API void low(FARGS) __attribute__((alias(#entry))); \
@@ -150,36 +150,35 @@ static void f_abort_entry(MPI_Fint *comm, MPI_Fint *code, MPI_Fint *ierr)
 FORTRAN_NAMES(f_abort_entry, mpi_abort, MPI_ABORT)
 #undef FARGS
 
-static void f_pcontrol_body(f_pcontrol real, uintptr_t site, MPI_Fint *level,
-			    MPI_Fint *ierr)
+/* MPI_PCONTROL(LEVEL) has no IERROR argument, in every binding. */
+static void f_pcontrol_body(f_pcontrol real, uintptr_t site, MPI_Fint *level)
 {
 	struct cp_ring *r = cp_ring_on();
 	struct cp_raw *s;
 
 	if (!r) {
-		real(level, ierr);
+		real(level);
 		return;
 	}
 	s = cp_claim(r, 1);
 	pcontrol_rec(s, site, (int)*level, CP_RF_FORTRAN);
 	r->nested = 1;
 	s->t0 = cp_ticks();
-	real(level, ierr);
+	real(level);
 	s->t1 = cp_ticks();
 	r->nested = 0;
-	(void)cp_commit(r, s, 1, false, *ierr == MPI_SUCCESS, 0);
+	(void)cp_commit(r, s, 1, false, true, 0);
 }
 
-static void f_pcontrol_entry(MPI_Fint *level, MPI_Fint *ierr)
+static void f_pcontrol_entry(MPI_Fint *level)
 {
 	static f_pcontrol real;
 
 	if (!real)
 		real = (f_pcontrol)cp_f_real("pmpi_pcontrol_", "mpi_pcontrol_");
-	f_pcontrol_body(real, (uintptr_t)__builtin_return_address(0), level,
-			ierr);
+	f_pcontrol_body(real, (uintptr_t)__builtin_return_address(0), level);
 }
-#define FARGS MPI_Fint *level, MPI_Fint *ierr
+#define FARGS MPI_Fint *level
 FORTRAN_NAMES(f_pcontrol_entry, mpi_pcontrol, MPI_PCONTROL)
 #undef FARGS
 
@@ -231,13 +230,11 @@ CP_API void mpi_abort_f08_(MPI_Fint *comm, MPI_Fint *code, MPI_Fint *ierr)
 	real(comm, code, ierr);
 }
 
-CP_API void mpi_pcontrol_f08_(MPI_Fint *level, MPI_Fint *ierr)
+CP_API void mpi_pcontrol_f08_(MPI_Fint *level)
 {
 	static f_pcontrol real;
-	MPI_Fint own;
 
 	if (!real)
 		real = (f_pcontrol)cp_f_real("mpi_pcontrol_f08_", NULL);
-	f_pcontrol_body(real, (uintptr_t)__builtin_return_address(0), level,
-			ierr ? ierr : &own);
+	f_pcontrol_body(real, (uintptr_t)__builtin_return_address(0), level);
 }

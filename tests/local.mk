@@ -26,5 +26,6 @@ EXTRA_DIST += \
 	tests/test_record_reuse.c \
 	tests/test_record_xthread.c \
 	tests/test_rma_io.c \
+	tests/test_rma_io_f.f90 \
 	tests/test_record_f.f90 \
 	tests/test_record_f08.f90

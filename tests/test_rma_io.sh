@@ -161,4 +161,42 @@ if bad:
     print("\n".join(bad))
     sys.exit(1)
 EOF
+
+# the Fortran bindings: MPI_PCONTROL(LEVEL) has no IERROR
+"$MPIFC" -g -O0 -o "$T/test_rma_io_f" "$top_srcdir/tests/test_rma_io_f.f90" ||
+	fail "cannot compile test_rma_io_f.f90"
+cp_mpirun 60 2 "$T/test_rma_io_f" "$T/fplain.dat" >"$T/fplain.out" 2>&1
+plain=$?
+cp_run_preload 60 2 "$T/fout" "$T/test_rma_io_f" "$T/fpre.dat" \
+	>"$T/fpre.out" 2>&1
+expect_eq "Fortran: exit status with the library" "$?" "$plain"
+expect_eq "Fortran: output" "$(cat "$T/fpre.out")" "$(cat "$T/fplain.out")"
+expect_eq "Fortran: output" "$(cat "$T/fplain.out")" "test_rma_io_f: done 7"
+"$COMMPROF" export "$T/fout" --format csv >"$T/f.csv" ||
+	fail "commprof export (Fortran) failed"
+# rank,op,peer,bytes of each row; the Barrier at level 0 is left out
+got=$(cut -d, -f1,2,3,7 "$T/f.csv" | tail -n +2 | sort)
+want=$(sort <<ROWS
+0,MPI_Win_fence,,0
+0,MPI_Win_fence,,0
+0,MPI_Put,1,20
+0,MPI_File_write_at,,12
+0,MPI_Barrier,,0
+0,MPI_File_read_at,,40
+0,MPI_Pcontrol,,0
+0,MPI_Pcontrol,,0
+1,MPI_Win_fence,,0
+1,MPI_Win_fence,,0
+1,MPI_Put,0,20
+1,MPI_File_write_at,,12
+1,MPI_Barrier,,0
+1,MPI_File_read_at,,12
+1,MPI_Pcontrol,,0
+1,MPI_Pcontrol,,0
+ROWS
+)
+expect_eq "Fortran rows" "$got" "$want"
+expect_eq "Fortran: Barrier calls counted" \
+	"$("$COMMPROF" summary "$T/fout" | awk '/^Per-op totals/ { p = 1 }
+		p && $1 == "MPI_Barrier" { print $2 }')" 4
 note "rma and io rows, classes, bytes and targets as made"

@@ -146,7 +146,8 @@ static uint64_t coll(struct cp_event *ev, const struct cp_raw *s,
 	if (b->root != CP_PEER_NONE)
 		ev->root = cp_world_rank(ci, b->root);
 	if (CP_W0_KIND(s->w0) == CP_RK_ICOLL)
-		ev->flags |= CP_F_NONBLOCK;
+		ev->flags |= CP_W0_FL(s->w0) & CP_RF_PCOLL ? CP_F_PERSIST :
+			     CP_F_NONBLOCK;
 	return size;
 }
 

@@ -267,7 +267,8 @@ static void on_post(const struct cp_raw *s, struct cp_ring *r)
 	if (k == CP_RK_ISEND || k == CP_RK_IRECV)
 		cp_tau_post(&r->f_tau, &ev);	/* persistent: at start */
 	if (cp_req_post(k == CP_RK_ICOLL ? s->u.c.req : s->u.p.req, s->t0,
-			&ev, ci, size, k == CP_RK_PSEND || k == CP_RK_PRECV,
+			&ev, ci, size, k == CP_RK_PSEND || k == CP_RK_PRECV ||
+			(k == CP_RK_ICOLL && (CP_W0_FL(s->w0) & CP_RF_PCOLL)),
 			&o))
 		emit_req(&o, r);
 }

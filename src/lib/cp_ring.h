@@ -72,6 +72,8 @@ enum cp_rkind {
 #define CP_RF_XWIN	0x04	/* CP_RK_XFER: u.o.obj is a window */
 #define CP_RF_XTARGET	0x08	/* CP_RK_XFER: u.o.target is set */
 #define CP_RF_XSTATUS	0x10	/* CP_RK_XFER: u.o.st_bytes is set */
+#define CP_RF_PCOLL	0x04	/* CP_RK_ICOLL: a persistent collective
+				 * made (rows at Start) */
 
 /*
  * The first word of a record: the return address (47 bits: the user half

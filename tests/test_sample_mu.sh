@@ -1,8 +1,8 @@
 #!/bin/sh
 # test_sample_mu.sh - sampling by message identity keeps the accuracy:
-# examples/ring on 4 ranks with a quick calibration's predictions, whose
-# rank files are then sampled at 10% by the library's own rule
-# (tests/sample_keep: a message by the hash of its identity and place,
+# examples/ring on 2 ranks (timed: no rank waits for a core) with a
+# quick calibration's predictions, whose rank files are then sampled at
+# 10% by the library's own rule (tests/sample_keep: a message by the hash of its identity and place,
 # the same at both ends), still reports mu for the messages it kept, all
 # of them matched, about one in ten of the run's, and each model's mu_bar
 # over them is within 5% of its mu_bar over every message of the same
@@ -12,7 +12,10 @@
 # checked on mu_bar over the rows below the whole run's 99th percentile
 # of mu (the same bound for both), and on the plain mu_bar only when 3
 # standard errors of a 10% sample's mean, from every row's mu, are
-# within 5%.  The report's mu_bar is the mean of the rows it reduced.  A
+# within 5%.  Where even the rows below p99 spread so that 3 standard
+# errors of their sample's mean exceed 5% (MPICH on a loaded host: p99
+# of mu in the hundreds), that mean is held to 3 standard errors: the
+# sample is unbiased, and no 10% sample promises more.  The report's mu_bar is the mean of the rows it reduced.  A
 # job run with COMMPROF_SAMPLE=10 itself matches and reports mu for
 # what it kept.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
@@ -26,9 +29,9 @@ KEEP="$top_builddir/tests/sample_keep"
 
 cp_mpirun 300 2 "$CAL" --quick -o "$T/c.params" >"$T/cal.out" 2>&1 ||
 	fail "calibration: $(tail -3 "$T/cal.out")"
-COMMPROF_FINALIZE_MS=0 cp_run_preload 300 4 "$T/o" \
+COMMPROF_FINALIZE_MS=0 cp_run_preload 300 2 "$T/o" \
 	-x COMMPROF_PARAMS="$T/c.params" -x COMMPROF_FINALIZE_MS \
-	"$RING" 3000 >/dev/null 2>"$T/o.err" ||
+	"$RING" 6000 >/dev/null 2>"$T/o.err" ||
 	fail "ring with commprof: status $?: $(tail -3 "$T/o.err")"
 mkdir "$T/all" "$T/s10" || fail "mkdir"
 cp "$(cp_run_of "$T/o")"/rank-*.db "$T/all/" || fail "cp"
@@ -112,15 +115,20 @@ for m in sorted(af):
     tf = mean([v for v in f if v <= top])
     ts = mean([v for v in s if v <= top])
     err99 = abs(ts - tf) / tf
+    below = [v for v in f if v <= top]
+    sd99 = math.sqrt(sum((v - tf) ** 2 for v in below) / (len(below) - 1))
+    n99 = len([v for v in s if v <= top])
+    se99 = sd99 / tf * math.sqrt((1 - n99 / len(below)) / n99)
     sd = math.sqrt(sum((v - mean(f)) ** 2 for v in f) / (len(f) - 1))
     # relative standard error of the mean of a sample of len(s) rows
     se = sd / mean(f) * math.sqrt((1 - len(s) / len(f)) / len(s))
     err = abs(mean(s) - mean(f)) / mean(f)
     print("# %-8s mu_bar %.3f over %d rows, sampled %.3f over %d: %.2f %%"
           " (3 standard errors %.1f %%); below p99 %.2f: %.3f, %.3f: "
-          "%.2f %%" % (m, mean(f), len(f), mean(s), len(s), 100 * err,
-                       300 * se, top, tf, ts, 100 * err99))
-    if err99 > 0.05:
+          "%.2f %% (3 standard errors %.1f %%)" % (
+              m, mean(f), len(f), mean(s), len(s), 100 * err, 300 * se, top,
+              tf, ts, 100 * err99, 300 * se99))
+    if err99 > max(0.05, 3 * se99):
         off.append("%s below p99 by %.2f %%" % (m, 100 * err99))
     if 3 * se <= 0.05 and err > 0.05:
         off.append("%s by %.2f %%" % (m, 100 * err))
@@ -128,9 +136,9 @@ assert not off, "mu_bar off: " + ", ".join(off)
 PY
 
 # the job itself sampled at 10%: what it kept is matched and has mu
-COMMPROF_FINALIZE_MS=0 COMMPROF_SAMPLE=10 cp_run_preload 300 4 "$T/j" \
+COMMPROF_FINALIZE_MS=0 COMMPROF_SAMPLE=10 cp_run_preload 300 2 "$T/j" \
 	-x COMMPROF_PARAMS="$T/c.params" -x COMMPROF_FINALIZE_MS \
-	-x COMMPROF_SAMPLE "$RING" 3000 >/dev/null 2>"$T/j.err" ||
+	-x COMMPROF_SAMPLE "$RING" 6000 >/dev/null 2>"$T/j.err" ||
 	fail "ring with COMMPROF_SAMPLE=10: status $?: $(tail -3 "$T/j.err")"
 "$COMMPROF" report "$T/j" --format json >"$T/j.json" ||
 	fail "report of the sampled job"

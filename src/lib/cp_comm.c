@@ -276,17 +276,23 @@ void cp_comm_new(MPI_Comm comm)
 	(void)comm_miss(comm);
 }
 
-void cp_comm_drop(MPI_Comm comm)
+/* The handle k is being freed: one made later at it is a new
+ * generation. */
+static void mark_freed(uintptr_t k)
 {
 	struct cp_hgen *g;
 
-	if (fixed(comm))
-		return;
 	pthread_mutex_lock(&lock);
-	g = cp_hgen_now(tab, (uintptr_t)comm);
+	g = cp_hgen_now(tab, k);
 	if (g)
 		atomic_store(&g->freed, 1);
 	pthread_mutex_unlock(&lock);
+}
+
+void cp_comm_drop(MPI_Comm comm)
+{
+	if (!fixed(comm))
+		mark_freed((uintptr_t)comm);
 }
 
 /* Generations whose communicator was freed, to cut once no record can
@@ -363,15 +369,8 @@ void cp_win_new(MPI_Win win)
 
 void cp_win_drop(MPI_Win win)
 {
-	struct cp_hgen *g;
-
-	if (win == MPI_WIN_NULL || !tab || !cp_htab_key_ok((uintptr_t)win))
-		return;
-	pthread_mutex_lock(&lock);
-	g = cp_hgen_now(tab, (uintptr_t)win);
-	if (g)
-		atomic_store(&g->freed, 1);
-	pthread_mutex_unlock(&lock);
+	if (win != MPI_WIN_NULL && tab && cp_htab_key_ok((uintptr_t)win))
+		mark_freed((uintptr_t)win);
 }
 
 const struct cp_comm_info *cp_win_at(MPI_Win win, uint64_t tick)

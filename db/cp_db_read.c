@@ -112,7 +112,7 @@ int cp_db_each_call(struct cp_db *db,
 static const char cp_db_sites_sql[] =
 	"SELECT a.rank, a.op, o.name, a.site, m.path, m.base_addr,"
 	" sum(a.count), sum(a.bytes), sum(" CP_DB_MPI_TIME("a", "o") "),"
-	" min(a.min_ns), max(a.max_ns), sum(a.rows)"
+	" min(a.min_ns), max(a.max_ns), sum(a.rows), o.class"
 	" FROM aggs a LEFT JOIN ops o ON o.id = a.op"
 	CP_DB_MODULE_JOIN("a")
 	" GROUP BY a.rank, a.site, a.op ORDER BY a.rank, a.site, a.op";
@@ -140,6 +140,7 @@ int cp_db_each_site(struct cp_db *db,
 		s.min_ns = cp_db_col(st, 9, 0);
 		s.max_ns = cp_db_col(st, 10, 0);
 		s.rows = (uint64_t)cp_db_col(st, 11, 0);
+		s.op_class = (const char *)sqlite3_column_text(st, 12);
 		ret = fn(arg, &s);
 	}
 	if (!ret && rc != SQLITE_DONE)

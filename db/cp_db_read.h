@@ -200,6 +200,8 @@ struct cp_db_site_total {
 	int32_t rank;
 	int32_t op;
 	const char *op_name;	/* NULL if unknown */
+	const char *op_class;	/* ops.class ('p2p', 'rma', ...); NULL if
+				 * unknown */
 	uint64_t site;		/* return address in that rank */
 	const char *mod_path;	/* module that holds site, or NULL */
 	uint64_t mod_base;

@@ -60,7 +60,8 @@ CREATE TABLE ops (
 	kind	TEXT NOT NULL,		-- see above
 	class	TEXT NOT NULL DEFAULT 'other'	-- 'p2p' (a row is one
 					-- message half), 'coll', 'probe',
-					-- 'completion' or 'other'
+					-- 'completion', 'rma' (one-sided),
+					-- 'io' (files) or 'other'
 );
 
 -- One row per recorded call (limited by COMMPROF_MAX_ROWS, sampled by

@@ -53,16 +53,16 @@ def test_programs(top):
 
 
 def calls_in(path):
-    """Lowercase names of the MPI_ functions path calls."""
+    """Lowercase names of the MPI_ (and MPIX_) functions path calls."""
     with open(path, errors="replace") as f:
         text = f.read()
     if path.endswith(".c"):
         text = re.sub(r'/\*.*?\*/|//[^\n]*|"(?:[^"\\\n]|\\.)*"', " ", text,
                       flags=re.S)
-        pat = r"(?<![\w])(MPI_\w+)\s*\("
+        pat = r"(?<![\w])(MPIX?_\w+)\s*\("
     else:
         text = re.sub(r"!.*|'[^'\n]*'|\"[^\"\n]*\"", " ", text)
-        pat = r"(?i)\bcall\s+(mpi_\w+)\s*\("
+        pat = r"(?i)\bcall\s+(mpix?_\w+)\s*\("
     return {m.lower() for m in re.findall(pat, text)}
 
 

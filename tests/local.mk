@@ -8,6 +8,8 @@ REC_TESTS = \
 	tests/test_examples.sh \
 	tests/test_record_c.sh \
 	tests/test_record_f.sh \
+	tests/test_rma_io.sh \
+	tests/test_pcoll.sh \
 	tests/test_fail_dir.sh \
 	tests/test_other_mpi.sh \
 	tests/test_runs.sh \
@@ -24,5 +26,8 @@ EXTRA_DIST += \
 	tests/test_record_comm.c \
 	tests/test_record_reuse.c \
 	tests/test_record_xthread.c \
+	tests/test_rma_io.c \
+	tests/test_rma_io_f.f90 \
+	tests/test_pcoll.c \
 	tests/test_record_f.f90 \
 	tests/test_record_f08.f90

@@ -119,6 +119,10 @@ G="%-18s %12s %14s %12s %7s %12s\n"
 	printf "$F" "$S" main MPI_Isend 1 0 0.000 0.00 0.100
 	printf "$F" "$S" main 'MPI_Odd,"x"' 1 1099511627776 0.000 0.00 0.007
 	echo
+	echo "Per-class totals"
+	printf "$G" class calls bytes "time(ms)" "%mpi" "avg(us)"
+	printf "$G" other 11 1099511639872 1234.578 100.00 112234.354
+	echo
 	echo "Per-op totals"
 	printf "$G" op calls bytes "time(ms)" "%mpi" "avg(us)"
 	printf "$G" MPI_Recv 5 5000 1234.570 100.00 246913.978

@@ -5,7 +5,7 @@
 
 [ -f "$LIBCP" ] || fail "no $LIBCP"
 nm -D --defined-only "$LIBCP" | awk '{print $3}' > "$T/syms"
-bad=$(grep -v -E '^(MPI_[A-Z][A-Za-z_]*|mpi_[a-z0-9_]+|MPI_[A-Z_]+)$' "$T/syms" |
+bad=$(grep -v -E '^(MPIX?_[A-Z][A-Za-z_]*|mpix?_[a-z0-9_]+|MPIX?_[A-Z_]+)$' "$T/syms" |
 	grep -v -E '^(_init|_fini|_edata|_end|__bss_start)$')
 [ -z "$bad" ] || fail "unexpected exports: $bad"
 for s in MPI_Send MPI_Init MPI_Finalize mpi_send mpi_send_ mpi_send__ \

@@ -46,7 +46,12 @@ bad space MPI_Send '@tag(tag)' '@tag (tag)' "not a role: '(tag)'"
 bad needs MPI_Send ' @tag(tag)' '' "@send needs @tag"
 bad class MPI_Recv '@p2p @recv' '@recv' "@recv needs @p2p"
 bad class2 MPI_Probe '@status(status)' '& @nowrap' \
-	"MPI_Probe: want exactly one of @p2p @coll @probe @complete @start @reqfree @cancel @typecommit @typefree @commnew @commfree @nowrap, got @probe @nowrap"
+	"MPI_Probe: want exactly one of @p2p @coll @probe @complete @start @reqfree @cancel @typecommit @typefree @commnew @commfree @rma @io @winnew @winfree @nowrap, got @probe @nowrap"
+bad win MPI_Win_fence '@rma @win(win)' '@rma' "@rma needs @win"
+bad target MPI_Put '@target(target_rank) ' '@peer(target_rank) ' \
+	"@peer needs @send"
+bad if MPI_Allreduce_init '@if(HAVE_DECL_MPI_ALLREDUCE_INIT)' \
+	'@if(mpi4)' "@if(mpi4): want one HAVE_* macro of config.h"
 bad block MPI_Bcast '@block(bytes,' '@block(byte,' \
 	"@block kind 'byte' is none of alltoallv, alltoallw, bytes, nbrv, nbrw, none, redscat, reduce, scatter, scatterv, send, sendv"
 bad blockn MPI_Bcast '@block(bytes, count, datatype)' \

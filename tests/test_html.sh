@@ -39,15 +39,16 @@ if grep -Eo '(src|href)="(https?:)?//[^"]*' "$T/r.html" "$T/p.html"; then
 fi
 
 # the strided view charts the sends whose l_mw is log3P's largest term
-# (report section 7): examples/stride's column is one under Open MPI;
-# MPICH packs fast enough that, after a quick calibration, it may not be
+# (report section 7): examples/stride's column usually is one, but not
+# after every quick calibration (MPICH packs it fast; a crowded host
+# lifts the contiguous times the comparison is made with)
 views=matrix,scatter,mu,sites,timeline,links,ranks
 "$COMMPROF" report "$T/o" --format json -o "$T/r.json" ||
 	fail "report --format json"
 nstrided=$("$PYTHON3" -c 'import json, sys
 print(len(json.load(open(sys.argv[1]))["strided"]["rows"]))' "$T/r.json") ||
 	fail "no strided section in the JSON report"
-if [ "$nstrided" -gt 0 ] || [ "$CP_MPI" = openmpi ]; then
+if [ "$nstrided" -gt 0 ]; then
 	views="$views,strided"
 else
 	note "no middleware-dominated strided send: no strided chart expected"

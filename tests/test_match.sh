@@ -17,14 +17,25 @@ SLEEP_S=0.060		# SLEEP_MS of test_match.c
 "$MPICC" -g -O0 -o "$T/match" "$top_srcdir/tests/test_match.c" ||
 	fail "cannot compile test_match.c"
 
-out=$(cp_run_preload 60 2 "$T/out" "$T/match") ||
-	fail "test_match exited with status $?"
-expect_eq "stdout" "$out" "test_match: done"
-"$COMMPROF" export "$T/out" --format csv >"$T/calls.csv" 2>"$T/err" ||
-	fail "commprof export failed: $(cat "$T/err")"
-expect_eq "export stderr" "$(cat "$T/err")" ""
-"$PYTHON3" "$top_srcdir/tests/match_check.py" "$T/calls.csv" \
-	"$(cp_run_of "$T/out")/commprof.db" "$SLEEP_S" || fail "matching differs"
+# The checks time a 60 ms sleep against transfers of microseconds; a
+# host busy with other work can deschedule a transfer for tens of ms:
+# the run is tried up to 3 times, each try said.
+try=1
+while :; do
+	rm -rf "$T/out"
+	out=$(cp_run_preload 60 2 "$T/out" "$T/match") ||
+		fail "test_match exited with status $?"
+	expect_eq "stdout" "$out" "test_match: done"
+	"$COMMPROF" export "$T/out" --format csv >"$T/calls.csv" \
+		2>"$T/err" || fail "commprof export failed: $(cat "$T/err")"
+	expect_eq "export stderr" "$(cat "$T/err")" ""
+	"$PYTHON3" "$top_srcdir/tests/match_check.py" "$T/calls.csv" \
+		"$(cp_run_of "$T/out")/commprof.db" "$SLEEP_S" && break
+	[ "$try" -lt 3 ] || fail "matching differs in 3 tries"
+	note "try $try: matching differs (load average" \
+		"$(cut -d' ' -f1-3 /proc/loadavg)); again"
+	try=$((try + 1))
+done
 
 # one row in two kept, by message identity: what is kept pairs
 out=$(COMMPROF_SAMPLE=2 cp_run_preload 60 2 "$T/s" -x COMMPROF_SAMPLE \

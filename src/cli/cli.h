@@ -122,6 +122,7 @@ struct cp_cli_line {
 	const char *site;	/* owned by the site cache; "" none */
 	const char *func;	/* idem */
 	char op[64];		/* MPI function name, or "op<id>" */
+	char cls[16];		/* its class (ops.class), "other" unknown */
 	uint64_t count;		/* calls */
 	uint64_t bytes;		/* bytes summed */
 	int64_t time_ns;	/* MPI time summed, ns */

@@ -38,6 +38,8 @@ static int cp_cli_lines_add(void *arg, const struct cp_db_site_total *t)
 	l->site = site ? site : "(unknown)";
 	l->func = func ? func : "";
 	cp_row_op_name(l->op, sizeof(l->op), t->op_name, t->op);
+	snprintf(l->cls, sizeof(l->cls), "%s",
+		 t->op_class ? t->op_class : "other");
 	l->count = t->count;
 	l->bytes = t->bytes;
 	l->time_ns = t->time_ns;

@@ -820,9 +820,10 @@ static void cp_rep_coverage(struct cp_cli_tab *t, struct cp_cli_tab *w,
 
 static const char *const cp_rep_site_cols[] = {
 	"site", "function", "op", "calls", "bytes", "time", "pct_mpi",
-	"avg" };
+	"avg", "class" };
 static const char *const cp_rep_site_heads[] = {
-	"site", "function", "op", "calls", "bytes", "time", "%mpi", "avg" };
+	"site", "function", "op", "calls", "bytes", "time", "%mpi", "avg",
+	"class" };
 
 /* Returns 0, -CP_DB_EIO or 1 out of memory. */
 static int cp_rep_sites(struct cp_cli_tab *t, struct cp_rep *r)
@@ -846,6 +847,7 @@ static int cp_rep_sites(struct cp_cli_tab *t, struct cp_rep *r)
 						r->tot.mpi_time_ns), "%.2f");
 		cp_cli_put_time(t, 7, v[i].count ? (double)v[i].time_ns /
 				(double)v[i].count : NAN);
+		cp_cli_put_str(t, 8, v[i].cls);
 	}
 	if (!n)
 		cp_cli_tab_note(t, "no calls recorded");

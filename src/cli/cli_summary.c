@@ -2,7 +2,7 @@
  * cli_summary.c - "commprof summary DIR [--top N]": an mpiP-like profile
  * from the aggregates (complete even when call rows were limited, sampled
  * or dropped): run totals, the callsites with the most MPI time, and
- * per-function totals.  Callsites of different ranks that resolve to the
+ * totals per class of call and per function.  Callsites of different ranks that resolve to the
  * same text are one callsite.
  */
 #include <inttypes.h>
@@ -81,6 +81,31 @@ static void cp_cli_print_sites(const struct cp_cli_summary *s, size_t top,
 	}
 }
 
+/* The lines summed by class (p2p, coll, rma, io, ...) from a copy of
+ * them.  Returns 0, or 1 when out of memory. */
+static int cp_cli_print_classes(const struct cp_cli_summary *s,
+				int64_t mpi_ns)
+{
+	struct cp_cli_line *v = malloc((s->n ? s->n : 1) * sizeof(*v));
+	size_t i, n;
+
+	if (!v)
+		return 1;
+	for (i = 0; i < s->n; i++) {
+		v[i] = s->v[i];
+		v[i].site = v[i].func = "";
+		snprintf(v[i].op, sizeof(v[i].op), "%s", v[i].cls);
+	}
+	n = cp_cli_lines_merge(v, s->n);
+	printf("\nPer-class totals\n");
+	printf("%-18s %12s %14s %12s %7s %12s\n", "class", "calls", "bytes",
+	       "time(ms)", "%mpi", "avg(us)");
+	for (i = 0; i < n; i++)
+		cp_cli_print_line(&v[i], mpi_ns);
+	free(v);
+	return 0;
+}
+
 static void cp_cli_print_ops(struct cp_cli_summary *s, int64_t mpi_ns)
 {
 	size_t i, n;
@@ -156,6 +181,11 @@ int cp_cli_summary(int argc, char **argv)
 	}
 	cp_cli_print_totals(dir, &t);
 	cp_cli_print_sites(&s, top, t.mpi_time_ns);
+	if (cp_cli_print_classes(&s, t.mpi_time_ns)) {
+		cp_cli_err("out of memory");
+		ret = CP_CLI_FAIL;
+		goto out_close;
+	}
 	cp_cli_print_ops(&s, t.mpi_time_ns);
 	ret = fflush(stdout) ? CP_CLI_FAIL : CP_CLI_OK;
 	if (ret)

@@ -110,21 +110,16 @@ static int out_degree(MPI_Comm comm, int me)
 	return 0;
 }
 
-/* Build the info of comm: MPI calls, under lock.  NULL on failure. */
-static struct cp_comm_info *comm_build(MPI_Comm comm)
+/* The info of group g (remote group when inter), own rank me: MPI
+ * calls, under lock.  NULL on failure.  Frees g. */
+static struct cp_comm_info *group_build(MPI_Group g, int me, int inter)
 {
-	MPI_Group g = MPI_GROUP_NULL, wg = MPI_GROUP_NULL;
+	MPI_Group wg = MPI_GROUP_NULL;
 	struct cp_comm_info *ci = NULL;
-	int inter = 0, n = 0, me = 0, *idx = NULL;
+	int n = 0, *idx = NULL;
 	int32_t *map = NULL;
 
-	if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
-		return NULL;
-	if (inter ? PMPI_Comm_remote_group(comm, &g) :
-		    PMPI_Comm_group(comm, &g))
-		return NULL;
-	if (PMPI_Group_size(g, &n) || PMPI_Comm_rank(comm, &me) ||
-	    PMPI_Comm_group(MPI_COMM_WORLD, &wg))
+	if (PMPI_Group_size(g, &n) || PMPI_Comm_group(MPI_COMM_WORLD, &wg))
 		goto out;
 	ci = calloc(1, sizeof(*ci));
 	map = calloc(n ? n : 1, sizeof(*map));
@@ -138,7 +133,6 @@ static struct cp_comm_info *comm_build(MPI_Comm comm)
 	ci->size = n;
 	ci->me = me;
 	ci->inter = inter;
-	ci->outdeg = inter ? 0 : out_degree(comm, me);
 	ci->world = map;
 	ci->id = comm_id(map, n, inter);
 	goto out;
@@ -155,6 +149,40 @@ out:
 	return ci;
 }
 
+/* Build the info of comm: MPI calls, under lock.  NULL on failure. */
+static struct cp_comm_info *comm_build(MPI_Comm comm)
+{
+	struct cp_comm_info *ci;
+	MPI_Group g;
+	int inter = 0, me = 0;
+
+	if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS ||
+	    PMPI_Comm_rank(comm, &me) != MPI_SUCCESS)
+		return NULL;
+	if (inter ? PMPI_Comm_remote_group(comm, &g) :
+		    PMPI_Comm_group(comm, &g))
+		return NULL;
+	ci = group_build(g, me, inter);
+	if (ci && !inter)
+		ci->outdeg = out_degree(comm, me);
+	return ci;
+}
+
+/* Build the info of window w from its group.  NULL on failure. */
+static struct cp_comm_info *win_build(MPI_Win w)
+{
+	MPI_Group g;
+	int me = 0;
+
+	if (PMPI_Win_get_group(w, &g) != MPI_SUCCESS)
+		return NULL;
+	if (PMPI_Group_rank(g, &me) != MPI_SUCCESS) {
+		PMPI_Group_free(&g);
+		return NULL;
+	}
+	return group_build(g, me, 0);
+}
+
 static void keep(struct cp_comm_info *ci)
 {
 	struct retired *r = malloc(sizeof(*r));
@@ -166,9 +194,10 @@ static void keep(struct cp_comm_info *ci)
 	retired = r;
 }
 
-/* Register comm as a communicator made now; under lock.  Returns its
- * info, or &unknown_ci. */
-static const struct cp_comm_info *insert(uintptr_t k, MPI_Comm comm)
+/* Register comm (or window win, when comm is MPI_COMM_NULL) as made
+ * now; under lock.  Returns its info, or &unknown_ci. */
+static const struct cp_comm_info *insert(uintptr_t k, MPI_Comm comm,
+					 MPI_Win win)
 {
 	struct cp_hgen *g = tab ? cp_hgen_now(tab, k) : NULL;
 	struct cp_comm_info *ci;
@@ -177,7 +206,7 @@ static const struct cp_comm_info *insert(uintptr_t k, MPI_Comm comm)
 		return (const struct cp_comm_info *)(uintptr_t)g->val;
 	if (!tab || !cp_htab_key_ok(k))
 		return &unknown_ci;
-	ci = comm_build(comm);
+	ci = comm != MPI_COMM_NULL ? comm_build(comm) : win_build(win);
 	if (!ci)
 		return &unknown_ci;
 	keep(ci);
@@ -196,7 +225,7 @@ static CP_COLD const struct cp_comm_info *comm_miss(MPI_Comm comm)
 	const struct cp_comm_info *ci;
 
 	pthread_mutex_lock(&lock);
-	ci = insert((uintptr_t)comm, comm);
+	ci = insert((uintptr_t)comm, comm, MPI_WIN_NULL);
 	pthread_mutex_unlock(&lock);
 	return ci;
 }
@@ -247,17 +276,23 @@ void cp_comm_new(MPI_Comm comm)
 	(void)comm_miss(comm);
 }
 
-void cp_comm_drop(MPI_Comm comm)
+/* The handle k is being freed: one made later at it is a new
+ * generation. */
+static void mark_freed(uintptr_t k)
 {
 	struct cp_hgen *g;
 
-	if (fixed(comm))
-		return;
 	pthread_mutex_lock(&lock);
-	g = cp_hgen_now(tab, (uintptr_t)comm);
+	g = cp_hgen_now(tab, k);
 	if (g)
 		atomic_store(&g->freed, 1);
 	pthread_mutex_unlock(&lock);
+}
+
+void cp_comm_drop(MPI_Comm comm)
+{
+	if (!fixed(comm))
+		mark_freed((uintptr_t)comm);
 }
 
 /* Generations whose communicator was freed, to cut once no record can
@@ -315,4 +350,42 @@ void cp_comm_gc(uint64_t cycle)
 		}
 	}
 	gone_n = j;
+}
+
+/*
+ * Windows share the communicators' table: their handles never equal a
+ * communicator's (distinct objects in Open MPI; MPICH keeps the object
+ * kind in the handle's bits), and a window's group maps its ranks to
+ * world ranks exactly as a communicator's does.
+ */
+void cp_win_new(MPI_Win win)
+{
+	if (win == MPI_WIN_NULL)
+		return;
+	pthread_mutex_lock(&lock);
+	(void)insert((uintptr_t)win, MPI_COMM_NULL, win);
+	pthread_mutex_unlock(&lock);
+}
+
+void cp_win_drop(MPI_Win win)
+{
+	if (win != MPI_WIN_NULL && tab && cp_htab_key_ok((uintptr_t)win))
+		mark_freed((uintptr_t)win);
+}
+
+const struct cp_comm_info *cp_win_at(MPI_Win win, uint64_t tick)
+{
+	struct cp_hgen *g;
+
+	if (win == MPI_WIN_NULL || !tab || !cp_htab_key_ok((uintptr_t)win))
+		return &unknown_ci;
+	if (tick == UINT64_MAX) {
+		g = cp_hgen_now(tab, (uintptr_t)win);
+		if (g && atomic_load(&g->freed))
+			g = NULL;
+	} else {
+		g = cp_hgen_at_cur(tab, &cur, (uintptr_t)win, tick);
+	}
+	return g ? (const struct cp_comm_info *)(uintptr_t)g->val
+		 : &unknown_ci;
 }

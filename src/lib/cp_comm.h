@@ -50,6 +50,20 @@ void cp_comm_retire(MPI_Comm comm, uint64_t tick, uint64_t cycle);
  * Cannot fail. */
 void cp_comm_gc(uint64_t cycle);
 
+/* Register window win just created (after the creating call): its
+ * group, as cp_comm_new() a communicator's; MPI calls.  Cannot fail: one
+ * that cannot be built maps to the placeholder. */
+void cp_win_new(MPI_Win win);
+/* The application is freeing win (MPI_Win_free); its retire record is
+ * read by cp_comm_retire() with the handle as a communicator's.  Cannot
+ * fail. */
+void cp_win_drop(MPI_Win win);
+/* The window handle win named at tick (the flusher's, lock-free, no MPI
+ * call), or now when tick is UINT64_MAX (any thread); the placeholder
+ * (size -1) for one not known.  Never built here: a handle that is no
+ * communicator must not reach MPI's communicator calls.  Never NULL. */
+const struct cp_comm_info *cp_win_at(MPI_Win win, uint64_t tick);
+
 /* World rank of rank r of ci, or CP_PEER_* for MPI_PROC_NULL,
  * MPI_ANY_SOURCE and a rank outside the group. */
 static inline int32_t cp_world_rank(const struct cp_comm_info *ci, int r)

@@ -146,8 +146,35 @@ static uint64_t coll(struct cp_event *ev, const struct cp_raw *s,
 	if (b->root != CP_PEER_NONE)
 		ev->root = cp_world_rank(ci, b->root);
 	if (CP_W0_KIND(s->w0) == CP_RK_ICOLL)
-		ev->flags |= CP_F_NONBLOCK;
+		ev->flags |= CP_W0_FL(s->w0) & CP_RF_PCOLL ? CP_F_PERSIST :
+			     CP_F_NONBLOCK;
 	return size;
+}
+
+/* A one-sided or file call: what its origin buffer holds (a read: what
+ * its status says arrived), the target as a world rank.  Its layout is
+ * left out: no model predicts these rows. */
+static void xfer(struct cp_event *ev, const struct cp_raw *s,
+		 const struct cp_comm_info *ci, uint64_t tick)
+{
+	unsigned fl = CP_W0_FL(s->w0);
+	uint64_t size = 0;
+
+	if (fl & CP_RF_XTARGET)
+		peer_of(ev, ci, s->u.o.target);
+	if (s->u.o.type != MPI_DATATYPE_NULL) {
+		(void)layout_of(s->u.o.type, tick, &size);
+		ev->count = s->u.o.count > 0 ? (uint64_t)s->u.o.count : 0;
+		ev->bytes = ev->count * size;
+		if (!ev->bytes)
+			ev->flags |= CP_F_ZERO;
+	}
+	if (fl & CP_RF_XSTATUS) {
+		ev->bytes = s->u.o.st_bytes;
+		ev->count = size ? ev->bytes / size : 0;
+		ev->flags = (uint16_t)((ev->flags & ~CP_F_ZERO) | CP_F_RECV |
+				       (ev->bytes ? 0 : CP_F_ZERO));
+	}
 }
 
 static void derive(const struct cp_raw *s, struct cp_event *ev,
@@ -182,6 +209,13 @@ static void derive(const struct cp_raw *s, struct cp_event *ev,
 		ci = comm_of(s->u.c.comm, tick == NOW ? NOW : s->t0);
 		base(ev, s, ci);
 		size = coll(ev, s, ci, tick == NOW ? NOW : s->t0);
+		break;
+	case CP_RK_XFER:
+		if (CP_W0_FL(s->w0) & CP_RF_XWIN)
+			ci = cp_win_at((MPI_Win)s->u.o.obj,
+				       tick == NOW ? UINT64_MAX : s->t0);
+		base(ev, s, ci);
+		xfer(ev, s, ci, tick == NOW ? NOW : s->t0);
 		break;
 	default:	/* DONE: the completion call's own row */
 		base(ev, s, ci);

@@ -24,7 +24,9 @@ struct cp_comm_info;
  * cp_derive - the call of a SEND, RECV, PROBE, COLL record, or the posted
  * call of an ISEND, IRECV, PSEND, PRECV or ICOLL record (its time is the
  * post's until the request completes: src/lib/cp_req.h), or the
- * completion call's own row of a DONE record (count 0).  *ci: out, the
+ * completion call's own row of a DONE record (count 0), or the one-sided
+ * or file call of an XFER record (no layout; a window's target as a
+ * world rank).  *ci: out, the
  * communicator (never NULL; unknown has size -1); *type_bytes: out, the
  * size of one element (0 when there is none).  Cannot fail.
  */
@@ -38,14 +40,14 @@ void cp_derive_now(const struct cp_raw *s, struct cp_event *ev,
 		   const struct cp_comm_info **ci, uint64_t *type_bytes);
 
 /* True when records of kind k (enum cp_rkind) describe a call of their
- * own through cp_derive(): every kind but PAD, START, ITEM, FREE, CANCEL,
- * RETYPE and RECOMM. */
+ * own through cp_derive(): every kind but PAD, START, ITEM, FREE and
+ * RETIRE (an XFER record of MPI_Pcontrol is a row of its own too). */
 static inline int cp_derive_has_row(unsigned k)
 {
 	return k == CP_RK_SEND || k == CP_RK_RECV || k == CP_RK_ISEND ||
 	       k == CP_RK_IRECV || k == CP_RK_PSEND || k == CP_RK_PRECV ||
 	       k == CP_RK_PROBE || k == CP_RK_COLL || k == CP_RK_ICOLL ||
-	       k == CP_RK_DONE;
+	       k == CP_RK_DONE || k == CP_RK_XFER;
 }
 
 #endif

@@ -96,6 +96,8 @@ static uint64_t last_full;		/* the last drain that read every ring
 					 * to its head */
 static int64_t seq, rows_kept, rows_seen;
 static int64_t rows_capped;		/* sampled in, refused by max_rows */
+static bool paused;			/* MPI_Pcontrol(0) read, no level
+					 * since: rows counted, not kept */
 static struct cp_seqtab *places;	/* COMMPROF_SAMPLE > 1: places of
 					 * messages per channel */
 static bool is_p2p[CP_CALL_COUNT], is_coll[CP_CALL_COUNT];
@@ -220,6 +222,8 @@ static void emit(struct cp_event *ev, const struct cp_comm_info *ci,
 	struct srow *q;
 
 	rows_seen++;
+	if (paused)
+		keep = false;
 	if (keep && rows_kept >= (int64_t)cp_env.max_rows) {
 		rows_capped++;
 		keep = false;
@@ -263,7 +267,8 @@ static void on_post(const struct cp_raw *s, struct cp_ring *r)
 	if (k == CP_RK_ISEND || k == CP_RK_IRECV)
 		cp_tau_post(&r->f_tau, &ev);	/* persistent: at start */
 	if (cp_req_post(k == CP_RK_ICOLL ? s->u.c.req : s->u.p.req, s->t0,
-			&ev, ci, size, k == CP_RK_PSEND || k == CP_RK_PRECV,
+			&ev, ci, size, k == CP_RK_PSEND || k == CP_RK_PRECV ||
+			(k == CP_RK_ICOLL && (CP_W0_FL(s->w0) & CP_RF_PCOLL)),
 			&o))
 		emit_req(&o, r);
 }
@@ -309,6 +314,16 @@ static void record(const struct cp_raw *s, struct cp_ring *r)
 		cp_derive(s, &ev, &ci, &size);
 		emit(&ev, ci, r->thread);
 		break;
+	case CP_RK_XFER:
+		/* the rows read between MPI_Pcontrol(0) and the next
+		 * level are counted, not kept; both calls' own are kept */
+		cp_derive(s, &ev, &ci, &size);
+		if (ev.call == CP_CALL_MPI_Pcontrol && s->u.o.count)
+			paused = false;
+		emit(&ev, ci, r->thread);
+		if (ev.call == CP_CALL_MPI_Pcontrol && !s->u.o.count)
+			paused = true;
+		break;
 	case CP_RK_ISEND: case CP_RK_IRECV: case CP_RK_ICOLL:
 	case CP_RK_PSEND: case CP_RK_PRECV:
 		on_post(s, r);
@@ -320,17 +335,17 @@ static void record(const struct cp_raw *s, struct cp_ring *r)
 		on_done(s, r);
 		break;
 	case CP_RK_FREE:
-		if (cp_req_free(s->u.q.req, s->t0, &o))
+		if (CP_W0_FL(s->w0) & CP_RF_CANCEL)
+			cp_req_cancel(s->u.q.req, s->t0);
+		else if (cp_req_free(s->u.q.req, s->t0, &o))
 			emit_req(&o, r);
 		break;
-	case CP_RK_CANCEL:
-		cp_req_cancel(s->u.q.req, s->t0);
-		break;
-	case CP_RK_RETYPE:
-		cp_layout_retire((MPI_Datatype)s->u.x.handle, s->t0, cycle);
-		break;
-	case CP_RK_RECOMM:
-		cp_comm_retire((MPI_Comm)s->u.x.handle, s->t0, cycle);
+	case CP_RK_RETIRE:
+		if (CP_W0_FL(s->w0) & CP_RF_COMM)
+			cp_comm_retire((MPI_Comm)s->u.x.handle, s->t0, cycle);
+		else
+			cp_layout_retire((MPI_Datatype)s->u.x.handle, s->t0,
+					 cycle);
 		break;
 	default:	/* CP_RK_PAD */
 		break;

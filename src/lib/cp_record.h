@@ -17,8 +17,9 @@
 
 #include "src/common/cp_row.h"		/* CP_F_*, CP_PEER_* */
 #include "src/lib/cp_coll.h"		/* cp_blk_*, cp_msg_* */
-#include "src/lib/cp_comm.h"		/* cp_comm_new, cp_comm_drop */
+#include "src/lib/cp_comm.h"		/* cp_comm_new, cp_win_new, ... */
 #include "src/lib/cp_compiler.h"	/* CP_API, cp_unlikely */
+#include "src/lib/cp_event.h"		/* cp_status_bytes */
 #include "src/lib/cp_fortran.h"		/* cp_f_* */
 #include "src/lib/cp_layout.h"		/* cp_layout_note, cp_layout_drop */
 #include "src/lib/cp_ring.h"		/* cp_ring_on, cp_claim, cp_publish */

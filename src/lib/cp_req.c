@@ -170,7 +170,10 @@ void cp_req_start(MPI_Request req, uint64_t t, struct cp_tau *tau)
 		return;
 	x->ev.t0 = t;
 	x->active = 1;
-	cp_tau_post(tau, &x->ev);	/* each start is a message */
+	/* each start of a send or receive is a message; a persistent
+	 * collective's (no tag) is none */
+	if (x->ev.tag != CP_TAG_NONE)
+		cp_tau_post(tau, &x->ev);
 }
 
 static void orphan(uintptr_t req, const MPI_Status *st, uint64_t t0,

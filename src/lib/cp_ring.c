@@ -15,6 +15,7 @@
 #include "src/lib/cp_ring.h"
 
 _Static_assert(sizeof(struct cp_raw) == 64, "a record is one cache line");
+_Static_assert(CP_RK_NKINDS <= 16, "a record kind is 4 bits of CP_W0");
 
 __thread struct cp_ring *cp_my_ring
 	__attribute__((tls_model("initial-exec")));

@@ -48,10 +48,12 @@ enum cp_rkind {
 				 * call's row follows as a CP_RK_DONE) */
 	CP_RK_DONE,		/* a completion call: u.d; with CP_RF_ITEM it
 				 * also completed u.d.req itself */
-	CP_RK_FREE,		/* MPI_Request_free: u.q */
-	CP_RK_CANCEL,		/* MPI_Cancel: u.q */
-	CP_RK_RETYPE,		/* a datatype is being freed: u.x */
-	CP_RK_RECOMM,		/* a communicator is being freed: u.x */
+	CP_RK_FREE,		/* MPI_Request_free, with CP_RF_CANCEL
+				 * MPI_Cancel: u.q */
+	CP_RK_RETIRE,		/* a datatype, with CP_RF_COMM a
+				 * communicator, is being freed: u.x */
+	CP_RK_XFER,		/* one-sided or file call: u.o */
+	CP_RK_NKINDS		/* no more than 16: CP_W0 keeps 4 bits */
 };
 
 /* Record flags (CP_W0 flags). */
@@ -61,6 +63,17 @@ enum cp_rkind {
 #define CP_RF_ANYTAG	0x08	/* blocking receive posted MPI_ANY_TAG */
 #define CP_RF_DONE	0x10	/* probe found; CP_RK_DONE: with an item */
 #define CP_RF_ITEM	CP_RF_DONE
+/* Flags of one kind only: the same bits mean something else elsewhere. */
+#define CP_RF_CANCEL	0x02	/* CP_RK_FREE: it is MPI_Cancel */
+#define CP_RF_COMM	0x02	/* CP_RK_RETIRE: the handle is a
+				 * communicator, not a datatype */
+/* CP_RK_XFER keeps clear of CP_RF_FORTRAN and CP_RF_HALF, which every
+ * row kind is read for */
+#define CP_RF_XWIN	0x04	/* CP_RK_XFER: u.o.obj is a window */
+#define CP_RF_XTARGET	0x08	/* CP_RK_XFER: u.o.target is set */
+#define CP_RF_XSTATUS	0x10	/* CP_RK_XFER: u.o.st_bytes is set */
+#define CP_RF_PCOLL	0x04	/* CP_RK_ICOLL: a persistent collective
+				 * made (rows at Start) */
 
 /*
  * The first word of a record: the return address (47 bits: the user half
@@ -126,12 +139,19 @@ struct cp_raw {
 			MPI_Status st;
 			int32_t n;	/* DONE: ITEM records just before */
 		} d;
-		struct {		/* START, FREE, CANCEL */
+		struct {		/* START, FREE */
 			MPI_Request req;
 		} q;
-		struct {		/* RETYPE, RECOMM */
+		struct {		/* RETIRE */
 			uintptr_t handle;
 		} x;
+		struct {		/* XFER */
+			uintptr_t obj;		/* MPI_Win or MPI_File */
+			MPI_Datatype type;	/* MPI_DATATYPE_NULL: none */
+			int32_t count;		/* elements, as passed */
+			int32_t target;		/* rank in the window */
+			uint64_t st_bytes;	/* bytes the status says */
+		} o;
 	} u;
 } __attribute__((aligned(64)));
 

@@ -247,7 +247,7 @@ void cp_note(struct cp_ring *r, unsigned kind, uintptr_t handle,
 
 	s->w0 = CP_W0(site, call, kind, fl);
 	s->t0 = s->t1 = cp_ticks();
-	if (kind == CP_RK_FREE || kind == CP_RK_CANCEL)
+	if (kind == CP_RK_FREE)
 		s->u.q.req = (MPI_Request)handle;
 	else
 		s->u.x.handle = handle;

@@ -61,9 +61,9 @@ void cp_start_post_f(struct cp_ring *r, const MPI_Fint *reqs, int n,
 		     uint64_t t0, uint64_t t1, uintptr_t site, int call,
 		     int fl);
 
-/* A record of kind (CP_RK_FREE, CP_RK_CANCEL: req; CP_RK_RETYPE,
- * CP_RK_RECOMM: a handle) made now, before the real call.  Cannot
- * fail. */
+/* A record of kind (CP_RK_FREE: req; CP_RK_RETIRE: a handle) and flags
+ * fl (CP_RF_*: CP_RF_CANCEL, CP_RF_COMM say which call it is) made now,
+ * before the real call.  Cannot fail. */
 void cp_note(struct cp_ring *r, unsigned kind, uintptr_t handle,
 	     uintptr_t site, int call, int fl);
 

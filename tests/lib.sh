@@ -50,6 +50,28 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit 77; }
 note() { echo "# $*"; }
 
+# cp_busy_start / cp_busy_stop NP: while a timed step runs, sample once a
+# second how many processes are runnable (procs_running of /proc/stat,
+# the sampler's own reading among them).  cp_busy_stop prints
+# "CROWDED TOTAL": of TOTAL samples, CROWDED saw more runnable processes
+# than the NP ranks and the sampler.  The 1-min load lags a minute
+# behind and counts the test's own spinning ranks; this sees another job
+# take the processors while the test times.  The sampler ends with the
+# test's shell if cp_busy_stop is never reached.
+cp_busy_start() {
+	(while kill -0 $$ 2>/dev/null; do
+		awk '/^procs_running/ { print $2 }' /proc/stat
+		sleep 1
+	done) >"$T/busy.samples" 2>/dev/null &
+	cp_busy_pid=$!
+}
+cp_busy_stop() {
+	kill "$cp_busy_pid" 2>/dev/null
+	wait "$cp_busy_pid" 2>/dev/null
+	awk -v lim="$(( $1 + 1 ))" '$1 > lim { c++ } END { print c + 0, NR }' \
+		"$T/busy.samples"
+}
+
 # cp_mpirun SECONDS NP PROG ARGS... : bounded mpirun, no preload
 cp_mpirun() {
 	local secs=$1 np=$2; shift 2

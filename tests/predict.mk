@@ -16,4 +16,4 @@ dist_check_SCRIPTS += tests/test_predict_e2e.sh
 # mu_bar of log3P and LMO within their bounds
 TESTS += tests/test_probe.sh
 dist_check_SCRIPTS += tests/test_probe.sh
-EXTRA_DIST += tests/probe.c
+EXTRA_DIST += tests/probe.c tests/gauge.c

@@ -1,5 +1,5 @@
 /*
- * cp_derive.h - from a raw record (src/lib/cp_ring.h) to the call it
+ * cp_derive.h - from a raw record (src/lib/cp_raw.h) to the call it
  * describes (struct cp_event, src/lib/cp_derive.c): the datatype's layout
  * and bytes, the communicator's id, size and world ranks, the received
  * bytes from the saved status words.  Handles are read as they were when
@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "src/lib/cp_event.h"
-#include "src/lib/cp_ring.h"
+#include "src/lib/cp_raw.h"
 
 struct cp_comm_info;
 

@@ -16,7 +16,7 @@ libcommprof_la_SOURCES = \
 	src/lib/cp_htab.c src/lib/cp_htab.h \
 	src/lib/cp_state.c src/lib/cp_state.h \
 	src/lib/cp_comm.c src/lib/cp_comm.h \
-	src/lib/cp_ring.c src/lib/cp_ring.h \
+	src/lib/cp_ring.c src/lib/cp_ring.h src/lib/cp_raw.h \
 	src/lib/cp_derive.c src/lib/cp_derive.h \
 	src/lib/cp_agg.c src/lib/cp_agg.h \
 	src/lib/cp_req.c src/lib/cp_req.h \

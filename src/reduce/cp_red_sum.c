@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "analysis/cp_err.h"
-#include "src/reduce/cp_red.h"
+#include "src/reduce/cp_red_sum.h"
 
 void cp_red_sum_init(struct cp_red_sum *s)
 {

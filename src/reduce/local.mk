@@ -10,7 +10,8 @@
 # library and commprof-mpi; the commprof command never links it.
 noinst_LTLIBRARIES += libcpred.la libcpredmpi.la
 libcpred_la_SOURCES = \
-	src/reduce/cp_red.h src/reduce/cp_red.c src/reduce/cp_red_sum.c
+	src/reduce/cp_red.h src/reduce/cp_red.c src/reduce/cp_red_sum.h \
+	src/reduce/cp_red_sum.c
 libcpred_la_LIBADD = -lm
 libcpredmpi_la_SOURCES = src/reduce/cp_red_mpi.h src/reduce/cp_red_mpi.c
 libcpredmpi_la_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)

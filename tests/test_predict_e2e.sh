@@ -3,8 +3,9 @@
 # examples/stride with the parameter file, report: the application's
 # output is unchanged, every model that predicted has an accuracy line
 # (a baseline the calibration failed may be missing only when the report
-# names it; LMO and log3P must predict), and the report flags the strided sends of stride.c, not the contiguous
-# ones of the same size.
+# names it; LMO and log3P must predict), and the report flags the
+# strided sends of stride.c, not the contiguous ones of the same size
+# (under Open MPI within three calibrations).
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
 CAL="$top_builddir/commprof-calibrate"
@@ -29,8 +30,23 @@ for try in 1 2 3; do
 print(sqlite3.connect(sys.argv[1]).execute("SELECT value FROM meta "
       "WHERE key = \x27pred_models\x27").fetchone()[0])' \
 		"$(cp_run_of "$T/o")/rank-00000.db") || fail "no pred_models in rank 0"
-	[ "$got" = "$want" ] && break
-	note "calibration $try: models $got; again"
+	if [ "$got" != "$want" ]; then
+		note "calibration $try: models $got; again"
+		continue
+	fi
+	# Open MPI packs stride.c's column slower than it moves 8 KiB:
+	# l_mw is log3P's largest term after most quick calibrations (7 of
+	# 9 on this machine, the two others one with a steady gauge and
+	# one unknown): another calibration then
+	[ "$CP_MPI" = mpich ] && break
+	"$COMMPROF" report "$T/o" --format json >"$T/r.json" || fail "report"
+	n=$("$PYTHON3" -c 'import json, sys
+print(sum(s.get("op") == "MPI_Send" for s in
+          json.load(open(sys.argv[1]))["strided"]["rows"]))' "$T/r.json") ||
+		fail "no strided section in the JSON report"
+	[ "$n" -gt 0 ] && break
+	note "calibration $try: no strided send flagged ($(grep -E \
+		'^(gauge|warning: the host)' "$T/cal.out" | tr '\n' ' ')); again"
 done
 diff "$T/plain.out" "$T/prof.out" >&2 || fail "output changed"
 grep -q '^commprof:' "$T/prof.err" && fail "warned: $(cat "$T/prof.err")"

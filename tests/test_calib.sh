@@ -117,6 +117,27 @@ fi
 # no progress bar when stderr is not a terminal
 [ -s c3.err ] && fail "stderr not empty: $(head -n 3 c3.err)"
 
+# the gauge: 5 moments, the file's range and "assume unsteady" agree
+# with the moments printed, unsteady exactly when the slowest moment
+# took over 1.5 times the fastest
+has c3.out '^gauge: 262144 B between ranks 0 and 1, fastest one-way time at 5 moments \(us\):( [0-9.]+){5}'
+has c3.params '^calib\.gauge [0-9.e+-]+ lo [0-9.e+-]+ hi [0-9.e+-]+ n 5$'
+"$PYTHON3" - c3.out c3.params <<'PY' || fail "gauge"
+import re, sys
+out, par = (open(p).read() for p in sys.argv[1:3])
+us = [float(x) for x in re.search(r"^gauge: .*\(us\):((?: [0-9.]+)+)",
+                                  out, re.M).group(1).split()]
+v, lo, hi = (float(x) for x in re.search(
+    r"^calib\.gauge (\S+) lo (\S+) hi (\S+) n 5$", par, re.M).groups())
+assert abs(lo * 1e6 - min(us)) < 0.051 and abs(hi * 1e6 - max(us)) < 0.051, \
+    (us, lo, hi)
+assert lo <= v <= hi, (lo, v, hi)
+unsteady = "\nassume unsteady\n" in par
+assert unsteady == (hi > 1.5 * lo), (unsteady, lo, hi)
+assert unsteady == ("warning: the host changed speed" in out), unsteady
+print("# gauge: %s us, %s" % (us, "unsteady" if unsteady else "steady"))
+PY
+
 # the strict reader loads it, and writes back what it read
 "$TP" show c3.params >show.out 2>show.err || fail "show: $(cat show.err)"
 has show.out '^lmo\.beta 0 1 2 '

@@ -152,6 +152,31 @@ wider than the smallest sum it is part of 3e-09 6e-06 [0, 0, 1] \
 "$TP" roundtrip w1.params w2.params || fail "roundtrip 2"
 cmp w1.params w2.params || fail "writer and reader disagree"
 
+# a host that changed speed while calibrated: the gauge's line and the
+# warning, and nothing else, in show; both in JSON; written back as read
+sed -e 's/^plogp\.sizes .*/&\nassume unsteady/' \
+	-e 's/^end$/calib.gauge 4e-05 lo 3.7e-05 hi 0.000125 n 4\nend/' \
+	good.params >uns.params
+show uns uns.params
+expect_eq "unsteady status" "$rc" 0
+grep -v -e '^warning: the host changed speed while it was measured (calib\.gauge: the same message.s fastest time at several moments, from lo to hi); a run in another spell can be off by up to hi/lo whatever the model: calibrate again on a quiet host$' \
+	-e '^calib\.gauge  *4e-05 s    \[3\.7e-05, 0\.000125\]  n=4$' uns.out \
+	>uns.rest
+expect_eq "unsteady lines" $(($(wc -l <uns.out) - $(wc -l <uns.rest))) 2
+diff -u good.out uns.rest >&2 || fail "show of the unsteady file differs"
+show unsj uns.params --format json
+got=$("$PYTHON3" -c '
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+print(a["assume"], a["gauge_s"]["lo"], a["gauge_s"]["hi"], a["gauge_s"]["n"],
+      b["assume"], b["gauge_s"])
+' unsj.out json.out) || fail "unsteady json does not parse"
+expect_eq "unsteady json" "$got" "['unsteady'] 3.7e-05 0.000125 4 [] None"
+"$TP" roundtrip uns.params u1.params || fail "roundtrip unsteady"
+"$TP" roundtrip u1.params u2.params || fail "roundtrip unsteady 2"
+cmp u1.params u2.params || fail "writer and reader disagree (unsteady)"
+grep -q '^assume unsteady$' u1.params || fail "assume unsteady not written"
+
 # bad NAME SED-SCRIPT WANT: a damaged copy must fail with exactly WANT
 bad() {
 	sed "$2" good.params >"$1.params"

@@ -508,6 +508,21 @@ static void check_fallbacks(void)
 		 models == (1u << CP_NMODELS) - 1,
 		 "same hosts: as calibrated, all %d models (%s)", CP_NMODELS,
 		 note);
+	ta_check(!note[0], "as calibrated: no note (%s)", note);
+	cp_pred_free(m);
+	cp_params_free(p);
+
+	p = load_edit("lmo.S", "lmo.S 5000 lo 5000 hi 5000 n 0\n"
+		      "assume unsteady\n"
+		      "calib.gauge 5e-05 lo 4e-05 hi 0.000136 n 4");
+	if (cp_pred_build(p, 3, hosts_same, &m, &models, &differs, note,
+			  sizeof(note)))
+		exit(1);
+	ta_check(!differs && models == (1u << CP_NMODELS) - 1 &&
+		 strstr(note, "the host changed speed by 3.40x while "
+			"calibrated (assume unsteady)"),
+		 "unsteady calibration: every model, and the note says so "
+		 "(%s)", note);
 	cp_pred_free(m);
 	cp_params_free(p);
 

@@ -4,8 +4,9 @@
  * (calib_run.c), the library's protocol limits (calib_limits.c), the LMO
  * experiment schedule (calib_sched.c), the LMO size sweep and its
  * estimation per regime (calib_lmo.c), the log3P tables
- * (calib_log3p.c), tau-Lop's Ring experiments (calib_taulop.c) and the
- * other measurements (calib_meas.c).  Everything
+ * (calib_log3p.c), tau-Lop's Ring experiments (calib_taulop.c), the
+ * host's steadiness (calib_gauge.c) and the other measurements
+ * (calib_meas.c).  Everything
  * here runs inside MPI_COMM_WORLD and is collective unless said
  * otherwise.
  */
@@ -194,6 +195,44 @@ void calib_lmo_fill(const struct calib *c, const struct calib_lmo *l,
 
 void calib_lmo_free(struct calib_lmo *l);
 
+/* ---- the gauge (calib_gauge.c) ---- */
+
+#define CALIB_GAUGE_BYTES	(256 << 10)	/* the message */
+#define CALIB_GAUGE_MAX		8	/* moments */
+/* Above this ratio of the slowest moment to the fastest, the host
+ * changed speed while measured: on the CI's idle machines the moments
+ * of one spell agreed within 1.07x to 1.30x, two spells differ by 3x. */
+#define CALIB_GAUGE_STEADY	1.5
+
+/* The moments so far (rank 0), and the message (ranks 0 and 1). */
+struct calib_gauge {
+	int n;
+	double t_s[CALIB_GAUGE_MAX];	/* each moment's fastest one-way
+					 * time */
+	char *buf;		/* the same pages at every moment */
+};
+
+/* One moment: ranks 0 and 1 (pinned as in LMO's experiments) send
+ * CALIB_GAUGE_BYTES back and forth for
+ * 0.2 s (quick: 0.05 s; at least 3 roundtrips), rank 0 adds the fastest
+ * one-way time to g (up to CALIB_GAUGE_MAX moments); the other ranks
+ * sleep in a barrier.  Collective.  g: zero at first, then
+ * calib_gauge_free(). */
+void calib_gauge(struct calib *c, struct calib_gauge *g);
+
+/* The same, ranks 0 and 1 only (no barrier, no pinning; the others do
+ * nothing), as inside log3P.  Not collective. */
+void calib_gauge_pair(struct calib *c, struct calib_gauge *g);
+
+/* Release the message of g (idempotent).  Cannot fail. */
+void calib_gauge_free(struct calib_gauge *g);
+
+/* The moments of g into p->calib_gauge_s (median, fastest and slowest,
+ * moments), "assume unsteady" when the slowest is over
+ * CALIB_GAUGE_STEADY times the fastest, and what it found printed
+ * (rank 0).  Not collective; cannot fail. */
+void calib_gauge_fill(const struct calib_gauge *g, struct cp_params *p);
+
 /* ---- log3P (calib_log3p.c) ---- */
 
 /* log3P's grids and measurements (ranks 0 and 1). */
@@ -219,10 +258,12 @@ struct calib_l3 {
  * blocks of 8 B to 1 KiB, gaps of 8 B to 8 KiB (calib_log3p.c says how
  * each value is measured).  The other ranks sleep in a barrier.  Then
  * derive the tables (rank 0) and print the predicted-versus-measured
- * check of layouts off the grids.  Collective.  l: out
+ * check of layouts off the grids; a moment of the gauge g between the
+ * contiguous and the strided tables.  Collective.  l: out
  * (calib_l3_free). */
 void calib_l3_run(struct calib *c, const double *lmo_sizes, int n,
-		  const double *first, int nreg, struct calib_l3 *l);
+		  const double *first, int nreg, struct calib_gauge *g,
+		  struct calib_l3 *l);
 
 /* The log3P tables of l into p (rank 0).  Not collective. */
 void calib_l3_fill(const struct calib_l3 *l, struct cp_params *p);

@@ -475,7 +475,8 @@ static void check(struct ctx *x, struct calib_l3 *l)
 }
 
 void calib_l3_run(struct calib *c, const double *lmo_sizes, int n,
-		  const double *first, int nreg, struct calib_l3 *l)
+		  const double *first, int nreg, struct calib_gauge *g,
+		  struct calib_l3 *l)
 {
 	struct ctx x = { c, MPI_COMM_NULL, c->rank == 0, NULL, NULL, 0,
 			 c->quick ? 10e-6 : 20e-6, 0, c->samples, NULL, 0 };
@@ -503,6 +504,7 @@ void calib_l3_run(struct calib *c, const double *lmo_sizes, int n,
 	x.deadline = c->t0_s + (c->quick ? 10 : 90);
 	empty_rt(&x);
 	contiguous(&x, l);
+	calib_gauge_pair(c, g);
 	strided(&x, l);
 	if (x.r0) {
 		calib_progress_end(c);

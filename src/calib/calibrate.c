@@ -10,7 +10,9 @@
  * Order (LMO paper): thresholds from scatter and gather rows; the
  * LMO size sweep, its regimes and estimates (calib_lmo.c); kappa; log3P
  * (calib_log3p.c) and LogGP between ranks 0 and 1; tau-Lop's Ring
- * experiments (calib_taulop.c); the baselines.  Output on rank 0's
+ * experiments (calib_taulop.c); the baselines.  The same message is
+ * timed before, between and after the phases (calib_gauge.c), to tell
+ * whether the host kept its speed.  Output on rank 0's
  * stdout; exit 0, 1 (failure), 2 (usage).
  */
 #include <ctype.h>
@@ -43,6 +45,7 @@ struct res {
 	struct cp_lmo_thresh th;
 	struct calib_lmo lmo;
 	struct calib_l3 l3;
+	struct calib_gauge gauge;
 };
 
 static void plan_init(struct plan *p, bool quick)
@@ -361,6 +364,7 @@ static int finish(struct calib *c, const struct plan *pl, struct res *r,
 	fill_thresholds(r, p);
 	calib_l3_fill(&r->l3, p);
 	do_baselines(pl, r, p);
+	calib_gauge_fill(&r->gauge, p);
 	printf("parameters (95%% intervals):\n");
 	cp_params_print(p, stdout);
 	rc = cp_params_write(p, f);
@@ -432,6 +436,7 @@ static void free_res(struct res *r)
 	free(r->bbs);
 	calib_lmo_free(&r->lmo);
 	calib_l3_free(&r->l3);
+	calib_gauge_free(&r->gauge);
 }
 
 /* The parameter file's tables, once the grids are known (rank 0). */
@@ -483,9 +488,11 @@ static int calibrate(struct calib *c, const char *path, FILE *f)
 		       c->quick ? "quick (a first look, not for accuracy)" :
 		       "full", c->reps, c->samples, p.mpi_library);
 	alloc_res(c, &pl, &r);
+	calib_gauge(c, &r.gauge);
 	run_thresholds(c, &pl, &r);
 	calib_phase(c, "lmo sweep", 0.28);
 	calib_lmo_run(c, &r.lmo);
+	calib_gauge(c, &r.gauge);
 	if (c->rank == 0)
 		estimate_kappa(c, &r);
 	MPI_Bcast(&r.lmo.reg.nreg, 1, MPI_INT, 0, MPI_COMM_WORLD);
@@ -493,7 +500,8 @@ static int calibrate(struct calib *c, const char *path, FILE *f)
 		  MPI_COMM_WORLD);
 	calib_phase(c, "log3p", 0.50);
 	calib_l3_run(c, r.lmo.size_bytes, r.lmo.nsizes, r.lmo.reg.first_bytes,
-		     r.lmo.reg.nreg, &r.l3);
+		     r.lmo.reg.nreg, &r.gauge, &r.l3);
+	calib_gauge(c, &r.gauge);
 	calib_phase(c, "loggp", 0.04);
 	if (c->rank < 2)
 		calib_loggp(c, pl.lg_samp, pl.lg_burst, pl.lg_big, r.os,
@@ -504,6 +512,7 @@ static int calibrate(struct calib *c, const char *path, FILE *f)
 	/* after params_alloc, which would drop the tau-Lop section */
 	calib_phase(c, "tau-lop", 0.10);
 	calib_taulop(c, &p);
+	calib_gauge(c, &r.gauge);
 	if (c->rank == 0)
 		rc = finish(c, &pl, &r, &p, f, path);
 	free_res(&r);

@@ -68,6 +68,7 @@ static const struct cp_pdesc cp_params_desc[] = {
 	{ "loggp.G", PK_SCALAR, OFF(loggp_gb_spb), "s/B", false, false },
 	{ "plogp.L", PK_SCALAR, OFF(plogp_l_s), "s", false, false },
 	{ "plogp.g", PK_PLOGP, OFF(plogp_g_s), "s", false, false },
+	{ "calib.gauge", PK_SCALAR, OFF(calib_gauge_s), "s", false, false },
 };
 
 #define NDESC (sizeof(cp_params_desc) / sizeof(cp_params_desc[0]))
@@ -86,6 +87,11 @@ static const struct {
 	{ CP_PARAMS_A_QUICK, "quick",
 	  "quick calibration (--quick): a first look, few samples; "
 	  "calibrate without it for predictions to rely on" },
+	{ CP_PARAMS_A_UNSTEADY, "unsteady",
+	  "warning: the host changed speed while it was measured (calib.gauge: "
+	  "the same message's fastest time at several moments, from lo to "
+	  "hi); a run in another spell can be off by up to hi/lo whatever "
+	  "the model: calibrate again on a quiet host" },
 };
 #define NASSUME ((int)(sizeof(assume_tab) / sizeof(assume_tab[0])))
 
@@ -1290,6 +1296,7 @@ int cp_params_print_json(const struct cp_params *p, FILE *f)
 			fprintf(f, "%s\"%s\"", k++ ? ", " : "",
 				assume_tab[i].line);
 	fputc(']', f);
+	json_field(f, "gauge_s", &p->calib_gauge_s);
 	json_lmo(p, f);
 	json_log3p(p, f);
 	fputs(",\n  \"hockney\": {\"alpha_s\": ", f);

@@ -55,6 +55,8 @@ struct cp_pval {
 					 * CPUs on a host when measured */
 #define CP_PARAMS_A_QUICK	0x4	/* quick: commprof-calibrate --quick,
 					 * a first look */
+#define CP_PARAMS_A_UNSTEADY	0x8	/* unsteady: the host changed speed
+					 * while measured (calib_gauge_s) */
 
 /* The sizes of the tables of a file (cp_params_alloc). */
 struct cp_params_dims {
@@ -124,6 +126,12 @@ struct cp_params {
 	int plogp_n;
 	double *plogp_size_bytes;	/* [plogp_n] increasing, first 0 */
 	struct cp_pval *plogp_g_s;	/* [plogp_n] g(m) */
+
+	/* the same message timed at several moments of the calibration:
+	 * val the median of the moments' fastest one-way times, lo and hi
+	 * the fastest and slowest moment, n the moments; unset in files
+	 * written before it */
+	struct cp_pval calib_gauge_s;
 
 	/* tau-Lop (src/common/cp_tl_params.h); NULL: no section */
 	struct cp_tl_params *tl;

@@ -459,6 +459,16 @@ int cp_pred_build(const struct cp_params *p, int nranks,
 			 p->nranks == nranks ? " on other hosts" : "", nranks);
 		note_add(note, len, what);
 	}
+	if ((p->assume & CP_PARAMS_A_UNSTEADY) &&
+	    p->calib_gauge_s.state == CP_PV_OK && p->calib_gauge_s.lo > 0) {
+		char what[200];
+
+		snprintf(what, sizeof(what), "the host changed speed by "
+			 "%.2fx while calibrated (assume unsteady): a mu up to "
+			 "that may be the host's, not the model's",
+			 p->calib_gauge_s.hi / p->calib_gauge_s.lo);
+		note_add(note, len, what);
+	}
 	cp_coll_mca_default(&m->mca);
 	rc = build_hosts(m, hosts);
 	if (!rc)

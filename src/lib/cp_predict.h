@@ -83,7 +83,8 @@ struct cp_pred;
  * hosts differ from the calibrated ones, LMO uses the averages of its
  * per-rank and per-link estimates for every rank and link (and says so
  * in note).  A model whose parameters failed or are missing is left out
- * and named in note.  note: one line (no newline), "" when all is as
+ * and named in note, and so is a calibration that saw the host change
+ * speed (assume unsteady).  note: one line (no newline), "" when all is as
  * calibrated; models: out, bit (1 << CP_MODEL_*) per usable model;
  * job_differs: out, true when that fallback was taken.
  * Returns 0 and *out (release with cp_pred_free), -ENOMEM, or -EINVAL

@@ -47,6 +47,10 @@ print(sum(s.get("op") == "MPI_Send" for s in
 	[ "$n" -gt 0 ] && break
 	note "calibration $try: no strided send flagged ($(grep -E \
 		'^(gauge|warning: the host)' "$T/cal.out" | tr '\n' ' ')); again"
+	# the terms that decide it, for the log
+	grep -E '^(fail )?log3p\.(l_mw [0-9]+ 8 |o_net |o_mw )' "$T/c.params" |
+		sed 's/^/# /' >&2
+	sed -n '/^log3p off the tables/,/^$/p' "$T/cal.out" | sed 's/^/# /' >&2
 done
 diff "$T/plain.out" "$T/prof.out" >&2 || fail "output changed"
 grep -q '^commprof:' "$T/prof.err" && fail "warned: $(cat "$T/prof.err")"

@@ -201,7 +201,8 @@ void calib_lmo_free(struct calib_lmo *l);
 #define CALIB_GAUGE_MAX		8	/* moments */
 /* Above this ratio of the slowest moment to the fastest, the host
  * changed speed while measured: on the CI's idle machines the moments
- * of one spell agreed within 1.07x to 1.30x, two spells differ by 3x. */
+ * of one spell agreed within 1.03x to 1.30x, spells differ by 1.7x
+ * (24 and 40 us) to 3x (40 and 120 us). */
 #define CALIB_GAUGE_STEADY	1.5
 
 /* The moments so far (rank 0), and the message (ranks 0 and 1). */

@@ -6,9 +6,9 @@
  * Why: a model calibrated in one spell of a host's speed predicts
  * another spell as far off as the spells differ, whatever the model.  On
  * the 2-vCPU virtual machines of this project's CI, the one-way time of
- * 256 KiB between two ranks alternates between about 40 and 125 us in
- * spells of seconds, on an otherwise idle machine; the LMO sweep takes
- * 0.3 s and lands in one spell.  A moment's value is its fastest
+ * 256 KiB between two ranks bound to their cores sits near 40 or near
+ * 120 us (now and then 24 us) in spells of seconds, on an otherwise idle
+ * machine; the LMO sweep takes 0.3 s and lands in one spell.  A moment's value is its fastest
  * one-way time (half a roundtrip): what the host can do then, not how
  * often something else ran.
  */
@@ -62,10 +62,9 @@ static void follow(char *buf)
 	}
 }
 
-/* One buffer for all moments, its pages written once: a buffer
- * allocated anew at each moment came from fresh mapped pages at the
- * first and from the heap the sweep had left at the next, and the
- * second moment took 24 us where the first took 41. */
+/* One buffer for all moments, its pages written once, so that the
+ * moments differ by the host alone and not by where the allocator took
+ * the pages from. */
 void calib_gauge_pair(struct calib *c, struct calib_gauge *g)
 {
 	double t;
@@ -86,8 +85,7 @@ void calib_gauge_pair(struct calib *c, struct calib_gauge *g)
 }
 
 /* Pinned as LMO's and log3P's experiments are on a host with fewer
- * CPUs than ranks (calib_pin): unpinned, 3 ranks on 2 CPUs took 22 to
- * 49 us as the scheduler put ranks 0 and 1 on one CPU or two. */
+ * CPUs than ranks (calib_pin), so that the gauge times what they time. */
 void calib_gauge(struct calib *c, struct calib_gauge *g)
 {
 	if (c->rank < 2)

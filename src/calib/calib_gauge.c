@@ -8,9 +8,9 @@
  * the 2-vCPU virtual machines of this project's CI, the one-way time of
  * 256 KiB between two ranks bound to their cores sits near 40 or near
  * 120 us (now and then 24 us) in spells of seconds, on an otherwise idle
- * machine; the LMO sweep takes 0.3 s and lands in one spell.  A moment's value is its fastest
- * one-way time (half a roundtrip): what the host can do then, not how
- * often something else ran.
+ * machine; the LMO sweep takes 0.3 s and lands in one spell.  A
+ * moment's value is its fastest one-way time (half a roundtrip): what
+ * the host can do then, not how often something else ran.
  */
 #include <math.h>
 #include <mpi.h>

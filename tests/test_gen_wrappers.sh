@@ -59,6 +59,11 @@ bad blockn MPI_Bcast '@block(bytes, count, datatype)' \
 	"@block takes 2 arguments, got 1"
 bad done MPI_Wait '@complete(one)' '@complete(once)' \
 	"@complete(once): want one of one, all, any, some, test, testall, testany, testsome"
+bad as MPI_Send_c '@as(MPI_Send)' '@as(MPI_Sned)' \
+	"@as(MPI_Sned): not a call of the table without @as"
+bad asdiff MPI_Isend_c '@req(request) ' '' \
+	"@as(MPI_Isend): the roles differ from MPI_Isend's"
+bad asif MPI_Send_c '@if(HAVE_DECL_MPI_SEND_C) ' '' "@as needs @if"
 bad proto MPI_Send '^int MPI_Send(' 'int MPI_Send[' \
 	"bad prototype 'int MPI_Send[const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)'"
 

@@ -35,6 +35,9 @@
 				 * remote group */
 #define CP_F_HALF	0x2000	/* receive half of a Sendrecv: a row of its
 				 * own (for matching), not a second call */
+#define CP_F_LARGE	0x4000	/* made through the call's MPI-4
+				 * large-count binding (MPI_X_c), recorded
+				 * as the call itself (MPI_X) */
 
 /* Prediction flags: calls.pred_flags.  CP_PF_ON is set on every row
  * that went through cp_pred_eval (src/lib/cp_predict.h); the others say

@@ -24,9 +24,9 @@ static inline int my_rank(MPI_Comm comm)
 	return cp_comm_get(comm)->me;
 }
 
-void cp_blk_scatter(struct cp_blk *b, int scount, MPI_Datatype st,
-		    const void *rbuf, int rcount, MPI_Datatype rt, int root,
-		    MPI_Comm comm)
+void cp_blk_scatter(struct cp_blk *b, MPI_Count scount, MPI_Datatype st,
+		    const void *rbuf, MPI_Count rcount, MPI_Datatype rt,
+		    int root, MPI_Comm comm)
 {
 	const struct cp_comm_info *ci = cp_comm_get(comm);
 

@@ -16,9 +16,10 @@
 #include "src/common/cp_row.h"
 #include "src/lib/cp_ring.h"
 
-/* count elements of t, flags CP_F_*: the block of most collectives. */
-static inline void cp_block_set(struct cp_blk *b, int count, MPI_Datatype t,
-			       uint32_t flags)
+/* count elements of t (an int or, from an MPI_X_c binding, a large
+ * count), flags CP_F_*: the block of most collectives. */
+static inline void cp_block_set(struct cp_blk *b, MPI_Count count,
+				MPI_Datatype t, uint32_t flags)
 {
 	b->type = t;
 	b->n = count > 0 ? (uint64_t)count : 0;
@@ -33,15 +34,16 @@ static inline void cp_blk_none(struct cp_blk *b)
 	b->flags = 0;
 }
 
-static inline void cp_blk_bytes(struct cp_blk *b, int count, MPI_Datatype t)
+static inline void cp_blk_bytes(struct cp_blk *b, MPI_Count count,
+				MPI_Datatype t)
 {
 	cp_block_set(b, count, t, 0);
 }
 
 /* The send side, or the receive side when the send buffer is in place. */
 static inline void cp_blk_send(struct cp_blk *b, const void *sbuf,
-			       int scount, MPI_Datatype st, int rcount,
-			       MPI_Datatype rt)
+			       MPI_Count scount, MPI_Datatype st,
+			       MPI_Count rcount, MPI_Datatype rt)
 {
 	if (sbuf == MPI_IN_PLACE)
 		cp_block_set(b, rcount, rt, CP_F_INPLACE);
@@ -50,14 +52,14 @@ static inline void cp_blk_send(struct cp_blk *b, const void *sbuf,
 }
 
 static inline void cp_blk_reduce(struct cp_blk *b, const void *sbuf,
-				 int count, MPI_Datatype t)
+				 MPI_Count count, MPI_Datatype t)
 {
 	cp_block_set(b, count, t, sbuf == MPI_IN_PLACE ? CP_F_INPLACE : 0);
 }
 
-void cp_blk_scatter(struct cp_blk *b, int scount, MPI_Datatype st,
-		    const void *rbuf, int rcount, MPI_Datatype rt, int root,
-		    MPI_Comm comm);
+void cp_blk_scatter(struct cp_blk *b, MPI_Count scount, MPI_Datatype st,
+		    const void *rbuf, MPI_Count rcount, MPI_Datatype rt,
+		    int root, MPI_Comm comm);
 void cp_blk_scatterv(struct cp_blk *b, const int *scounts, MPI_Datatype st,
 		     const void *rbuf, int rcount, MPI_Datatype rt, int root,
 		     MPI_Comm comm);

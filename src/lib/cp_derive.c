@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <stdbool.h>
+
 #include "src/common/cp_row.h"
 #include "src/lib/cp_comm.h"
 #include "src/lib/cp_derive.h"
@@ -23,6 +25,19 @@ static uint32_t layout_of(MPI_Datatype t, uint64_t tick, uint64_t *size)
 		return cp_layout_at(t, tick, size);
 	*size = 0;
 	return cp_layout_get(t, size);
+}
+
+/* The kinds whose CP_RF_LARGE bit means a large-count binding (the
+ * bit means something else in the others). */
+static bool large_kind(unsigned kind)
+{
+	switch (kind) {
+	case CP_RK_SEND: case CP_RK_RECV: case CP_RK_ISEND: case CP_RK_IRECV:
+	case CP_RK_PSEND: case CP_RK_PRECV: case CP_RK_COLL: case CP_RK_ICOLL:
+		return true;
+	default:
+		return false;
+	}
 }
 
 static void base(struct cp_event *ev, const struct cp_raw *s,
@@ -46,6 +61,8 @@ static void base(struct cp_event *ev, const struct cp_raw *s,
 	ev->flags = (uint16_t)((fl & CP_RF_FORTRAN ? CP_F_FORTRAN : 0) |
 			       (fl & CP_RF_HALF ? CP_F_HALF : 0) |
 			       (ci->inter ? CP_F_INTER : 0));
+	if ((fl & CP_RF_LARGE) && large_kind(CP_W0_KIND(s->w0)))
+		ev->flags |= CP_F_LARGE;
 	ev->pred_flags = 0;
 	ev->tau = 0;		/* the flusher counts messages (cp_tau.h) */
 	ev->tau_mark = 0;
@@ -60,7 +77,7 @@ static void peer_of(struct cp_event *ev, const struct cp_comm_info *ci,
 }
 
 /* count elements of type: layout, bytes, CP_F_ZERO for a zero count */
-static uint64_t typed(struct cp_event *ev, MPI_Datatype type, int count,
+static uint64_t typed(struct cp_event *ev, MPI_Datatype type, int64_t count,
 		      uint64_t tick)
 {
 	uint64_t size = 0;
@@ -77,8 +94,13 @@ static uint64_t post(struct cp_event *ev, const struct cp_raw *s,
 		     const struct cp_comm_info *ci, uint64_t tick,
 		     unsigned kind)
 {
-	uint64_t size = typed(ev, s->u.p.type, s->u.p.count, tick);
+	int64_t count = s->u.p.count;
+	uint64_t size;
 
+	if (CP_W0_FL(s->w0) & CP_RF_LARGE)
+		count = (int64_t)((uint64_t)(uint32_t)s->u.p.count_hi << 32 |
+				  (uint32_t)s->u.p.count);
+	size = typed(ev, s->u.p.type, count, tick);
 	peer_of(ev, ci, s->u.p.peer);
 	ev->tag = s->u.p.tag;
 	if (kind == CP_RK_IRECV || kind == CP_RK_PRECV) {

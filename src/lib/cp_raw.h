@@ -55,6 +55,10 @@ enum cp_rkind {
 #define CP_RF_XSTATUS	0x10	/* CP_RK_XFER: u.o.st_bytes is set */
 #define CP_RF_PCOLL	0x04	/* CP_RK_ICOLL: a persistent collective
 				 * made (rows at Start) */
+#define CP_RF_LARGE	0x10	/* SEND, RECV, ISEND, IRECV, PSEND, PRECV,
+				 * COLL, ICOLL: made through an MPI-4
+				 * large-count binding (MPI_X_c); u.p's
+				 * count_hi holds the count's high half */
 
 /*
  * The first word of a record: the return address (47 bits: the user half
@@ -98,6 +102,8 @@ struct cp_raw {
 			MPI_Comm comm;
 			MPI_Datatype type;
 			int32_t count, peer, tag;	/* as passed */
+			int32_t count_hi;	/* CP_RF_LARGE only: the
+						 * count's high 32 bits */
 			MPI_Request req;	/* the request made */
 		} p;
 		struct {		/* RECV */

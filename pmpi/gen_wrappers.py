@@ -558,7 +558,9 @@ def gen_p2p(e, L, b):
         x = "s[%d]" % k
         if req:
             kind = "CP_RK_PRECV" if persist else "CP_RK_IRECV"
-            b.pre.append("\t%s.w0 = %s;" % (x, w0(e, L, kind)))
+            # an Isendrecv's receive: a half, completed by the request
+            b.pre.append("\t%s.w0 = %s;" % (x, w0(e, L, kind, "CP_RF_HALF"
+                                                  if both else None)))
             b.pre.append("\t%s.u.p.comm = %s;" % (x, comm))
             b.pre.append("\t%s.u.p.type = %s;" % (x, L.dtype(e, ty)))
             b.pre += put_count(e, L, x, cnt)
@@ -576,7 +578,11 @@ def gen_p2p(e, L, b):
     if both:
         b.post.append("\ts[1].t0 = s[0].t0;")
         b.post.append("\ts[1].t1 = s[0].t1;")
-    if req:
+    if req and both:    # the request completes both rows
+        b.post.append("\tif (rc == MPI_SUCCESS)")
+        b.post.append("\t\ts[0].u.p.req = s[1].u.p.req = %s;" %
+                      L.req(e, req))
+    elif req:
         b.post.append("\tif (rc == MPI_SUCCESS)")
         b.post.append("\t\ts[0].u.p.req = %s;" % L.req(e, req))
     b.commit = (2 if both else 1, "false", "rc == MPI_SUCCESS")

@@ -11,6 +11,7 @@ REC_TESTS = \
 	tests/test_rma_io.sh \
 	tests/test_pcoll.sh \
 	tests/test_large.sh \
+	tests/test_isendrecv.sh \
 	tests/test_fail_dir.sh \
 	tests/test_other_mpi.sh \
 	tests/test_runs.sh \
@@ -32,5 +33,6 @@ EXTRA_DIST += \
 	tests/test_pcoll.c \
 	tests/test_large.c \
 	tests/test_large_f08.f90 \
+	tests/test_isendrecv.c \
 	tests/test_record_f.f90 \
 	tests/test_record_f08.f90

@@ -208,6 +208,23 @@ static void p2p(int large)
 		MPI_Sendrecv_replace(a, 4, MPI_DOUBLE, peer, 21, peer, 21,
 		    MPI_COMM_WORLD, &st);
 	check(got(a, 4, 10 * peer), "Sendrecv_replace");
+	fill(a, N, 10 * rank);
+	if (large)
+		MPI_Isendrecv_c(a, 3, MPI_DOUBLE, peer, 22, r[0], 3,
+		    MPI_DOUBLE, peer, 22, MPI_COMM_WORLD, &q[0]);
+	else
+		MPI_Isendrecv(a, 3, MPI_DOUBLE, peer, 22, r[0], 3, MPI_DOUBLE,
+		    peer, 22, MPI_COMM_WORLD, &q[0]);
+	MPI_Wait(&q[0], MPI_STATUS_IGNORE);
+	check(got(r[0], 3, 10 * peer), "Isendrecv");
+	if (large)
+		MPI_Isendrecv_replace_c(a, 4, MPI_DOUBLE, peer, 23, peer, 23,
+		    MPI_COMM_WORLD, &q[0]);
+	else
+		MPI_Isendrecv_replace(a, 4, MPI_DOUBLE, peer, 23, peer, 23,
+		    MPI_COMM_WORLD, &q[0]);
+	MPI_Wait(&q[0], MPI_STATUS_IGNORE);
+	check(got(a, 4, 10 * peer), "Isendrecv_replace");
 	MPI_Buffer_detach(&bp, &bn);
 }
 

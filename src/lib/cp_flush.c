@@ -253,6 +253,11 @@ static void emit_req(const struct cp_req_row *o, struct cp_ring *r)
 
 	cp_tau_done(&r->f_tau, &ev);
 	emit(&ev, o->ci, r->thread);
+	if (o->has_half) {	/* an Isendrecv's receive */
+		ev = o->half;
+		cp_tau_done(&r->f_tau, &ev);
+		emit(&ev, o->ci, r->thread);
+	}
 }
 
 static void on_post(const struct cp_raw *s, struct cp_ring *r)
@@ -266,6 +271,11 @@ static void on_post(const struct cp_raw *s, struct cp_ring *r)
 	cp_derive(s, &ev, &ci, &size);
 	if (k == CP_RK_ISEND || k == CP_RK_IRECV)
 		cp_tau_post(&r->f_tau, &ev);	/* persistent: at start */
+	if (ev.flags & CP_F_HALF) {	/* an Isendrecv's receive */
+		if (cp_req_post_half(s->u.p.req, s->t0, &ev, ci, size, &o))
+			emit_req(&o, r);
+		return;
+	}
 	if (cp_req_post(k == CP_RK_ICOLL ? s->u.c.req : s->u.p.req, s->t0,
 			&ev, ci, size, k == CP_RK_PSEND || k == CP_RK_PRECV ||
 			(k == CP_RK_ICOLL && (CP_W0_FL(s->w0) & CP_RF_PCOLL)),
@@ -589,6 +599,10 @@ static void pending_rows(void)
 		struct cp_event ev = o.ev;
 
 		emit(&ev, o.ci, 0);
+		if (o.has_half) {
+			ev = o.half;
+			emit(&ev, o.ci, 0);
+		}
 	}
 }
 

@@ -26,6 +26,8 @@ struct inst {
 	const struct cp_comm_info *ci;
 	int persist, active;
 	struct cp_event ev;	/* the call; ev.t0: post or last Start */
+	struct inst *half;	/* an Isendrecv's receive half (in no
+				 * bucket), or NULL */
 };
 
 /* A completion read before its post. */
@@ -93,27 +95,53 @@ static void drop(struct inst **p)
 	struct inst *x = *p;
 
 	*p = x->next;
+	if (x->half) {
+		x->half->next = spare;
+		spare = x->half;
+	}
 	x->next = spare;
 	spare = x;
 	ninst--;
 }
 
-/* The row of instance x completed in [t0, t1] with status st. */
-static void complete(struct inst *x, const MPI_Status *st, uint64_t t0,
-		     uint64_t t1, struct cp_req_row *out)
+static struct inst *new_inst(void)
 {
-	struct cp_event *ev = &out->ev;
+	struct inst *x = spare;
 
+	if (x)
+		spare = x->next;
+	else
+		x = malloc(sizeof(*x));
+	return x;
+}
+
+/* Instance x's event completed in [t0, t1] with status st, into ev. */
+static void complete1(const struct inst *x, const MPI_Status *st,
+		      uint64_t t0, uint64_t t1, struct cp_event *ev)
+{
 	*ev = x->ev;
-	out->ci = x->ci;
 	ev->dur = t1 - ev->t0;
 	ev->incall = t1 - t0;
 	if (!st)
 		return;
 	if (cp_status_cancelled(st))
 		ev->flags |= CP_F_CANCELLED;
-	if (ev->flags & CP_F_RECV)
+	/* an Isendrecv's receive half stays as posted: MPICH 4.0 completes
+	 * the request with an empty status (source 0, tag 0, no bytes) */
+	if ((ev->flags & CP_F_RECV) && !(ev->flags & CP_F_HALF))
 		cp_event_status(ev, x->ci, st, x->type_bytes);
+}
+
+/* The row of instance x (and of its half) completed in [t0, t1] with
+ * status st. */
+static void complete(struct inst *x, const MPI_Status *st, uint64_t t0,
+		     uint64_t t1, struct cp_req_row *out)
+{
+	out->ci = x->ci;
+	complete1(x, st, t0, t1, &out->ev);
+	out->has_half = x->half != NULL;
+	if (x->half)
+		complete1(x->half, st, t0, t1, &out->half);
 }
 
 /* Take the earliest orphan of x's handle read after x was made. */
@@ -148,18 +176,32 @@ int cp_req_post(MPI_Request req, uint64_t made, const struct cp_event *ev,
 		return 0;
 	if ((ninst + 1) * 2 > nbucket && !grow())
 		return 0;
-	x = spare;
-	if (x)
-		spare = x->next;
-	else if (!(x = malloc(sizeof(*x))))
+	if (!(x = new_inst()))
 		return 0;
 	*x = (struct inst){ .req = k, .made = made, .type_bytes = type_bytes,
 			    .ci = ci, .persist = persist, .active = !persist,
-			    .ev = *ev };
+			    .ev = *ev, .half = NULL };
 	x->next = bucket[slot_of(k)];
 	bucket[slot_of(k)] = x;
 	ninst++;
 	return !persist && norphan ? adopt(x, &bucket[slot_of(k)], out) : 0;
+}
+
+int cp_req_post_half(MPI_Request req, uint64_t made,
+		     const struct cp_event *ev, const struct cp_comm_info *ci,
+		     uint64_t type_bytes, struct cp_req_row *out)
+{
+	struct inst *x = find((uintptr_t)req, made, NULL), *h;
+
+	if (!x || x->made != made || x->persist || x->half)
+		return cp_req_post(req, made, ev, ci, type_bytes, 0, out);
+	if (!(h = new_inst()))
+		return 0;
+	*h = (struct inst){ .req = x->req, .made = made,
+			    .type_bytes = type_bytes, .ci = ci, .active = 1,
+			    .ev = *ev };
+	x->half = h;
+	return 0;
 }
 
 void cp_req_start(MPI_Request req, uint64_t t, struct cp_tau *tau)
@@ -223,17 +265,27 @@ void cp_req_cancel(MPI_Request req, uint64_t t)
 {
 	struct inst *x = find((uintptr_t)req, t, NULL);
 
-	if (x && x->active)
+	if (x && x->active) {
 		x->ev.flags |= CP_F_CANCELLED;
+		if (x->half)
+			x->half->ev.flags |= CP_F_CANCELLED;
+	}
 }
 
-/* The row of active instance x, never seen completing, ended at t. */
+/* The row of active instance x (and its half), never seen completing,
+ * ended at t. */
 static void notdone(const struct inst *x, uint64_t t, struct cp_req_row *out)
 {
 	out->ev = x->ev;
 	out->ci = x->ci;
 	out->ev.dur = t - x->ev.t0;
 	out->ev.flags |= CP_F_NOTDONE;
+	out->has_half = x->half != NULL;
+	if (x->half) {
+		out->half = x->half->ev;
+		out->half.dur = t - x->half->ev.t0;
+		out->half.flags |= CP_F_NOTDONE;
+	}
 }
 
 int cp_req_free(MPI_Request req, uint64_t t, struct cp_req_row *out)

@@ -25,10 +25,13 @@ struct cp_comm_info;
 struct cp_tau;
 
 /* A row the matcher completed: the call and its communicator (for the
- * predictions). */
+ * predictions); with has_half, also the receive half of an Isendrecv
+ * (completed by the same request, on the same communicator). */
 struct cp_req_row {
 	struct cp_event ev;
 	const struct cp_comm_info *ci;
+	struct cp_event half;
+	int has_half;
 };
 
 /*
@@ -42,6 +45,18 @@ struct cp_req_row {
 int cp_req_post(MPI_Request req, uint64_t made, const struct cp_event *ev,
 		const struct cp_comm_info *ci, uint64_t type_bytes,
 		int persist, struct cp_req_row *out);
+
+/*
+ * cp_req_post_half - the receive half (ev, flagged CP_F_HALF; ci,
+ * type_bytes as for cp_req_post) of the Isendrecv whose send was posted
+ * as req at the same tick made: its row completes with that request's.
+ * Without such a post (its completion was read first, on another
+ * thread, and completed it), the half is posted as a request of its own,
+ * as cp_req_post does, returning what that returns.  Cannot fail.
+ */
+int cp_req_post_half(MPI_Request req, uint64_t made,
+		     const struct cp_event *ev, const struct cp_comm_info *ci,
+		     uint64_t type_bytes, struct cp_req_row *out);
 
 /* cp_req_start - persistent request req started at tick t by the thread
  * whose messages tau counts (src/lib/cp_tau.h).  Cannot fail. */

@@ -417,6 +417,8 @@ class F:
 
     @staticmethod
     def ints(e, name):
+        if e.param(name).ctype == "const MPI_Count":
+            return "(const MPI_Count *)" + name
         return "(const int *)" + name
 
     @staticmethod
@@ -466,8 +468,8 @@ def block_arg(e, L, name, comm):
         return L.comm(e, name)
     if t == "const MPI_Datatype" and p.array:
         return L.dtypes(e, name, comm)
-    if t == "const int" and p.array:
-        return L.ints(e, name)
+    if t in ("const int", "const MPI_Count") and p.array:
+        return "cp_counts_of(%s)" % L.ints(e, name)
     if t in ("int", "MPI_Count"):
         return L.val(e, name)
     raise SystemExit("%s: no block argument rule for %s" % (e.name, p.text))
@@ -875,6 +877,8 @@ def f_param(p):
         return "void *" + p.name
     if p.ctype == "const MPI_Aint" and p.array:
         return "MPI_Aint *" + p.name
+    if p.ctype == "const MPI_Count" and p.array:
+        return "MPI_Count *" + p.name
     # INTEGER(KIND=MPI_ADDRESS_KIND) and (KIND=MPI_OFFSET_KIND), passed
     # through by reference and never read
     if p.ctype in ("MPI_Aint", "MPI_Offset", "MPI_Count"):

@@ -465,6 +465,203 @@ static void collectives(int large, MPI_Comm nbr)
 	}
 }
 
+/* Every v and w collective, in its blocking, nonblocking and persistent
+ * forms: counts and displacements as int (MPI_X) or as MPI_Count and
+ * MPI_Aint (MPI_X_c), the same values. */
+static void vcollectives(int large, MPI_Comm nbr)
+{
+	MPI_Comm w = MPI_COMM_WORLD;
+	MPI_Request q = MPI_REQUEST_NULL;
+	MPI_Datatype tl[2] = { MPI_LONG, MPI_LONG };
+	int i1[2] = { 1, 1 }, i2[2] = { 2, 2 }, i3[2] = { 3, 3 };
+	int i01[2] = { 0, 1 }, i02[2] = { 0, 2 }, i03[2] = { 0, 3 };
+	int iw[2] = { 0, sizeof(long) };
+	MPI_Count c1[2] = { 1, 1 }, c2[2] = { 2, 2 }, c3[2] = { 3, 3 };
+	MPI_Aint a01[2] = { 0, 1 }, a02[2] = { 0, 2 }, a03[2] = { 0, 3 };
+	MPI_Aint aw[2] = { 0, sizeof(long) };
+	long s[4], r[8];
+
+	for (int k = 0; k < 3; k++) {
+		for (int i = 0; i < 4; i++)
+			s[i] = 10 * rank + i;
+		memset(r, 0, sizeof(r));
+		if (k == 0 && large)
+			MPI_Gatherv_c(s, 2, MPI_LONG, r, c2, a02, MPI_LONG, 1,
+			    w);
+		else if (k == 0)
+			MPI_Gatherv(s, 2, MPI_LONG, r, i2, i02, MPI_LONG, 1,
+			    w);
+		else if (k == 1 && large)
+			MPI_Igatherv_c(s, 2, MPI_LONG, r, c2, a02, MPI_LONG, 1,
+			    w, &q);
+		else if (k == 1)
+			MPI_Igatherv(s, 2, MPI_LONG, r, i2, i02, MPI_LONG, 1, w,
+			    &q);
+		else if (large)
+			MPI_Gatherv_init_c(s, 2, MPI_LONG, r, c2, a02, MPI_LONG,
+			    1, w, MPI_INFO_NULL, &q);
+		else
+			MPI_Gatherv_init(s, 2, MPI_LONG, r, i2, i02, MPI_LONG,
+			    1, w, MPI_INFO_NULL, &q);
+		done(k, &q);
+		check(rank == 0 || r[2] == 10, "Gatherv");
+		if (k == 0 && large)
+			MPI_Scatterv_c(s, c2, a02, MPI_LONG, r, 2, MPI_LONG, 0,
+			    w);
+		else if (k == 0)
+			MPI_Scatterv(s, i2, i02, MPI_LONG, r, 2, MPI_LONG, 0,
+			    w);
+		else if (k == 1 && large)
+			MPI_Iscatterv_c(s, c2, a02, MPI_LONG, r, 2, MPI_LONG, 0,
+			    w, &q);
+		else if (k == 1)
+			MPI_Iscatterv(s, i2, i02, MPI_LONG, r, 2, MPI_LONG, 0,
+			    w, &q);
+		else if (large)
+			MPI_Scatterv_init_c(s, c2, a02, MPI_LONG, r, 2,
+			    MPI_LONG, 0, w, MPI_INFO_NULL, &q);
+		else
+			MPI_Scatterv_init(s, i2, i02, MPI_LONG, r, 2, MPI_LONG,
+			    0, w, MPI_INFO_NULL, &q);
+		done(k, &q);
+		check(r[0] == 2 * rank, "Scatterv");
+		if (k == 0 && large)
+			MPI_Allgatherv_c(s, 3, MPI_LONG, r, c3, a03, MPI_LONG,
+			    w);
+		else if (k == 0)
+			MPI_Allgatherv(s, 3, MPI_LONG, r, i3, i03, MPI_LONG,
+			    w);
+		else if (k == 1 && large)
+			MPI_Iallgatherv_c(s, 3, MPI_LONG, r, c3, a03, MPI_LONG,
+			    w, &q);
+		else if (k == 1)
+			MPI_Iallgatherv(s, 3, MPI_LONG, r, i3, i03, MPI_LONG, w,
+			    &q);
+		else if (large)
+			MPI_Allgatherv_init_c(s, 3, MPI_LONG, r, c3, a03,
+			    MPI_LONG, w, MPI_INFO_NULL, &q);
+		else
+			MPI_Allgatherv_init(s, 3, MPI_LONG, r, i3, i03,
+			    MPI_LONG, w, MPI_INFO_NULL, &q);
+		done(k, &q);
+		check(r[3] == 10, "Allgatherv");
+		if (k == 0 && large)
+			MPI_Alltoallv_c(s, c1, a01, MPI_LONG, r, c1, a01,
+			    MPI_LONG, w);
+		else if (k == 0)
+			MPI_Alltoallv(s, i1, i01, MPI_LONG, r, i1, i01,
+			    MPI_LONG, w);
+		else if (k == 1 && large)
+			MPI_Ialltoallv_c(s, c1, a01, MPI_LONG, r, c1, a01,
+			    MPI_LONG, w, &q);
+		else if (k == 1)
+			MPI_Ialltoallv(s, i1, i01, MPI_LONG, r, i1, i01,
+			    MPI_LONG, w, &q);
+		else if (large)
+			MPI_Alltoallv_init_c(s, c1, a01, MPI_LONG, r, c1, a01,
+			    MPI_LONG, w, MPI_INFO_NULL, &q);
+		else
+			MPI_Alltoallv_init(s, i1, i01, MPI_LONG, r, i1, i01,
+			    MPI_LONG, w, MPI_INFO_NULL, &q);
+		done(k, &q);
+		check(r[1] == 10 + rank, "Alltoallv");
+		if (k == 0 && large)
+			MPI_Alltoallw_c(s, c1, aw, tl, r, c1, aw, tl, w);
+		else if (k == 0)
+			MPI_Alltoallw(s, i1, iw, tl, r, i1, iw, tl, w);
+		else if (k == 1 && large)
+			MPI_Ialltoallw_c(s, c1, aw, tl, r, c1, aw, tl, w, &q);
+		else if (k == 1)
+			MPI_Ialltoallw(s, i1, iw, tl, r, i1, iw, tl, w, &q);
+		else if (large)
+			MPI_Alltoallw_init_c(s, c1, aw, tl, r, c1, aw, tl, w,
+			    MPI_INFO_NULL, &q);
+		else
+			MPI_Alltoallw_init(s, i1, iw, tl, r, i1, iw, tl, w,
+			    MPI_INFO_NULL, &q);
+		done(k, &q);
+		check(r[1] == 10 + rank, "Alltoallw");
+		if (k == 0 && large)
+			MPI_Reduce_scatter_c(s, r, c2, MPI_LONG, MPI_SUM, w);
+		else if (k == 0)
+			MPI_Reduce_scatter(s, r, i2, MPI_LONG, MPI_SUM, w);
+		else if (k == 1 && large)
+			MPI_Ireduce_scatter_c(s, r, c2, MPI_LONG, MPI_SUM, w,
+			    &q);
+		else if (k == 1)
+			MPI_Ireduce_scatter(s, r, i2, MPI_LONG, MPI_SUM, w,
+			    &q);
+		else if (large)
+			MPI_Reduce_scatter_init_c(s, r, c2, MPI_LONG, MPI_SUM,
+			    w, MPI_INFO_NULL, &q);
+		else
+			MPI_Reduce_scatter_init(s, r, i2, MPI_LONG, MPI_SUM, w,
+			    MPI_INFO_NULL, &q);
+		done(k, &q);
+		check(r[0] == 10 + 4 * rank, "Reduce_scatter");
+		if (k == 0 && large)
+			MPI_Neighbor_allgatherv_c(s, 2, MPI_LONG, r, c2, a02,
+			    MPI_LONG, nbr);
+		else if (k == 0)
+			MPI_Neighbor_allgatherv(s, 2, MPI_LONG, r, i2, i02,
+			    MPI_LONG, nbr);
+		else if (k == 1 && large)
+			MPI_Ineighbor_allgatherv_c(s, 2, MPI_LONG, r, c2, a02,
+			    MPI_LONG, nbr, &q);
+		else if (k == 1)
+			MPI_Ineighbor_allgatherv(s, 2, MPI_LONG, r, i2, i02,
+			    MPI_LONG, nbr, &q);
+		else if (large)
+			MPI_Neighbor_allgatherv_init_c(s, 2, MPI_LONG, r, c2,
+			    a02, MPI_LONG, nbr, MPI_INFO_NULL, &q);
+		else
+			MPI_Neighbor_allgatherv_init(s, 2, MPI_LONG, r, i2, i02,
+			    MPI_LONG, nbr, MPI_INFO_NULL, &q);
+		done(k, &q);
+		check(r[0] == 10 * (1 - rank), "Neighbor_allgatherv");
+		if (k == 0 && large)
+			MPI_Neighbor_alltoallv_c(s, c3, a03, MPI_LONG, r, c3,
+			    a03, MPI_LONG, nbr);
+		else if (k == 0)
+			MPI_Neighbor_alltoallv(s, i3, i03, MPI_LONG, r, i3, i03,
+			    MPI_LONG, nbr);
+		else if (k == 1 && large)
+			MPI_Ineighbor_alltoallv_c(s, c3, a03, MPI_LONG, r, c3,
+			    a03, MPI_LONG, nbr, &q);
+		else if (k == 1)
+			MPI_Ineighbor_alltoallv(s, i3, i03, MPI_LONG, r, i3,
+			    i03, MPI_LONG, nbr, &q);
+		else if (large)
+			MPI_Neighbor_alltoallv_init_c(s, c3, a03, MPI_LONG, r,
+			    c3, a03, MPI_LONG, nbr, MPI_INFO_NULL, &q);
+		else
+			MPI_Neighbor_alltoallv_init(s, i3, i03, MPI_LONG, r, i3,
+			    i03, MPI_LONG, nbr, MPI_INFO_NULL, &q);
+		done(k, &q);
+		check(r[2] == 10 * (1 - rank) + 2, "Neighbor_alltoallv");
+		if (k == 0 && large)
+			MPI_Neighbor_alltoallw_c(s, c3, a03, tl, r, c3, a03, tl,
+			    nbr);
+		else if (k == 0)
+			MPI_Neighbor_alltoallw(s, i3, a03, tl, r, i3, a03, tl,
+			    nbr);
+		else if (k == 1 && large)
+			MPI_Ineighbor_alltoallw_c(s, c3, a03, tl, r, c3, a03,
+			    tl, nbr, &q);
+		else if (k == 1)
+			MPI_Ineighbor_alltoallw(s, i3, a03, tl, r, i3, a03, tl,
+			    nbr, &q);
+		else if (large)
+			MPI_Neighbor_alltoallw_init_c(s, c3, a03, tl, r, c3,
+			    a03, tl, nbr, MPI_INFO_NULL, &q);
+		else
+			MPI_Neighbor_alltoallw_init(s, i3, a03, tl, r, i3, a03,
+			    tl, nbr, MPI_INFO_NULL, &q);
+		done(k, &q);
+		check(r[2] == 10 * (1 - rank) + 2, "Neighbor_alltoallw");
+	}
+}
+
 /* 2^31 + 8 bytes from rank 0 to rank 1. */
 static void big(void)
 {
@@ -504,6 +701,7 @@ int main(int argc, char **argv)
 	for (int large = 1; large >= 0; large--) {
 		p2p(large);
 		collectives(large, nbr);
+		vcollectives(large, nbr);
 	}
 	MPI_Barrier(MPI_COMM_WORLD);
 	big();

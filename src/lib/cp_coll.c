@@ -37,20 +37,21 @@ void cp_blk_scatter(struct cp_blk *b, MPI_Count scount, MPI_Datatype st,
 		cp_block_set(b, rcount, rt, 0);
 }
 
-void cp_blk_scatterv(struct cp_blk *b, const int *scounts, MPI_Datatype st,
-		     const void *rbuf, int rcount, MPI_Datatype rt, int root,
-		     MPI_Comm comm)
+void cp_blk_scatterv(struct cp_blk *b, struct cp_counts scounts,
+		     MPI_Datatype st, const void *rbuf, MPI_Count rcount,
+		     MPI_Datatype rt, int root, MPI_Comm comm)
 {
 	int me = my_rank(comm);
 
-	if (root == me && rbuf == MPI_IN_PLACE && scounts)
-		cp_block_set(b, scounts[me], st, CP_F_VARBLOCK | CP_F_INPLACE);
+	if (root == me && rbuf == MPI_IN_PLACE && scounts.p)
+		cp_block_set(b, cp_count_at(scounts, me), st,
+			     CP_F_VARBLOCK | CP_F_INPLACE);
 	else
 		cp_block_set(b, rcount, rt, CP_F_VARBLOCK);
 }
 
-void cp_blk_sendv(struct cp_blk *b, const void *sbuf, int scount,
-		  MPI_Datatype st, const int *rcounts, MPI_Datatype rt,
+void cp_blk_sendv(struct cp_blk *b, const void *sbuf, MPI_Count scount,
+		  MPI_Datatype st, struct cp_counts rcounts, MPI_Datatype rt,
 		  MPI_Comm comm)
 {
 	int me;
@@ -60,26 +61,29 @@ void cp_blk_sendv(struct cp_blk *b, const void *sbuf, int scount,
 		return;
 	}
 	me = my_rank(comm);
-	cp_block_set(b, rcounts && me >= 0 ? rcounts[me] : 0, rt,
-		    CP_F_VARBLOCK | CP_F_INPLACE);
+	cp_block_set(b, rcounts.p && me >= 0 ? cp_count_at(rcounts, me) : 0,
+		     rt, CP_F_VARBLOCK | CP_F_INPLACE);
 }
 
 /* Total of counts[0..n-1] elements of t. */
-static void blk_sum(struct cp_blk *b, const int *counts, int n,
+static void blk_sum(struct cp_blk *b, struct cp_counts counts, int n,
 		    MPI_Datatype t, uint32_t flags)
 {
 	uint64_t sum = 0;
 
-	for (int i = 0; counts && i < n; i++)
-		sum += counts[i] > 0 ? (uint64_t)counts[i] : 0;
+	for (int i = 0; counts.p && i < n; i++) {
+		MPI_Count c = cp_count_at(counts, i);
+
+		sum += c > 0 ? (uint64_t)c : 0;
+	}
 	b->type = t;
 	b->n = sum;
 	b->flags = flags;
 }
 
-void cp_blk_alltoallv(struct cp_blk *b, const void *sbuf, const int *scounts,
-		      MPI_Datatype st, const int *rcounts, MPI_Datatype rt,
-		      MPI_Comm comm)
+void cp_blk_alltoallv(struct cp_blk *b, const void *sbuf,
+		      struct cp_counts scounts, MPI_Datatype st,
+		      struct cp_counts rcounts, MPI_Datatype rt, MPI_Comm comm)
 {
 	int n = cp_comm_get(comm)->size;
 
@@ -91,26 +95,29 @@ void cp_blk_alltoallv(struct cp_blk *b, const void *sbuf, const int *scounts,
 
 /* Sum of counts[i] elements of types[i], i < n, in bytes: one layout
  * per peer, none overall. */
-static void blk_wsum(struct cp_blk *b, const int *counts,
+static void blk_wsum(struct cp_blk *b, struct cp_counts counts,
 		     const MPI_Datatype *types, int n, uint32_t flags)
 {
 	uint64_t size, bytes = 0;
 
-	for (int i = 0; counts && types && i < n; i++) {
-		if (counts[i] <= 0)
+	for (int i = 0; counts.p && types && i < n; i++) {
+		MPI_Count c = cp_count_at(counts, i);
+
+		if (c <= 0)
 			continue;
 		size = 0;
 		(void)cp_layout_get(types[i], &size);
-		bytes += (uint64_t)counts[i] * size;
+		bytes += (uint64_t)c * size;
 	}
 	b->type = MPI_DATATYPE_NULL;
 	b->n = bytes;
 	b->flags = flags | CP_BLK_BYTES;
 }
 
-void cp_blk_alltoallw(struct cp_blk *b, const void *sbuf, const int *scounts,
-		      const MPI_Datatype *sts, const int *rcounts,
-		      const MPI_Datatype *rts, MPI_Comm comm)
+void cp_blk_alltoallw(struct cp_blk *b, const void *sbuf,
+		      struct cp_counts scounts, const MPI_Datatype *sts,
+		      struct cp_counts rcounts, const MPI_Datatype *rts,
+		      MPI_Comm comm)
 {
 	int n = cp_comm_get(comm)->size;
 
@@ -120,22 +127,22 @@ void cp_blk_alltoallw(struct cp_blk *b, const void *sbuf, const int *scounts,
 		blk_wsum(b, scounts, sts, n, CP_F_VARBLOCK);
 }
 
-void cp_blk_redscat(struct cp_blk *b, const void *sbuf, const int *rcounts,
-		    MPI_Datatype t, MPI_Comm comm)
+void cp_blk_redscat(struct cp_blk *b, const void *sbuf,
+		    struct cp_counts rcounts, MPI_Datatype t, MPI_Comm comm)
 {
 	int me = my_rank(comm);
 
-	cp_block_set(b, rcounts && me >= 0 ? rcounts[me] : 0, t,
+	cp_block_set(b, rcounts.p && me >= 0 ? cp_count_at(rcounts, me) : 0, t,
 		    CP_F_VARBLOCK | (sbuf == MPI_IN_PLACE ? CP_F_INPLACE : 0));
 }
 
-void cp_blk_nbrv(struct cp_blk *b, const int *scounts, MPI_Datatype st,
+void cp_blk_nbrv(struct cp_blk *b, struct cp_counts scounts, MPI_Datatype st,
 		 MPI_Comm comm)
 {
 	blk_sum(b, scounts, cp_comm_get(comm)->outdeg, st, CP_F_VARBLOCK);
 }
 
-void cp_blk_nbrw(struct cp_blk *b, const int *scounts,
+void cp_blk_nbrw(struct cp_blk *b, struct cp_counts scounts,
 		 const MPI_Datatype *sts, MPI_Comm comm)
 {
 	blk_wsum(b, scounts, sts, cp_comm_get(comm)->outdeg, CP_F_VARBLOCK);

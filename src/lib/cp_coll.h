@@ -10,6 +10,7 @@
 #ifndef CP_COLL_H
 #define CP_COLL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <mpi.h>
 
@@ -24,6 +25,23 @@ static inline void cp_block_set(struct cp_blk *b, MPI_Count count,
 	b->type = t;
 	b->n = count > 0 ? (uint64_t)count : 0;
 	b->flags = flags;
+}
+
+/* A count array as the call passed it: int (MPI_X) or MPI_Count (its
+ * large-count binding MPI_X_c); cp_counts_of() tells them apart by type. */
+struct cp_counts {
+	const void *p;		/* NULL: no array */
+	bool wide;		/* MPI_Count elements */
+};
+#define cp_counts_of(a) _Generic((a), \
+	int *: (struct cp_counts){ (a), false }, \
+	const int *: (struct cp_counts){ (a), false }, \
+	MPI_Count *: (struct cp_counts){ (a), true }, \
+	const MPI_Count *: (struct cp_counts){ (a), true })
+
+static inline MPI_Count cp_count_at(struct cp_counts c, int i)
+{
+	return c.wide ? ((const MPI_Count *)c.p)[i] : ((const int *)c.p)[i];
 }
 
 /* No data (Barrier). */
@@ -60,23 +78,24 @@ static inline void cp_blk_reduce(struct cp_blk *b, const void *sbuf,
 void cp_blk_scatter(struct cp_blk *b, MPI_Count scount, MPI_Datatype st,
 		    const void *rbuf, MPI_Count rcount, MPI_Datatype rt,
 		    int root, MPI_Comm comm);
-void cp_blk_scatterv(struct cp_blk *b, const int *scounts, MPI_Datatype st,
-		     const void *rbuf, int rcount, MPI_Datatype rt, int root,
-		     MPI_Comm comm);
-void cp_blk_sendv(struct cp_blk *b, const void *sbuf, int scount,
-		  MPI_Datatype st, const int *rcounts, MPI_Datatype rt,
+void cp_blk_scatterv(struct cp_blk *b, struct cp_counts scounts,
+		     MPI_Datatype st, const void *rbuf, MPI_Count rcount,
+		     MPI_Datatype rt, int root, MPI_Comm comm);
+void cp_blk_sendv(struct cp_blk *b, const void *sbuf, MPI_Count scount,
+		  MPI_Datatype st, struct cp_counts rcounts, MPI_Datatype rt,
 		  MPI_Comm comm);
-void cp_blk_alltoallv(struct cp_blk *b, const void *sbuf, const int *scounts,
-		      MPI_Datatype st, const int *rcounts, MPI_Datatype rt,
+void cp_blk_alltoallv(struct cp_blk *b, const void *sbuf,
+		      struct cp_counts scounts, MPI_Datatype st,
+		      struct cp_counts rcounts, MPI_Datatype rt, MPI_Comm comm);
+void cp_blk_alltoallw(struct cp_blk *b, const void *sbuf,
+		      struct cp_counts scounts, const MPI_Datatype *sts,
+		      struct cp_counts rcounts, const MPI_Datatype *rts,
 		      MPI_Comm comm);
-void cp_blk_alltoallw(struct cp_blk *b, const void *sbuf, const int *scounts,
-		      const MPI_Datatype *sts, const int *rcounts,
-		      const MPI_Datatype *rts, MPI_Comm comm);
-void cp_blk_redscat(struct cp_blk *b, const void *sbuf, const int *rcounts,
-		    MPI_Datatype t, MPI_Comm comm);
-void cp_blk_nbrv(struct cp_blk *b, const int *scounts, MPI_Datatype st,
+void cp_blk_redscat(struct cp_blk *b, const void *sbuf,
+		    struct cp_counts rcounts, MPI_Datatype t, MPI_Comm comm);
+void cp_blk_nbrv(struct cp_blk *b, struct cp_counts scounts, MPI_Datatype st,
 		 MPI_Comm comm);
-void cp_blk_nbrw(struct cp_blk *b, const int *scounts,
+void cp_blk_nbrw(struct cp_blk *b, struct cp_counts scounts,
 		 const MPI_Datatype *sts, MPI_Comm comm);
 
 /* Matched probes: remember which communicator message m came from (after

@@ -69,7 +69,7 @@ ROLES = {
     "winnew":     ((P,),           ()),
     "winfree":    ((P,),           ()),
     "if":         (("macro",),     ()),
-    "as":         (("call",),      ("if", "p2p|coll")),
+    "as":         (("call",),      ("if", "p2p|coll|rma|io|winnew")),
     "nowrap":     ((),             ()),
 }
 # what kind of call an entry is: exactly one of these per entry
@@ -478,8 +478,8 @@ def block_arg(e, L, name, comm):
 def w0(e, L, kind, flags=None):
     """The first word of a record of e: CP_W0(site, call, kind, flags)."""
     fl = ["CP_RF_FORTRAN"] if L.fortran else []
-    if "as" in e.roles:
-        fl.append("CP_RF_LARGE")
+    if "as" in e.roles and ("p2p" in e.roles or "coll" in e.roles):
+        fl.append("CP_RF_LARGE")    # (an rma or io record: u.o.large)
     if flags:
         fl.append(flags)
     return "CP_W0(site, CP_CALL_%s, %s, %s)" % (call_id(e), kind,
@@ -673,12 +673,16 @@ def gen_xfer(e, L, b):
     b.pre.append("\ts->u.o.obj = (uintptr_t)%s;" % obj)
     if "data" in r:
         cnt, ty = r["data"]
+        v = cnt if cnt.isdigit() else L.val(e, cnt)
         b.pre.append("\ts->u.o.type = %s;" % L.dtype(e, ty))
-        b.pre.append("\ts->u.o.count = %s;" %
-                     (cnt if cnt.isdigit() else L.val(e, cnt)))
+        b.pre.append("\ts->u.o.count = (int32_t)%s;" % v)
+        b.pre.append("\ts->u.o.count_hi = (int32_t)((MPI_Count)%s >> 32);"
+                     % v)
     else:
         b.pre.append("\ts->u.o.type = MPI_DATATYPE_NULL;")
         b.pre.append("\ts->u.o.count = 0;")
+        b.pre.append("\ts->u.o.count_hi = 0;")
+    b.pre.append("\ts->u.o.large = %d;" % ("as" in r))
     b.pre.append("\ts->u.o.target = %s;" % (L.val(e, r["target"][0])
                                             if "target" in r else "0"))
     b.pre.append("\ts->u.o.st_bytes = 0;")
@@ -897,12 +901,18 @@ def f_wrapper1(e):
     args = ", ".join(e.names() + ["ierr"])
     b = gen_body(e, F)
     out = ["typedef void (*cp_ft_%s)(%s);" % (short, plist)]
+    buf = any(p.ctype in ("const void*", "void*") for p in e.params)
     if "as" in e.roles:
         # a large-count binding: only MPICH's use mpi_f08 has it, as
-        # mpi_x_f08ts_large_ (mpif.h and use mpi have none)
+        # mpi_x_f08_large_ or, with a choice buffer, mpi_x_f08ts_large_
+        # (mpif.h and use mpi have none)
+        base = e.roles["as"][0].lower()
+        out.append("static cp_ft_%s real_%s_f08;\n" % (short, short))
         out += f_body(e, b, short, plist, args)
-        out += f08ts_entry(e, short, e.roles["as"][0].lower() +
-                           "_f08ts_large_", plist, args)
+        out += f08_entry(short, base + "_f08_large_", plist, args)
+        if buf:
+            out += f08ts_entry(e, short, base + "_f08ts_large_", plist,
+                               args)
         return "\n".join(out) + "\n"
     out.append("static cp_ft_%s real_%s, real_%s_f08;\n" % (short, short,
                                                              short))
@@ -917,19 +927,24 @@ def f_wrapper1(e):
     for name in (low, low + "_", low + "__", e.name.upper()):
         out.append("CP_API void %s(%s) __attribute__((alias(\"entry_%s\")));"
                    % (name, plist, short))
-    # use mpi_f08 entry: same arguments (handles are one-INTEGER types),
-    # but ierror is OPTIONAL and may be absent (NULL)
-    out.append("\nCP_API void %s_f08_(%s)\n{" % (low, plist))
+    out += f08_entry(short, low + "_f08_", plist, args)
+    if buf:
+        out += f08ts_entry(e, short, low + "_f08ts_", plist, args)
+    return "\n".join(out) + "\n"
+
+
+def f08_entry(short, sym, plist, args):
+    """The use mpi_f08 entry sym: the arguments of mpif.h's (handles are
+    one-INTEGER types), but ierror is OPTIONAL and may be absent (NULL)."""
+    out = ["\nCP_API void %s(%s)\n{" % (sym, plist)]
     out.append("\tMPI_Fint own;\n")
     out.append("\tif (cp_unlikely(!real_%s_f08))" % short)
-    out.append("\t\treal_%s_f08 = (cp_ft_%s)cp_f_real(\"%s_f08_\", NULL);" %
-               (short, short, low))
+    out.append("\t\treal_%s_f08 = (cp_ft_%s)cp_f_real(\"%s\", NULL);" %
+               (short, short, sym))
     out.append("\tif (!ierr)\n\t\tierr = &own;")
     out.append("\tbody_%s(real_%s_f08, (uintptr_t)__builtin_return_address(0)"
                ", %s);\n}\n" % (short, short, args))
-    if any(p.ctype in ("const void*", "void*") for p in e.params):
-        out += f08ts_entry(e, short, low + "_f08ts_", plist, args)
-    return "\n".join(out) + "\n"
+    return out
 
 
 def f_body(e, b, short, plist, args):

@@ -1,8 +1,10 @@
 /*
  * test_large.c - MPI-4 large-count bindings for tests/test_large.sh, on
- * 2 ranks.  Every MPI_X_c that pmpi/mpi_calls.def wraps is made once
- * with small counts, then MPI_X with the same arguments, so that the
- * rows of the two can be compared; then rank 0 sends rank 1 one message
+ * 2 ranks, with a file it may make and delete: test_large FILE.  Every
+ * MPI_X_c that pmpi/mpi_calls.def wraps is made once with small counts
+ * (one-sided calls on windows of their own, file calls on FILE), then
+ * MPI_X with the same arguments, so that the rows of the two can be
+ * compared; then rank 0 sends rank 1 one message
  * of 2^31 + 8 bytes with MPI_Send_c (a count the int binding cannot
  * pass).  Rank 0 prints one line when every result was right; a wrong
  * one exits 1 with a line naming it.  Built against an MPI without the
@@ -662,6 +664,203 @@ static void vcollectives(int large, MPI_Comm nbr)
 	}
 }
 
+/* One-sided calls in both bindings: a window made each way, a fence
+ * epoch (Put, Get, Accumulate), a lock epoch (Get_accumulate, Rput,
+ * Rget). */
+static void rma(int large)
+{
+	static char base[4096];
+	int peer = 1 - rank, put[3] = { 1, 2, 3 }, acc[7] = { 1, 1, 1, 1, 1,
+		1, 1 }, in[9] = { 0 }, out[9];
+	double got[5];
+	char rput[11] = "rput bytes", rget[13];
+	MPI_Request rq;
+	MPI_Win w;
+	void *p;
+
+	if (large)
+		MPI_Win_allocate_c(64, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &p,
+		    &w);
+	else
+		MPI_Win_allocate(64, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &p, &w);
+	MPI_Win_free(&w);
+	if (large)
+		MPI_Win_allocate_shared_c(64, 1, MPI_INFO_NULL, MPI_COMM_WORLD,
+		    &p, &w);
+	else
+		MPI_Win_allocate_shared(64, 1, MPI_INFO_NULL, MPI_COMM_WORLD,
+		    &p, &w);
+	MPI_Win_free(&w);
+	memset(base, 0, sizeof(base));
+	if (large)
+		MPI_Win_create_c(base, sizeof(base), 1, MPI_INFO_NULL,
+		    MPI_COMM_WORLD, &w);
+	else
+		MPI_Win_create(base, sizeof(base), 1, MPI_INFO_NULL,
+		    MPI_COMM_WORLD, &w);
+	MPI_Win_fence(0, w);
+	if (large)
+		MPI_Put_c(put, 3, MPI_INT, peer, 0, 3, MPI_INT, w);
+	else
+		MPI_Put(put, 3, MPI_INT, peer, 0, 3, MPI_INT, w);
+	if (large)
+		MPI_Get_c(got, 5, MPI_DOUBLE, peer, 64, 5, MPI_DOUBLE, w);
+	else
+		MPI_Get(got, 5, MPI_DOUBLE, peer, 64, 5, MPI_DOUBLE, w);
+	if (large)
+		MPI_Accumulate_c(acc, 7, MPI_INT, peer, 128, 7, MPI_INT,
+		    MPI_SUM, w);
+	else
+		MPI_Accumulate(acc, 7, MPI_INT, peer, 128, 7, MPI_INT, MPI_SUM,
+		    w);
+	MPI_Win_fence(0, w);
+	check(((int *)base)[2] == 3 && ((int *)(base + 128))[6] == 1,
+	      "a fence epoch");
+	MPI_Barrier(MPI_COMM_WORLD);
+	MPI_Win_lock(MPI_LOCK_EXCLUSIVE, peer, 0, w);
+	if (large)
+		MPI_Get_accumulate_c(in, 9, MPI_INT, out, 9, MPI_INT, peer, 256,
+		    9, MPI_INT, MPI_SUM, w);
+	else
+		MPI_Get_accumulate(in, 9, MPI_INT, out, 9, MPI_INT, peer, 256,
+		    9, MPI_INT, MPI_SUM, w);
+	if (large)
+		MPI_Rput_c(rput, 11, MPI_CHAR, peer, 1024, 11, MPI_CHAR, w,
+		    &rq);
+	else
+		MPI_Rput(rput, 11, MPI_CHAR, peer, 1024, 11, MPI_CHAR, w, &rq);
+	MPI_Wait(&rq, MPI_STATUS_IGNORE);
+	if (large)
+		MPI_Rget_c(rget, 13, MPI_CHAR, peer, 2048, 13, MPI_CHAR, w,
+		    &rq);
+	else
+		MPI_Rget(rget, 13, MPI_CHAR, peer, 2048, 13, MPI_CHAR, w, &rq);
+	MPI_Wait(&rq, MPI_STATUS_IGNORE);
+	MPI_Win_unlock(peer, w);
+	MPI_Barrier(MPI_COMM_WORLD);
+	MPI_Win_free(&w);
+}
+
+/* File calls in both bindings, each pass the same offsets, so that the
+ * reads find the same bytes: 1 to 15 chars from offset 2000. */
+static void io(int large, MPI_File f)
+{
+	char c[16] = "0123456789abcde";
+	MPI_Offset at = 2000 + 100 * rank;
+	MPI_Request rq;
+
+	MPI_File_seek(f, at, MPI_SEEK_SET);
+	if (large)
+		MPI_File_iwrite_c(f, c, 3, MPI_CHAR, &rq);
+	else
+		MPI_File_iwrite(f, c, 3, MPI_CHAR, &rq);
+	MPI_Wait(&rq, MPI_STATUS_IGNORE);
+	if (large)
+		MPI_File_write_c(f, c, 1, MPI_CHAR, MPI_STATUS_IGNORE);
+	else
+		MPI_File_write(f, c, 1, MPI_CHAR, MPI_STATUS_IGNORE);
+	if (large)
+		MPI_File_write_all_c(f, c, 2, MPI_CHAR, MPI_STATUS_IGNORE);
+	else
+		MPI_File_write_all(f, c, 2, MPI_CHAR, MPI_STATUS_IGNORE);
+	if (large)
+		MPI_File_write_at_c(f, at + 40, c, 3, MPI_CHAR,
+		    MPI_STATUS_IGNORE);
+	else
+		MPI_File_write_at(f, at + 40, c, 3, MPI_CHAR,
+		    MPI_STATUS_IGNORE);
+	if (large)
+		MPI_File_write_at_all_c(f, at + 10, c, 4, MPI_CHAR,
+		    MPI_STATUS_IGNORE);
+	else
+		MPI_File_write_at_all(f, at + 10, c, 4, MPI_CHAR,
+		    MPI_STATUS_IGNORE);
+	if (large)
+		MPI_File_iwrite_at_c(f, at + 20, c, 5, MPI_CHAR, &rq);
+	else
+		MPI_File_iwrite_at(f, at + 20, c, 5, MPI_CHAR, &rq);
+	MPI_Wait(&rq, MPI_STATUS_IGNORE);
+	if (large)
+		MPI_File_iwrite_all_c(f, c, 6, MPI_CHAR, &rq);
+	else
+		MPI_File_iwrite_all(f, c, 6, MPI_CHAR, &rq);
+	MPI_Wait(&rq, MPI_STATUS_IGNORE);
+	if (large)
+		MPI_File_iwrite_at_all_c(f, at + 30, c, 7, MPI_CHAR, &rq);
+	else
+		MPI_File_iwrite_at_all(f, at + 30, c, 7, MPI_CHAR, &rq);
+	MPI_Wait(&rq, MPI_STATUS_IGNORE);
+	MPI_File_seek(f, at, MPI_SEEK_SET);
+	if (large)
+		MPI_File_read_c(f, c, 1, MPI_CHAR, MPI_STATUS_IGNORE);
+	else
+		MPI_File_read(f, c, 1, MPI_CHAR, MPI_STATUS_IGNORE);
+	if (large)
+		MPI_File_read_all_c(f, c, 2, MPI_CHAR, MPI_STATUS_IGNORE);
+	else
+		MPI_File_read_all(f, c, 2, MPI_CHAR, MPI_STATUS_IGNORE);
+	if (large)
+		MPI_File_read_at_c(f, at, c, 8, MPI_CHAR, MPI_STATUS_IGNORE);
+	else
+		MPI_File_read_at(f, at, c, 8, MPI_CHAR, MPI_STATUS_IGNORE);
+	if (large)
+		MPI_File_read_at_all_c(f, at, c, 9, MPI_CHAR,
+		    MPI_STATUS_IGNORE);
+	else
+		MPI_File_read_at_all(f, at, c, 9, MPI_CHAR, MPI_STATUS_IGNORE);
+	if (large)
+		MPI_File_iread_c(f, c, 9, MPI_CHAR, &rq);
+	else
+		MPI_File_iread(f, c, 9, MPI_CHAR, &rq);
+	MPI_Wait(&rq, MPI_STATUS_IGNORE);
+	if (large)
+		MPI_File_iread_at_c(f, at, c, 10, MPI_CHAR, &rq);
+	else
+		MPI_File_iread_at(f, at, c, 10, MPI_CHAR, &rq);
+	MPI_Wait(&rq, MPI_STATUS_IGNORE);
+	if (large)
+		MPI_File_iread_all_c(f, c, 11, MPI_CHAR, &rq);
+	else
+		MPI_File_iread_all(f, c, 11, MPI_CHAR, &rq);
+	MPI_Wait(&rq, MPI_STATUS_IGNORE);
+	if (large)
+		MPI_File_iread_at_all_c(f, at, c, 12, MPI_CHAR, &rq);
+	else
+		MPI_File_iread_at_all(f, at, c, 12, MPI_CHAR, &rq);
+	MPI_Wait(&rq, MPI_STATUS_IGNORE);
+	MPI_Barrier(MPI_COMM_WORLD);
+	MPI_File_seek_shared(f, 3000, MPI_SEEK_SET);
+	if (large)
+		MPI_File_write_shared_c(f, c, 13, MPI_CHAR, MPI_STATUS_IGNORE);
+	else
+		MPI_File_write_shared(f, c, 13, MPI_CHAR, MPI_STATUS_IGNORE);
+	if (large)
+		MPI_File_iwrite_shared_c(f, c, 14, MPI_CHAR, &rq);
+	else
+		MPI_File_iwrite_shared(f, c, 14, MPI_CHAR, &rq);
+	MPI_Wait(&rq, MPI_STATUS_IGNORE);
+	if (large)
+		MPI_File_write_ordered_c(f, c, 15, MPI_CHAR,
+		    MPI_STATUS_IGNORE);
+	else
+		MPI_File_write_ordered(f, c, 15, MPI_CHAR, MPI_STATUS_IGNORE);
+	MPI_File_seek_shared(f, 3000, MPI_SEEK_SET);
+	if (large)
+		MPI_File_read_shared_c(f, c, 13, MPI_CHAR, MPI_STATUS_IGNORE);
+	else
+		MPI_File_read_shared(f, c, 13, MPI_CHAR, MPI_STATUS_IGNORE);
+	if (large)
+		MPI_File_iread_shared_c(f, c, 14, MPI_CHAR, &rq);
+	else
+		MPI_File_iread_shared(f, c, 14, MPI_CHAR, &rq);
+	MPI_Wait(&rq, MPI_STATUS_IGNORE);
+	if (large)
+		MPI_File_read_ordered_c(f, c, 15, MPI_CHAR, MPI_STATUS_IGNORE);
+	else
+		MPI_File_read_ordered(f, c, 15, MPI_CHAR, MPI_STATUS_IGNORE);
+	MPI_Barrier(MPI_COMM_WORLD);
+}
+
 /* 2^31 + 8 bytes from rank 0 to rank 1. */
 static void big(void)
 {
@@ -689,6 +888,7 @@ int main(int argc, char **argv)
 {
 	int size, peer;
 	MPI_Comm nbr;
+	MPI_File f;
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -698,11 +898,20 @@ int main(int argc, char **argv)
 	MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &peer,
 				       MPI_UNWEIGHTED, 1, &peer,
 				       MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &nbr);
+	check(argc == 2 && MPI_File_open(MPI_COMM_WORLD, argv[1],
+					 MPI_MODE_CREATE | MPI_MODE_RDWR,
+					 MPI_INFO_NULL, &f) == MPI_SUCCESS,
+	      "usage: test_large FILE (a file it may make)");
 	for (int large = 1; large >= 0; large--) {
 		p2p(large);
 		collectives(large, nbr);
 		vcollectives(large, nbr);
+		rma(large);
+		io(large, f);
 	}
+	MPI_File_close(&f);
+	if (rank == 0)
+		MPI_File_delete(argv[1], MPI_INFO_NULL);
 	MPI_Barrier(MPI_COMM_WORLD);
 	big();
 	MPI_Comm_free(&nbr);

@@ -184,9 +184,14 @@ static void xfer(struct cp_event *ev, const struct cp_raw *s,
 
 	if (fl & CP_RF_XTARGET)
 		peer_of(ev, ci, s->u.o.target);
+	if (s->u.o.large)
+		ev->flags |= CP_F_LARGE;
 	if (s->u.o.type != MPI_DATATYPE_NULL) {
+		int64_t count = (int64_t)((uint64_t)(uint32_t)s->u.o.count_hi
+					  << 32 | (uint32_t)s->u.o.count);
+
 		(void)layout_of(s->u.o.type, tick, &size);
-		ev->count = s->u.o.count > 0 ? (uint64_t)s->u.o.count : 0;
+		ev->count = count > 0 ? (uint64_t)count : 0;
 		ev->bytes = ev->count * size;
 		if (!ev->bytes)
 			ev->flags |= CP_F_ZERO;

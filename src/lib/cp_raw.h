@@ -58,7 +58,8 @@ enum cp_rkind {
 #define CP_RF_LARGE	0x10	/* SEND, RECV, ISEND, IRECV, PSEND, PRECV,
 				 * COLL, ICOLL: made through an MPI-4
 				 * large-count binding (MPI_X_c); u.p's
-				 * count_hi holds the count's high half */
+				 * count_hi holds the count's high half
+				 * (XFER has no bit left: u.o.large) */
 
 /*
  * The first word of a record: the return address (47 bits: the user half
@@ -135,9 +136,11 @@ struct cp_raw {
 		struct {		/* XFER */
 			uintptr_t obj;		/* MPI_Win or MPI_File */
 			MPI_Datatype type;	/* MPI_DATATYPE_NULL: none */
-			int32_t count;		/* elements, as passed */
+			int32_t count;		/* elements, as passed: the low */
 			int32_t target;		/* rank in the window */
 			uint64_t st_bytes;	/* bytes the status says */
+			int32_t count_hi;	/* and high 32 bits */
+			uint32_t large;		/* 1: an MPI_X_c binding */
 		} o;
 	} u;
 } __attribute__((aligned(64)));

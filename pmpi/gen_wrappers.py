@@ -854,6 +854,7 @@ def c_wrapper1(e):
     out.append("\tint rc;\n")
     out.append("\tif (!r)")
     out.append("\t\treturn P%s(%s);" % (e.name, args))
+    out.append("\tsite = cp_stack_site(site);\t/* COMMPROF_STACK */")
     out += b.pre
     out += timed(b, call, "cp_ticks()")
     out += b.post
@@ -956,6 +957,7 @@ def f_body(e, b, short, plist, args):
     out.append("\tint rc;\n")
     out.append("\tif (cp_unlikely(!r)) {")
     out.append("\t\treal(%s);\n\t\treturn;\n\t}" % args)
+    out.append("\tsite = cp_stack_site(site);\t/* COMMPROF_STACK */")
     out += b.pre
     out += timed(b, "\treal(%s);" % args, "cp_ticks()")
     out.append("\trc = (int)*ierr;")

@@ -49,6 +49,7 @@ CP_API int MPI_Abort(MPI_Comm comm, int errorcode)
  * rows from level 0 to the next level (the aggregates count on). */
 static void pcontrol_rec(struct cp_raw *s, uintptr_t site, int level, int fl)
 {
+	site = cp_stack_site(site);	/* COMMPROF_STACK */
 	s->w0 = CP_W0(site, CP_CALL_MPI_Pcontrol, CP_RK_XFER, fl);
 	s->u.o.obj = 0;
 	s->u.o.type = MPI_DATATYPE_NULL;

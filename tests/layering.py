@@ -33,8 +33,9 @@ from mkvars import Vars  # noqa: E402
 # Every folder may include its own files and config.h.
 MODULES = {
     "pmpi": ({"src/lib/cp_record.h+"}, {"mpi"}),
+    # libunwind: the deeper callsites of COMMPROF_STACK (cp_stack.c)
     "src/lib": ({"src/common", "db@lib", "analysis@lib", "src/reduce",
-                 "pmpi/cp_calls_gen.h"}, {"mpi"}),
+                 "pmpi/cp_calls_gen.h"}, {"mpi", "libunwind"}),
     "src/cli": ({"src/common", "db", "analysis", "src/reduce"}, {"libdw"}),
     # the reduction of a run: libc, and MPI in its transport alone
     # (cp_red_mpi.c), which the CLI neither includes nor links

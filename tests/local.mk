@@ -12,6 +12,7 @@ REC_TESTS = \
 	tests/test_pcoll.sh \
 	tests/test_large.sh \
 	tests/test_isendrecv.sh \
+	tests/test_stack.sh \
 	tests/test_fail_dir.sh \
 	tests/test_other_mpi.sh \
 	tests/test_runs.sh \
@@ -34,5 +35,7 @@ EXTRA_DIST += \
 	tests/test_large.c \
 	tests/test_large_f08.f90 \
 	tests/test_isendrecv.c \
+	tests/stack/app.c \
+	tests/stack/wrap.c \
 	tests/test_record_f.f90 \
 	tests/test_record_f08.f90

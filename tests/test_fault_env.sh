@@ -70,6 +70,9 @@ done
 for v in maybe 2 on "1 "; do
 	one COMMPROF_DISABLE "$v"
 done
+for v in 0 17 deep "+2"; do
+	one COMMPROF_STACK "$v"
+done
 
 # a path too long for the library: the default ./commprof-out, here in $T
 long=$(printf '%05000d' 0 | tr 0 x)

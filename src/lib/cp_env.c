@@ -63,6 +63,7 @@ void cp_env_read(struct cp_env *e, char *warn, size_t len)
 	e->flush_ms = 1000;
 	e->ring = 65536;
 	e->finalize_ms = 10000;
+	e->stack = 1;
 
 	v = getenv("COMMPROF_DIR");
 	if (v && *v) {
@@ -80,6 +81,7 @@ void cp_env_read(struct cp_env *e, char *warn, size_t len)
 	env_u64("COMMPROF_RING", 1024, 1u << 24, &e->ring, warn, len);
 	env_u64("COMMPROF_FINALIZE_MS", 0, 3600000, &e->finalize_ms, warn,
 		len);
+	env_u64("COMMPROF_STACK", 1, 16, &e->stack, warn, len);
 	if (e->ring & (e->ring - 1)) {
 		char val[32];
 

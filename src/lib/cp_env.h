@@ -20,6 +20,8 @@ struct cp_env {
 	uint64_t finalize_ms;	/* COMMPROF_FINALIZE_MS: budget of the
 				 * reduction at MPI_Finalize, 0 none;
 				 * default 10000 */
+	uint64_t stack;		/* COMMPROF_STACK: the caller taken as a
+				 * call's site, 1 (MPI_X's) to 16; def. 1 */
 	int disable;		/* COMMPROF_DISABLE=1: record nothing */
 	char params[4096];	/* COMMPROF_PARAMS, "" when unset */
 };

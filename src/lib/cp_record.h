@@ -23,6 +23,7 @@
 #include "src/lib/cp_fortran.h"		/* cp_f_* */
 #include "src/lib/cp_layout.h"		/* cp_layout_note, cp_layout_drop */
 #include "src/lib/cp_ring.h"		/* cp_ring_on, cp_claim, cp_publish */
+#include "src/lib/cp_stack.h"		/* cp_stack_site */
 #include "src/lib/cp_rt.h"		/* cp_rt_init, _finalize, _abort */
 #include "src/lib/cp_state.h"		/* cp_init_entry_ns */
 #include "src/lib/cp_time.h"		/* cp_ticks */

@@ -476,7 +476,9 @@ void cp_rt_init(void)
 	pthread_atfork(NULL, NULL, in_child);
 	atexit(at_exit);
 	atomic_store(&cp_active, true);
-	__atomic_store_n(&cp_fast, (uint8_t)cp_time_tsc, __ATOMIC_SEQ_CST);
+	/* a deeper callsite is found on the wrappers' slow path */
+	__atomic_store_n(&cp_fast, (uint8_t)(cp_time_tsc && cp_env.stack == 1),
+			 __ATOMIC_SEQ_CST);
 }
 
 /* The rank file's last writes, on the flusher thread (cp_flush_stop()):

@@ -17,6 +17,7 @@ libcommprof_la_SOURCES = \
 	src/lib/cp_state.c src/lib/cp_state.h \
 	src/lib/cp_comm.c src/lib/cp_comm.h \
 	src/lib/cp_ring.c src/lib/cp_ring.h src/lib/cp_raw.h \
+	src/lib/cp_stack.c src/lib/cp_stack.h \
 	src/lib/cp_derive.c src/lib/cp_derive.h \
 	src/lib/cp_agg.c src/lib/cp_agg.h \
 	src/lib/cp_req.c src/lib/cp_req.h \
@@ -38,8 +39,8 @@ nodist_libcommprof_la_SOURCES = \
 	pmpi/cp_fortran_gen.c \
 	db/cp_schema_gen.h
 libcommprof_la_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS) $(SQLITE_CFLAGS) \
-	-pthread
+	$(UNWIND_CFLAGS) -pthread
 libcommprof_la_LIBADD = libcpcommon.la libcpmodel.la libcpred.la \
 	libcpredmpi.la libcpreduce.la $(MPI_LIBS) \
-	$(SQLITE_LIBS) -ldl -lpthread -lm
+	$(SQLITE_LIBS) $(UNWIND_LIBS) -ldl -lpthread -lm
 libcommprof_la_LDFLAGS = -avoid-version -shared

@@ -113,7 +113,10 @@ cp_wait_gone() {
 }
 
 # cp_bed_or_skip: skip unless this process may build the namespace test
-# bed (tests/cluster/bed): root, network namespaces, TAPs, no bed up
+# bed (tests/cluster/bed): root, network namespaces, TAPs, no bed in use.
+# A bed whose delay line is gone was left by a test that was killed (its
+# EXIT trap never ran): it is taken down, with a note, rather than making
+# every later run skip.
 cp_bed_or_skip() {
 	[ "$(id -u)" = 0 ] ||
 		skip "not root: the test bed needs network namespaces"
@@ -121,8 +124,13 @@ cp_bed_or_skip() {
 		skip "ip netns add failed: no network namespaces here"
 	ip netns del "cpbed-probe$$"
 	[ -c /dev/net/tun ] || skip "no /dev/net/tun: the delay line needs TAPs"
-	! ip link show cpbed-br >/dev/null 2>&1 ||
+	ip link show cpbed-br >/dev/null 2>&1 || return 0
+	! pgrep -x delayline >/dev/null 2>&1 ||
 		skip "a test bed is up already (tests/cluster/bed down frees it)"
+	"$top_srcdir/tests/cluster/bed" down >/dev/null 2>&1
+	! ip link show cpbed-br >/dev/null 2>&1 ||
+		skip "a test bed left up without its delay line stays up"
+	note "a test bed left up without its delay line (a killed test's) was taken down"
 }
 
 # cp_run_of DIR: the directory of the latest run in output directory DIR

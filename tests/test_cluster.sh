@@ -32,13 +32,7 @@ BED="$top_srcdir/tests/cluster/bed"
 CAL="$top_builddir/commprof-calibrate"
 TABLES=${CP_BED_TABLES:-"$top_srcdir/tests/cluster/links.table"}
 RUNS=${CP_BED_RUNS:-1}
-[ "$(id -u)" = 0 ] || skip "not root: the test bed needs network namespaces"
-ip netns add "cpbed-probe$$" 2>/dev/null ||
-	skip "ip netns add failed: no network namespaces here"
-ip netns del "cpbed-probe$$"
-[ -c /dev/net/tun ] || skip "no /dev/net/tun: the delay line needs TAPs"
-ip link show cpbed-br >/dev/null 2>&1 &&
-	skip "a test bed is up already (tests/cluster/bed down frees it)"
+cp_bed_or_skip
 [ -x "$CAL" ] || fail "no $CAL"
 
 export CPBED_STATE="$T/bed" CPBED_DELAYLINE="$top_builddir/tests/cluster/delayline"

@@ -492,13 +492,14 @@ def call_id(e):
     return e.roles["as"][0] if "as" in e.roles else e.name
 
 
-def put_count(e, L, x, cnt):
-    """x.u.p.count (and, for a large count, count_hi) from cnt."""
-    v = L.val(e, cnt)
+def put_count(e, L, dst, cnt):
+    """dst.count (and, for a large-count binding, dst.count_hi: the
+    flusher reads it only then) from cnt, a parameter or a number."""
+    v = cnt if cnt.isdigit() else L.val(e, cnt)
     if "as" not in e.roles:
-        return ["\t%s.u.p.count = %s;" % (x, v)]
-    return ["\t%s.u.p.count = (int32_t)%s;" % (x, v),
-            "\t%s.u.p.count_hi = (int32_t)((MPI_Count)%s >> 32);" % (x, v)]
+        return ["\t%s.count = %s;" % (dst, v)]
+    return ["\t%s.count = (int32_t)%s;" % (dst, v),
+            "\t%s.count_hi = (int32_t)((MPI_Count)%s >> 32);" % (dst, v)]
 
 
 class Body:
@@ -549,7 +550,7 @@ def gen_p2p(e, L, b):
         b.pre.append("\ts[0].w0 = %s;" % w0(e, L, kind))
         b.pre.append("\ts[0].u.p.comm = %s;" % comm)
         b.pre.append("\ts[0].u.p.type = %s;" % L.dtype(e, ty))
-        b.pre += put_count(e, L, "s[0]", cnt)
+        b.pre += put_count(e, L, "s[0].u.p", cnt)
         b.pre.append("\ts[0].u.p.peer = %s;" % L.val(e, r["peer"][0]))
         b.pre.append("\ts[0].u.p.tag = %s;" % L.val(e, r["tag"][0]))
         k = 1
@@ -565,7 +566,7 @@ def gen_p2p(e, L, b):
                                                   if both else None)))
             b.pre.append("\t%s.u.p.comm = %s;" % (x, comm))
             b.pre.append("\t%s.u.p.type = %s;" % (x, L.dtype(e, ty)))
-            b.pre += put_count(e, L, x, cnt)
+            b.pre += put_count(e, L, x + ".u.p", cnt)
             b.pre.append("\t%s.u.p.peer = %s;" % (x, src))
             b.pre.append("\t%s.u.p.tag = %s;" % (x, tag))
         else:
@@ -673,15 +674,12 @@ def gen_xfer(e, L, b):
     b.pre.append("\ts->u.o.obj = (uintptr_t)%s;" % obj)
     if "data" in r:
         cnt, ty = r["data"]
-        v = cnt if cnt.isdigit() else L.val(e, cnt)
         b.pre.append("\ts->u.o.type = %s;" % L.dtype(e, ty))
-        b.pre.append("\ts->u.o.count = (int32_t)%s;" % v)
-        b.pre.append("\ts->u.o.count_hi = (int32_t)((MPI_Count)%s >> 32);"
-                     % v)
+        b.pre += put_count(e, L, "s->u.o", cnt)
     else:
         b.pre.append("\ts->u.o.type = MPI_DATATYPE_NULL;")
         b.pre.append("\ts->u.o.count = 0;")
-        b.pre.append("\ts->u.o.count_hi = 0;")
+    # no flag bit is left in a one-sided or file record's first word
     b.pre.append("\ts->u.o.large = %d;" % ("as" in r))
     b.pre.append("\ts->u.o.target = %s;" % (L.val(e, r["target"][0])
                                             if "target" in r else "0"))

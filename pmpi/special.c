@@ -56,7 +56,6 @@ static void pcontrol_rec(struct cp_raw *s, uintptr_t site, int level, int fl)
 	s->u.o.count = level;
 	s->u.o.target = 0;
 	s->u.o.st_bytes = 0;
-	s->u.o.count_hi = 0;
 	s->u.o.large = 0;
 }
 

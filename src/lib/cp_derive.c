@@ -98,8 +98,7 @@ static uint64_t post(struct cp_event *ev, const struct cp_raw *s,
 	uint64_t size;
 
 	if (CP_W0_FL(s->w0) & CP_RF_LARGE)
-		count = (int64_t)((uint64_t)(uint32_t)s->u.p.count_hi << 32 |
-				  (uint32_t)s->u.p.count);
+		count = cp_raw_count64(s->u.p.count, s->u.p.count_hi);
 	size = typed(ev, s->u.p.type, count, tick);
 	peer_of(ev, ci, s->u.p.peer);
 	ev->tag = s->u.p.tag;
@@ -187,8 +186,9 @@ static void xfer(struct cp_event *ev, const struct cp_raw *s,
 	if (s->u.o.large)
 		ev->flags |= CP_F_LARGE;
 	if (s->u.o.type != MPI_DATATYPE_NULL) {
-		int64_t count = (int64_t)((uint64_t)(uint32_t)s->u.o.count_hi
-					  << 32 | (uint32_t)s->u.o.count);
+		int64_t count = s->u.o.large ?
+			cp_raw_count64(s->u.o.count, s->u.o.count_hi) :
+			s->u.o.count;
 
 		(void)layout_of(s->u.o.type, tick, &size);
 		ev->count = count > 0 ? (uint64_t)count : 0;

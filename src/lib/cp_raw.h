@@ -136,13 +136,21 @@ struct cp_raw {
 		struct {		/* XFER */
 			uintptr_t obj;		/* MPI_Win or MPI_File */
 			MPI_Datatype type;	/* MPI_DATATYPE_NULL: none */
-			int32_t count;		/* elements, as passed: the low */
+			int32_t count;		/* elements, as passed */
 			int32_t target;		/* rank in the window */
 			uint64_t st_bytes;	/* bytes the status says */
-			int32_t count_hi;	/* and high 32 bits */
-			uint32_t large;		/* 1: an MPI_X_c binding */
+			int32_t count_hi;	/* large only: the count's
+						 * high 32 bits */
+			uint32_t large;		/* 1: an MPI_X_c binding (no
+						 * CP_RF_ bit is left) */
 		} o;
 	} u;
 } __attribute__((aligned(64)));
+
+/* The count a large-count binding passed, from its two halves. */
+static inline int64_t cp_raw_count64(int32_t lo, int32_t hi)
+{
+	return (int64_t)((uint64_t)(uint32_t)hi << 32 | (uint32_t)lo);
+}
 
 #endif

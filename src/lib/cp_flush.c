@@ -245,19 +245,24 @@ static void emit(struct cp_event *ev, const struct cp_comm_info *ci,
 	q->thread = thread;
 }
 
-/* A request's row, completed on the thread of ring r (freed active
- * counts as completed). */
+/* The rows of a request (two for an Isendrecv: its receive half),
+ * completed on thread (freed active counts as completed); tau: the
+ * thread's messages in flight, NULL at the end. */
+static void emit_rows(const struct cp_req_row *o, struct cp_tau *tau,
+		      int thread)
+{
+	for (int i = 0; i < 1 + !!o->has_half; i++) {
+		struct cp_event ev = i ? o->half : o->ev;
+
+		if (tau)
+			cp_tau_done(tau, &ev);
+		emit(&ev, o->ci, thread);
+	}
+}
+
 static void emit_req(const struct cp_req_row *o, struct cp_ring *r)
 {
-	struct cp_event ev = o->ev;
-
-	cp_tau_done(&r->f_tau, &ev);
-	emit(&ev, o->ci, r->thread);
-	if (o->has_half) {	/* an Isendrecv's receive */
-		ev = o->half;
-		cp_tau_done(&r->f_tau, &ev);
-		emit(&ev, o->ci, r->thread);
-	}
+	emit_rows(o, &r->f_tau, r->thread);
 }
 
 static void on_post(const struct cp_raw *s, struct cp_ring *r)
@@ -595,15 +600,8 @@ static void pending_rows(void)
 	uint64_t now = cp_ticks();
 	struct cp_req_row o;
 
-	while (cp_req_pending(now, &o)) {
-		struct cp_event ev = o.ev;
-
-		emit(&ev, o.ci, 0);
-		if (o.has_half) {
-			ev = o.half;
-			emit(&ev, o.ci, 0);
-		}
-	}
+	while (cp_req_pending(now, &o))
+		emit_rows(&o, NULL, 0);
 }
 
 /* One wake-up: drain, write what was queued, and the meta when due (or

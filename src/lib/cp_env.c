@@ -81,7 +81,7 @@ void cp_env_read(struct cp_env *e, char *warn, size_t len)
 	env_u64("COMMPROF_RING", 1024, 1u << 24, &e->ring, warn, len);
 	env_u64("COMMPROF_FINALIZE_MS", 0, 3600000, &e->finalize_ms, warn,
 		len);
-	env_u64("COMMPROF_STACK", 1, 16, &e->stack, warn, len);
+	env_u64("COMMPROF_STACK", 1, CP_STACK_MAX, &e->stack, warn, len);
 	if (e->ring & (e->ring - 1)) {
 		char val[32];
 

@@ -8,6 +8,9 @@
 
 #include <stdint.h>
 
+/* The deepest caller COMMPROF_STACK may name (src/lib/cp_stack.h). */
+#define CP_STACK_MAX 16
+
 struct cp_env {
 	char dir[4096];		/* COMMPROF_DIR, default "commprof-out";
 				 * once MPI_Init made it, the run's own
@@ -21,7 +24,8 @@ struct cp_env {
 				 * reduction at MPI_Finalize, 0 none;
 				 * default 10000 */
 	uint64_t stack;		/* COMMPROF_STACK: the caller taken as a
-				 * call's site, 1 (MPI_X's) to 16; def. 1 */
+				 * call's site, 1 (MPI_X's) to
+				 * CP_STACK_MAX; default 1 */
 	int disable;		/* COMMPROF_DISABLE=1: record nothing */
 	char params[4096];	/* COMMPROF_PARAMS, "" when unset */
 };

@@ -13,9 +13,6 @@
 #include "src/lib/cp_compiler.h"
 #include "src/lib/cp_state.h"
 
-/* The most frames COMMPROF_STACK may ask for. */
-#define CP_STACK_MAX 16
-
 /*
  * cp_stack_walk - the return address cp_env.stack - 1 frames above site,
  * the return address of the MPI call (the caller's own site when the

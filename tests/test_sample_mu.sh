@@ -40,8 +40,12 @@ cp "$T/all"/rank-*.db "$T/s10/" || fail "cp"
 # Leave out of $T/s10 the rows COMMPROF_SAMPLE=10 would not have kept:
 # the rows of each rank in the order the flusher saw them (seq), named
 # as src/lib/cp_flush.c names them (identity()).
-"$PYTHON3" - "$KEEP" "$T/s10" <<'PY' || fail "sampling the run"
+# Each row's message (or collective call), "name place" as the rule
+# names it, goes to $T/keys: the send and receive rows of one message,
+# kept or left together, are one cluster of the sample.
+"$PYTHON3" - "$KEEP" "$T/s10" "$T/keys" <<'PY' || fail "sampling the run"
 import glob, sqlite3, subprocess, sys
+keys = open(sys.argv[3], "w")
 NOTMSG = 0x0001 | 0x0040 | 0x0080    # CP_F_PROCNULL, _NOTDONE, _CANCELLED
 RECV = 0x0400                          # CP_F_RECV
 for path in sorted(glob.glob(sys.argv[2] + "/rank-*.db")):
@@ -61,6 +65,14 @@ for path in sorted(glob.glob(sys.argv[2] + "/rank-*.db")):
             names.append("%d %d %d %d" % (comm, s, r, tag))
         else:
             names.append("-")
+    place = {}
+    for (seq, *_), name in zip(rows, names):
+        if name == "-":
+            keys.write("%d %d r%d.%d\n" % (me, seq, me, seq))
+        else:
+            place[name] = place.get(name, -1) + 1
+            keys.write("%d %d %s.%d\n" % (me, seq, name.replace(" ", ":"),
+                                          place[name]))
     keep = subprocess.run([sys.argv[1], "10"], input="\n".join(names) +
                           "\n", capture_output=True, text=True,
                           check=True).stdout.split()
@@ -80,7 +92,7 @@ PY
 "$COMMPROF" export "$T/s10" --format csv -o "$T/s10.csv" ||
 	fail "export of the sampled run"
 "$PYTHON3" - "$T/all.json" "$T/s10.json" "$T/all.csv" "$T/s10.csv" \
-	<<'PY' || exit 1
+	"$T/keys" <<'PY' || exit 1
 import csv, json, math, re, sys
 def left_ok(h):
     # every message row left unmatched is one whose two clocks disagree
@@ -95,10 +107,33 @@ rf, rs = (list(csv.DictReader(open(p))) for p in sys.argv[3:5])
 def acc(rep):
     return {a["model"]: (a["rows"], a["mu_bar"])
             for a in rep["accuracy"]["rows"] if a["group"] == "all"}
+key = {}
+for line in open(sys.argv[5]):
+    rank, seq, k = line.split()
+    key[rank, seq] = k
 def mus(rows, m):
     return [float(r["mu_" + m]) for r in rows if r.get("mu_" + m)]
+def keyed(rows, m):
+    return [(key[r["rank"], r["seq"]], float(r["mu_" + m]))
+            for r in rows if r.get("mu_" + m)]
 def mean(v):
     return sum(v) / len(v)
+def rel_se(pop, kept, top=math.inf):
+    # relative standard error of the mean over the rows (of mu at most
+    # top) of a sample that keeps each cluster (a message's two rows,
+    # a collective call's rows) with probability f, from the whole run's
+    # clusters: a ratio estimator under Poisson sampling, var =
+    # (1 - f) / f * sum of (Y_i - R n_i)^2 / N^2
+    y, n = {}, {}
+    for k, v in pop:
+        if v <= top:
+            y[k] = y.get(k, 0.0) + v
+            n[k] = n.get(k, 0) + 1
+    rows, tot = sum(n.values()), sum(y.values())
+    r = tot / rows
+    f = len([1 for _, v in kept if v <= top]) / rows
+    d2 = sum((y[k] - r * n[k]) ** 2 for k in y)
+    return math.sqrt((1 - f) / f * d2) / rows / r
 hf, hs = full["header"], s10["header"]
 assert hs["match_p2p_rows"] > 0 and left_ok(hs), hs
 share = hs["match_p2p_rows"] / hf["match_p2p_rows"]
@@ -115,13 +150,9 @@ for m in sorted(af):
     tf = mean([v for v in f if v <= top])
     ts = mean([v for v in s if v <= top])
     err99 = abs(ts - tf) / tf
-    below = [v for v in f if v <= top]
-    sd99 = math.sqrt(sum((v - tf) ** 2 for v in below) / (len(below) - 1))
-    n99 = len([v for v in s if v <= top])
-    se99 = sd99 / tf * math.sqrt((1 - n99 / len(below)) / n99)
-    sd = math.sqrt(sum((v - mean(f)) ** 2 for v in f) / (len(f) - 1))
-    # relative standard error of the mean of a sample of len(s) rows
-    se = sd / mean(f) * math.sqrt((1 - len(s) / len(f)) / len(s))
+    kf, ks = keyed(rf, m), keyed(rs, m)
+    se99 = rel_se(kf, ks, top)
+    se = rel_se(kf, ks)
     err = abs(mean(s) - mean(f)) / mean(f)
     print("# %-8s mu_bar %.3f over %d rows, sampled %.3f over %d: %.2f %%"
           " (3 standard errors %.1f %%); below p99 %.2f: %.3f, %.3f: "

@@ -15,7 +15,12 @@
 # within 5%.  Where even the rows below p99 spread so that 3 standard
 # errors of their sample's mean exceed 5% (MPICH on a loaded host: p99
 # of mu in the hundreds), that mean is held to 3 standard errors: the
-# sample is unbiased, and no 10% sample promises more.  The report's mu_bar is the mean of the rows it reduced.  A
+# sample is unbiased, and no 10% sample promises more.  The sample keeps
+# or leaves a message's two rows (and a collective call's) together, and
+# their mu move together (one transfer timed at both ends): the standard
+# errors are those of a sample of these clusters, not of single rows
+# (about 1.4 times larger).  The report's mu_bar is the mean of the
+# rows it reduced.  A
 # job run with COMMPROF_SAMPLE=10 itself matches and reports mu for
 # what it kept.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"

@@ -13,6 +13,7 @@ REC_TESTS = \
 	tests/test_large.sh \
 	tests/test_isendrecv.sh \
 	tests/test_stack.sh \
+	tests/test_flush_cpu.sh \
 	tests/test_fail_dir.sh \
 	tests/test_other_mpi.sh \
 	tests/test_runs.sh \
@@ -37,5 +38,6 @@ EXTRA_DIST += \
 	tests/test_isendrecv.c \
 	tests/stack/app.c \
 	tests/stack/wrap.c \
+	tests/flush_cpu.c \
 	tests/test_record_f.f90 \
 	tests/test_record_f08.f90

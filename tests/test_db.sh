@@ -183,7 +183,8 @@ echo "commprof: unknown command 'frob'; try 'commprof --help'" |
 run_cp help --help
 expect_eq "help status" "$rc" 0
 for w in summary export COMMPROF_DIR COMMPROF_MAX_ROWS COMMPROF_SAMPLE \
-	COMMPROF_FLUSH_MS COMMPROF_RING COMMPROF_DISABLE COMMPROF_PARAMS; do
+	COMMPROF_FLUSH_MS COMMPROF_RING COMMPROF_DISABLE COMMPROF_PARAMS \
+	COMMPROF_FLUSH_CPU; do
 	grep -q "$w" "$T/help.out" || fail "--help lacks $w"
 done
 run_cp version --version

@@ -73,6 +73,9 @@ done
 for v in 0 17 deep "+2"; do
 	one COMMPROF_STACK "$v"
 done
+for v in any core 1 "rank " Socket; do
+	one COMMPROF_FLUSH_CPU "$v"
+done
 
 # a path too long for the library: the default ./commprof-out, here in $T
 long=$(printf '%05000d' 0 | tr 0 x)

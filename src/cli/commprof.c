@@ -74,6 +74,8 @@ static const char cp_cli_usage_text[] =
 "                     default 65536\n"
 "  COMMPROF_FINALIZE_MS  budget of the job's own reduction at\n"
 "                     MPI_Finalize, default 10000; 0: none\n"
+"  COMMPROF_FLUSH_CPU  where the flusher runs: socket (default: any CPU\n"
+"                     of a bound rank's sockets) or rank (its own CPUs)\n"
 "  COMMPROF_STACK     which caller is a call's callsite: 1 (the\n"
 "                     caller of MPI_X, default) to 16\n"
 "  COMMPROF_DISABLE   1: load but record nothing\n"

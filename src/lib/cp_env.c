@@ -91,6 +91,14 @@ void cp_env_read(struct cp_env *e, char *warn, size_t len)
 			 "65536");
 		e->ring = 65536;
 	}
+	v = getenv("COMMPROF_FLUSH_CPU");
+	if (v && *v) {
+		if (!strcmp(v, "rank"))
+			e->flush_cpu_rank = 1;
+		else if (strcmp(v, "socket"))
+			warn_add(warn, len, "COMMPROF_FLUSH_CPU", v,
+				 "socket or rank", "socket");
+	}
 	v = getenv("COMMPROF_DISABLE");
 	if (v && *v) {
 		if (!strcmp(v, "1") || !strcmp(v, "yes") || !strcmp(v, "true"))

@@ -26,6 +26,9 @@ struct cp_env {
 	uint64_t stack;		/* COMMPROF_STACK: the caller taken as a
 				 * call's site, 1 (MPI_X's) to
 				 * CP_STACK_MAX; default 1 */
+	int flush_cpu_rank;	/* COMMPROF_FLUSH_CPU=rank: the flusher
+				 * stays on the rank's CPUs; default
+				 * "socket" (src/lib/cp_flush.c) */
 	int disable;		/* COMMPROF_DISABLE=1: record nothing */
 	char params[4096];	/* COMMPROF_PARAMS, "" when unset */
 };

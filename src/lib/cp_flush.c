@@ -7,7 +7,7 @@
  *
  * Draining comes first: a ring the flusher reaches late drops calls, a
  * write that lags only holds rows in memory.  So derived rows wait in a
- * queue (up to four rings' worth) and are written in transactions of
+ * queue (up to eight rings' worth) and are written in transactions of
  * BATCH rows, the rings drained again between two transactions.  The
  * flusher sleeps between drains as long as the fastest ring takes to
  * fill an eighth at its last rate, at least 1 ms; idle, as long as a ring
@@ -24,10 +24,12 @@
  */
 #include "config.h"
 
+#define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +64,8 @@
 #define GRACE_NS 100000000	/* a freed handle's meaning kept after
 				 * its retire record, at least */
 #define IDLE_RATE 1000000	/* calls/s an idle flusher is ready for */
+#define RATE_WIN_NS 2000000	/* a ring's rate is measured over at
+				 * least this long */
 
 static struct cp_db *db;
 static pthread_t thr;
@@ -105,13 +109,13 @@ static int64_t rows_stored;		/* committed to the rank file */
 static int64_t rows_lost_disk;		/* kept, but the disk was full */
 static bool disk_full;
 static uint32_t layouts_done;
-static uint64_t last_meta_ns, last_drain_ns;
+static uint64_t last_meta_ns, win_start_ns;
 static uint64_t gc_mark[2], gc_mark_ns;	/* last_full at the last two
 					 * marks, GRACE_NS apart: the handles'
 					 * grace */
 static int wait_ms;			/* until the next drain */
 static uint64_t fill_ns;		/* the fastest ring fills half in this
-					 * long, at the last drain's rate */
+					 * long, at the last window's rate */
 
 /* ---- the queue ---- */
 
@@ -386,30 +390,38 @@ static bool drain(struct cp_ring *r, uint64_t *n)
 	return t == h;
 }
 
-/* Drain every ring; sets wait_ms from the fastest ring's rate. */
+/* Drain every ring.  Once a rate window of RATE_WIN_NS has passed, sets
+ * fill_ns and wait_ms from the fastest ring's rate over it: two drains a
+ * few microseconds apart (the last write of a burst was short) read no
+ * record, and that once made a busy flusher think itself idle: it moved
+ * the log and slept a quiet spell's wait while a ring filled. */
 static void drain_all(void)
 {
-	uint64_t now = cp_mono_ns(), dt = now - last_drain_ns, n, most = 0, ms;
+	uint64_t now = cp_mono_ns(), dt = now - win_start_ns, n, most = 0, ms;
 	struct cp_ring *r;
-
-	bool all = true;
+	bool all = true, win = dt >= RATE_WIN_NS;
 
 	cycle++;
 	for (r = cp_ring_list(); r; r = r->next) {
 		all &= drain(r, &n);
-		if (n * 1000000 / (r->mask + 1) > most)
-			most = n * 1000000 / (r->mask + 1);
+		r->f_win += n;
+		if (win && r->f_win * 1000000 / (r->mask + 1) > most)
+			most = r->f_win * 1000000 / (r->mask + 1);
+		if (win)
+			r->f_win = 0;
 	}
 	/* every record published before this drain began is read: what
 	 * an earlier drain read waited for nothing else */
 	if (all)
 		last_full = cycle;
 	cp_req_age(last_full);
-	last_drain_ns = now;
-	fill_ns = most && dt ? 500000 * dt / most : UINT64_MAX;
+	if (!win)
+		return;
+	win_start_ns = now;
+	fill_ns = most ? 500000 * dt / most : UINT64_MAX;
 	/* most: millionths of a ring in dt; wait for an eighth */
 	ms = cp_env.ring * 1000 / 2 / IDLE_RATE;
-	if (most && dt)
+	if (most)
 		ms = 125000 * dt / most / 1000000;
 	wait_ms = ms < 1 ? 1 : ms < cp_env.flush_ms ? (int)ms :
 		  (int)cp_env.flush_ms;
@@ -639,6 +651,69 @@ static int flush_once(bool full, bool last)
 	return write_meta();
 }
 
+/* The socket (physical package) of CPU cpu, -1 unknown. */
+static int cpu_socket(int cpu)
+{
+	char path[96];
+	FILE *f;
+	int id = -1;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/"
+		 "physical_package_id", cpu);
+	f = fopen(path, "re");
+	if (f) {
+		if (fscanf(f, "%d", &id) != 1)
+			id = -1;
+		fclose(f);
+	}
+	return id;
+}
+
+/*
+ * Where the flusher runs.  It inherits the affinity of the thread that
+ * called MPI_Init: a rank bound to one core (Open MPI binds each rank
+ * to a core by default up to two ranks) would share that core with its
+ * flusher, which takes most of a core at a million rows a second, and
+ * the application would lose what the flusher takes even on a node
+ * with idle cores.  So, unless COMMPROF_FLUSH_CPU=rank, the flusher of
+ * a bound rank may run on every CPU of the rank's sockets: the kernel
+ * keeps it within the job's cpuset and puts it on an idle CPU when there
+ * is one; on a node where every core runs a rank it costs the ranks what
+ * it would have cost its own.  An unbound rank's flusher is left as it
+ * is.  Failures leave the inherited affinity.
+ */
+static void flusher_cpus(void)
+{
+	cpu_set_t mine, want;
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	bool sock[64] = { false }, any = false;
+	int cpu, id;
+
+	if (cp_env.flush_cpu_rank || ncpu < 2 ||
+	    pthread_getaffinity_np(pthread_self(), sizeof(mine), &mine) ||
+	    CPU_COUNT(&mine) >= ncpu)
+		return;
+	if (ncpu > CPU_SETSIZE)
+		ncpu = CPU_SETSIZE;
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		if (!CPU_ISSET(cpu, &mine))
+			continue;
+		id = cpu_socket(cpu);
+		if (id < 0 || id >= 64)
+			any = true;
+		else
+			sock[id] = true;
+	}
+	CPU_ZERO(&want);
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		id = cpu_socket(cpu);
+		if (any || id < 0 || id >= 64 || sock[id])
+			CPU_SET(cpu, &want);
+	}
+	/* the kernel leaves out what the job's cpuset does not allow */
+	(void)pthread_setaffinity_np(pthread_self(), sizeof(want), &want);
+}
+
 static void *flusher(void *arg)
 {
 	struct pollfd p = { .fd = efd, .events = POLLIN };
@@ -648,6 +723,7 @@ static void *flusher(void *arg)
 	(void)arg;
 	sigfillset(&all);		/* signals go to the app's threads */
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	flusher_cpus();
 	for (;;) {
 		uint64_t asked;
 		int stop;
@@ -694,7 +770,7 @@ int cp_flush_start(struct cp_db *d)
 		places = cp_seqtab_new();
 	queue_max = 8 * cp_env.ring;
 	wait_ms = 1;
-	last_meta_ns = last_drain_ns = cp_mono_ns();
+	last_meta_ns = win_start_ns = cp_mono_ns();
 	efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (efd < 0)
 		return -errno;
@@ -705,6 +781,7 @@ int cp_flush_start(struct cp_db *d)
 		atomic_store(&running, 0);
 		return -EAGAIN;
 	}
+	(void)pthread_setname_np(thr, "commprof");	/* as top -H shows it */
 	started = true;
 	return 0;
 }

@@ -66,6 +66,8 @@ struct cp_ring {
 	struct cp_ring *next;	/* every ring, newest first */
 	/* the flusher's line */
 	_Atomic uint64_t tail __attribute__((aligned(64)));
+	uint64_t f_win;		/* flusher: records read in the current rate
+				 * window (cp_flush.c, drain_all) */
 	uint64_t f_items;	/* flusher: completions read since the last
 				 * completion call's record */
 	struct cp_tau f_tau;	/* flusher: the thread's messages */

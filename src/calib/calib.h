@@ -171,6 +171,10 @@ struct calib_lmo {
 	struct cp_lmo_limit lim[16];	/* the library's limits */
 	struct cp_lmo_regimes reg;
 	struct cp_lmo est[CP_LMO_MAXREG];	/* per regime */
+	/* [k >= 1]: a break of the data refined by measuring sizes
+	 * between the sweep's: the largest size found below it (0: not
+	 * refined), on every rank after calib_lmo_run */
+	double below[CP_LMO_MAXREG];
 	bool ok;		/* regimes and estimates made */
 };
 
@@ -185,7 +189,10 @@ struct calib_lmo {
  * quantile and their spread (median less that); a size with a slow
  * spell (a median twice its value and --slow-us above it) is run again,
  * up to 3 times, keeping the calmest try.  Then, on rank 0: regimes, estimates,
- * and what it found printed.  Collective.  l: out (calib_lmo_free). */
+ * and what it found printed; a break of the data up to 256 KiB is then
+ * refined by measuring sizes between the sweep's (bisection; every
+ * rank gets the regimes' first sizes and l->below).  Collective.  l:
+ * out (calib_lmo_free). */
 void calib_lmo_run(struct calib *c, struct calib_lmo *l);
 
 /* The LMO parameters of l into p (rank 0): regimes, sources, sweep, per
@@ -255,7 +262,9 @@ struct calib_l3 {
 
 /* Measure log3P between ranks 0 and 1 over grids built from the LMO
  * sweep sizes (lmo_sizes, n, up to 4 MiB) and the regime boundaries
- * (first, nreg: a strided size on both sides of each up to 256 KiB),
+ * (first, nreg: a strided size on both sides of each up to 256 KiB;
+ * below[k] > 0: the largest size of regime k - 1 a refined break found,
+ * it and first[k] also contiguous sizes),
  * blocks of 8 B to 1 KiB, gaps of 8 B to 8 KiB (calib_log3p.c says how
  * each value is measured).  The other ranks sleep in a barrier.  Then
  * derive the tables (rank 0) and print the predicted-versus-measured
@@ -263,8 +272,8 @@ struct calib_l3 {
  * contiguous and the strided tables.  Collective.  l: out
  * (calib_l3_free). */
 void calib_l3_run(struct calib *c, const double *lmo_sizes, int n,
-		  const double *first, int nreg, struct calib_gauge *g,
-		  struct calib_l3 *l);
+		  const double *first, const double *below, int nreg,
+		  struct calib_gauge *g, struct calib_l3 *l);
 
 /* The log3P tables of l into p (rank 0).  Not collective. */
 void calib_l3_fill(const struct calib_l3 *l, struct cp_params *p);

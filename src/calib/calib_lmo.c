@@ -16,6 +16,8 @@
 
 #define MAXSIZES	64
 #define SLOW_TRIES	3
+#define REFINE_STEPS	8		/* sizes measured per break at most */
+#define REFINE_MAX	(256 << 10)	/* breaks refined up to this size */
 
 /* The LMO series by CALIB_* kind, as the output names them. */
 static const char *const nm[CALIB_NKINDS] = { "empty roundtrips",
@@ -402,6 +404,113 @@ static void estimate(struct calib *c, struct calib_lmo *l)
 	l->ok = true;
 }
 
+/* Pair p's one-way time at bytes by regime estimate m; NAN when the
+ * link's sums are unusable there. */
+static double fit_at(const struct cp_lmo *m, int p, double bytes)
+{
+	if (m->csum_s[p].fail || m->tsum_spb[p].fail)
+		return NAN;
+	return m->csum_s[p].val + m->tsum_spb[p].val * bytes;
+}
+
+/* Rank 0: do the one-to-one values val (one per pair) at bytes lie with
+ * regime k (1) or k - 1 (0)?  By the squared log distance to each fit,
+ * summed over the links both price; -1 when none does. */
+static int upper_side(const struct calib_lmo *l, int np, int k,
+		      const double *val, double bytes)
+{
+	double d = 0, t, lo, hi;
+	int p, used = 0;
+
+	for (p = 0; p < np; p++) {
+		t = val[p] - l->rt0[p] / 2;
+		lo = fit_at(&l->est[k - 1], p, bytes);
+		hi = fit_at(&l->est[k], p, bytes);
+		if (!(t > 0 && lo > 0 && hi > 0))
+			continue;
+		d += pow(log(t / lo), 2) - pow(log(t / hi), 2);
+		used++;
+	}
+	return used ? d > 0 : -1;
+}
+
+/*
+ * A break the data showed, with no limit of the library's at it, lies
+ * somewhere between the last sweep size of regime k - 1 and the first of
+ * regime k, up to 1.5 times apart: MPICH 4's shared-memory eager path
+ * ends just above 8 KiB, its break was put at the sweep's 12 KiB, and
+ * 11 KB messages were priced by the eager regime 2.8 times too fast.
+ * So each such break up to REFINE_MAX is bisected: the one-to-one
+ * experiment at the middle size goes with the regime whose fit is
+ * nearer (in log), until the two sides are within 1/64 of each other (64
+ * B at least) or after REFINE_STEPS sizes; regime k then starts at the
+ * smallest size found in it.  Rank 0 decides; collective.
+ */
+static void refine_breaks(struct calib *c, struct calib_lmo *l,
+			  struct calib_sched *s)
+{
+	int np = cp_lmo_npairs(c->n), nreg = 0, k, steps, side, ok;
+	double a = 0, b = 0, go, *val = NULL, *sd = NULL;
+	char *buf = malloc(REFINE_MAX + 1);
+
+	if (c->rank == 0) {
+		nreg = l->ok ? l->reg.nreg : 0;
+		val = malloc(((size_t)np + 1) * sizeof(double));
+		sd = malloc(((size_t)np + 1) * sizeof(double));
+	}
+	if (!buf || (c->rank == 0 && (!val || !sd)))
+		calib_fatal("out of memory");
+	MPI_Bcast(&nreg, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	for (k = 1; k < nreg; k++) {
+		ok = 0;
+		if (c->rank == 0) {
+			a = l->size_bytes[l->reg.hi_idx[k - 1]];
+			b = l->size_bytes[l->reg.lo_idx[k]];
+			ok = !strcmp(l->reg.source[k], "data") &&
+			     b <= REFINE_MAX;
+		}
+		for (steps = 0;; steps++) {
+			go = -1;
+			if (ok && steps < REFINE_STEPS &&
+			    b - a > fmax(64, a / 64)) {
+				go = 8 * round((a + b) / 16);
+				go = go > a && go < b ? go : -1;
+			}
+			MPI_Bcast(&go, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+			if (go < 0)
+				break;
+			run_series(c, &s[CALIB_O2O], (int)go, buf, val, sd,
+				   NULL);
+			if (c->rank != 0)
+				continue;
+			side = upper_side(l, np, k, val, go);
+			if (side < 0)
+				ok = 0;
+			else if (side)
+				b = go;
+			else
+				a = go;
+		}
+		if (c->rank != 0 || !steps)
+			continue;
+		printf("lmo regime %d: break refined by %d sizes between the "
+		       "sweep's %.0f and %.0f B: from %.0f B (%.0f B with "
+		       "regime %d)\n", k, steps,
+		       l->size_bytes[l->reg.hi_idx[k - 1]],
+		       l->size_bytes[l->reg.lo_idx[k]], b, a, k - 1);
+		l->reg.first_bytes[k] = b;
+		l->est[k].first_bytes = b;
+		l->below[k] = a;
+	}
+	MPI_Bcast(&l->reg.nreg, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	MPI_Bcast(l->reg.first_bytes, CP_LMO_MAXREG, MPI_DOUBLE, 0,
+		  MPI_COMM_WORLD);
+	MPI_Bcast(l->below, CP_LMO_MAXREG, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+	free(buf);
+	free(val);
+	free(sd);
+}
+
 void calib_lmo_run(struct calib *c, struct calib_lmo *l)
 {
 	struct calib_sched s[CALIB_NKINDS];
@@ -444,20 +553,23 @@ void calib_lmo_run(struct calib *c, struct calib_lmo *l)
 			       s[k].nexp, nm[k], s[k].nrounds);
 		printf("\n");
 	}
-	for (k = 0; k < nk; k++)
-		calib_sched_free(&s[k]);
 	if (w.f && fclose(w.f))
 		printf("lmo: %s: write failed\n", c->series);
 	free(w.t);
-	if (c->rank)
-		return;
-	printf("lmo sweep: %d sizes from %.0f to %.0f B, %d repetitions of "
-	       "every experiment at each, %s, %d sizes in a second pass; "
-	       "%.1f s\n", l->nsizes, l->size_bytes[0],
-	       l->size_bytes[l->nsizes - 1], c->reps, c->serial ?
-	       "one experiment at a time (fewer CPUs than ranks)" :
-	       "disjoint experiments at once", l->npass2, MPI_Wtime() - t0);
-	estimate(c, l);
+	if (c->rank == 0) {
+		printf("lmo sweep: %d sizes from %.0f to %.0f B, %d "
+		       "repetitions of every experiment at each, %s, %d sizes "
+		       "in a second pass; %.1f s\n", l->nsizes,
+		       l->size_bytes[0], l->size_bytes[l->nsizes - 1],
+		       c->reps, c->serial ?
+		       "one experiment at a time (fewer CPUs than ranks)" :
+		       "disjoint experiments at once", l->npass2,
+		       MPI_Wtime() - t0);
+		estimate(c, l);
+	}
+	refine_breaks(c, l, s);
+	for (k = 0; k < nk; k++)
+		calib_sched_free(&s[k]);
 }
 
 void calib_lmo_fill(const struct calib *c, const struct calib_lmo *l,

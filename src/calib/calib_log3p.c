@@ -218,9 +218,13 @@ static void add_size(double *s, int *n, double v)
  * strided sizes 256 B, 1 KiB, 16 KiB x 2^k (quick: 1 KiB, 16 KiB x 4^k),
  * and the sweep sizes on both sides of each regime boundary up to
  * 256 KiB (a protocol's; above, breaks come from caches and the
- * per-byte cost carries over). */
+ * per-byte cost carries over).  A break the LMO sweep refined (below[k]
+ * > 0) adds its two sides to the contiguous sizes, so that the table
+ * does not interpolate across a protocol's jump, and they are the
+ * strided sizes around it. */
 static void grids(struct calib_l3 *l, const double *sizes, int n,
-		  const double *first, int nreg, bool quick)
+		  const double *first, const double *below, int nreg,
+		  bool quick)
 {
 	double s[MAXS], ss[MAXS];
 	int ns = 0, nss = 0, i, k;
@@ -229,6 +233,11 @@ static void grids(struct calib_l3 *l, const double *sizes, int n,
 	for (i = 0; i < n; i++)
 		if (sizes[i] <= 4 << 20)
 			add_size(s, &ns, sizes[i]);
+	for (k = 1; k < nreg; k++)
+		if (below[k] > 0) {
+			add_size(s, &ns, below[k]);
+			add_size(s, &ns, first[k]);
+		}
 	qsort(s, (size_t)ns, sizeof(double), cmp_dbl);
 	for (i = 0; i < ns; i++)
 		if ((!quick && s[i] == 256) || s[i] == 1024 ||
@@ -475,15 +484,15 @@ static void check(struct ctx *x, struct calib_l3 *l)
 }
 
 void calib_l3_run(struct calib *c, const double *lmo_sizes, int n,
-		  const double *first, int nreg, struct calib_gauge *g,
-		  struct calib_l3 *l)
+		  const double *first, const double *below, int nreg,
+		  struct calib_gauge *g, struct calib_l3 *l)
 {
 	struct ctx x = { c, MPI_COMM_NULL, c->rank == 0, NULL, NULL, 0,
 			 c->quick ? 10e-6 : 20e-6, 0, c->samples, NULL, 0 };
 	double t0 = MPI_Wtime();
 
 	memset(l, 0, sizeof(*l));
-	grids(l, lmo_sizes, n, first, nreg, c->quick);
+	grids(l, lmo_sizes, n, first, below, nreg, c->quick);
 	MPI_Comm_split(MPI_COMM_WORLD, c->rank < 2 ? 0 : MPI_UNDEFINED,
 		       c->rank, &x.pair);
 	if (c->rank >= 2) {

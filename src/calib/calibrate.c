@@ -495,12 +495,9 @@ static int calibrate(struct calib *c, const char *path, FILE *f)
 	calib_gauge(c, &r.gauge);
 	if (c->rank == 0)
 		estimate_kappa(c, &r);
-	MPI_Bcast(&r.lmo.reg.nreg, 1, MPI_INT, 0, MPI_COMM_WORLD);
-	MPI_Bcast(r.lmo.reg.first_bytes, CP_LMO_MAXREG, MPI_DOUBLE, 0,
-		  MPI_COMM_WORLD);
 	calib_phase(c, "log3p", 0.50);
 	calib_l3_run(c, r.lmo.size_bytes, r.lmo.nsizes, r.lmo.reg.first_bytes,
-		     r.lmo.reg.nreg, &r.gauge, &r.l3);
+		     r.lmo.below, r.lmo.reg.nreg, &r.gauge, &r.l3);
 	calib_gauge(c, &r.gauge);
 	calib_phase(c, "loggp", 0.04);
 	if (c->rank < 2)

@@ -3,14 +3,15 @@
 # tests/cluster/bed makes 4 hosts (network namespaces) joined by the
 # links of a table through the delay line; commprof-calibrate runs across
 # them with its defaults (-o FILE, nothing else); tests/cluster/pairs.c
-# then sends messages between every ordered pair at 3000, 24000 and
-# 45000 bytes (off the calibration grid) with and without commprof (same
+# then sends messages between every ordered pair at 3000, 24000, 31000,
+# 38000 and 45000 bytes (off the calibration grid) with and without commprof (same
 # output), predicted from that file.  Checked, per link table
 # (tests/cluster/links.table: 100 to 400 Mbit/s; links2.table: 100 to
 # 800 Mbit/s):
-#   - what the bed delivers: the per-byte time of each link, the slope of
-#     the application's own one-way times (t_transfer) from 24000 to
-#     45000 bytes, the two hosts' per-byte costs included; printed beside
+#   - what the bed delivers: the per-byte time of each link, the
+#     least-squares slope of the medians of the application's own one-way
+#     times (t_transfer) at 24000 to 45000 bytes, the two hosts' per-byte
+#     costs included; printed beside
 #     the configured rate after Ethernet framing (the delay line's
 #     serialisation: the link alone), the links in the configured order;
 #   - LMO, in the regime of those sizes, link by link: its per-byte time
@@ -101,14 +102,21 @@ h = [((n - 1) * sum(delay[p] for p in pairs if i in p) - tot) /
      ((n - 1) * (n - 2)) for i in range(n)]
 
 # what the bed delivers: the application's one-way times, per link and
-# size (both directions), the slope from 24000 to 45000 B of the medians
+# size (both directions), the least-squares slope of the medians at the
+# sizes from 24000 to 45000 B
 t = {}
 for r in json.load(open(ejson)):
     if r["op"] == "MPI_Send" and r.get("t_transfer") is not None:
         q = tuple(sorted((r["rank"], r["peer"])))
         t.setdefault((q, r["bytes"]), []).append(r["t_transfer"])
 med = {k: statistics.median(v) for k, v in t.items()}
-bed = {q: (med[q, 45000] - med[q, 24000]) / 21000 for q in pairs}
+def slope(q):
+    pts = [(m, v) for (p, m), v in med.items() if p == q and m >= 24000]
+    mx = sum(m for m, _ in pts) / len(pts)
+    my = sum(v for _, v in pts) / len(pts)
+    return sum((m - mx) * (v - my) for m, v in pts) / \
+        sum((m - mx) ** 2 for m, _ in pts)
+bed = {q: slope(q) for q in pairs}
 
 p = json.load(open(pjson))["lmo"]
 reg = p["regimes"]

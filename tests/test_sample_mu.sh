@@ -19,7 +19,7 @@
 # or leaves a message's two rows (and a collective call's) together, and
 # their mu move together (one transfer timed at both ends): the standard
 # errors are those of a sample of these clusters, not of single rows
-# (about 1.4 times larger).  The report's mu_bar is the mean of the
+# (up to about 1.4 times larger).  The report's mu_bar is the mean of the
 # rows it reduced.  A
 # job run with COMMPROF_SAMPLE=10 itself matches and reports mu for
 # what it kept.

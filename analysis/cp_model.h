@@ -332,6 +332,27 @@ bool cp_plogpt_buffer_full(const struct cp_plogpt_net *n, int h,
 int cp_plogpt_gap(const struct cp_plogpt_net *n, double bytes,
 		  double *g_s);
 
+/* One transfer alone at height h (0: both ends on one leaf, or a net of
+ * height 0 measured between two processes of one host): L + g_c(m),
+ * g_c = g(m) b(1) / b_c with b_c the narrowest edge on its path, the
+ * minimum of b(k) over k = 1..h (eqs. 6-7 with no other transfer).
+ * -CP_EINVAL for h outside 0..D, a non-positive b on the path, or as
+ * cp_plogpt_gap.  t_s: out; extrap: out, set when bytes is above the g
+ * table, may be NULL. */
+int cp_plogpt_p2p(const struct cp_plogpt_net *n, int h, double bytes,
+		  double *t_s, bool *extrap);
+
+/* The message size above which Alltoall B's step from height h to h + 1
+ * stalls for an RTO (eq. 24): P_S(h, h + 1), and P_B of a height-h
+ * transfer while every leaf sends at height h, b_c the minimum over
+ * k = 1..h of b(k)/2^(k-1): the threshold d(h) b_c.  +inf when P_S is
+ * false or h is outside 1..D-1.  Cannot fail. */
+double cp_plogpt_rto_bytes(const struct cp_plogpt_net *n, int h);
+
+/* N_RTO of Alltoall B for m bytes per pair: the heights h = 1..D-1
+ * whose cp_plogpt_rto_bytes is below bytes.  Cannot fail. */
+int cp_plogpt_alltoall_nrto(const struct cp_plogpt_net *n, double bytes);
+
 /* W = sum over h = 1..D of 4^(h-1) * b(1)/b(h) * g(m), the time the
  * P - 1 exchange steps of an Alltoall of m bytes per pair take on the
  * tree when each step's transfers share their highest edges fairly

@@ -55,6 +55,48 @@ int cp_plogpt_gap(const struct cp_plogpt_net *n, double bytes,
 			     NULL);
 }
 
+int cp_plogpt_p2p(const struct cp_plogpt_net *n, int h, double bytes,
+		  double *t_s, bool *extrap)
+{
+	double g, bmin = INFINITY;
+	int k, rc;
+
+	if (h < 0 || h > n->height || h > CP_PLOGPT_MAX_HEIGHT)
+		return -CP_EINVAL;
+	rc = cp_plogp_eval(0, n->g_bytes, n->g_s, n->g_n, bytes, &g,
+			   extrap);
+	if (rc)
+		return rc;
+	for (k = 1; k <= h; k++) {
+		if (!(n->b_bps[k] > 0))
+			return -CP_EINVAL;
+		bmin = fmin(bmin, n->b_bps[k]);
+	}
+	*t_s = n->l_s + (h ? g * n->b_bps[1] / bmin : g);
+	return 0;
+}
+
+double cp_plogpt_rto_bytes(const struct cp_plogpt_net *n, int h)
+{
+	double bc = INFINITY;
+	int k;
+
+	if (h < 1 || h >= n->height || !cp_plogpt_switch(n, h, h + 1))
+		return INFINITY;
+	for (k = 1; k <= h; k++)
+		bc = fmin(bc, ldexp(n->b_bps[k], 1 - k));
+	return n->d_s[h] * bc;
+}
+
+int cp_plogpt_alltoall_nrto(const struct cp_plogpt_net *n, double bytes)
+{
+	int h, k = 0;
+
+	for (h = 1; h < n->height && h <= CP_PLOGPT_MAX_HEIGHT; h++)
+		k += cp_plogpt_rto_bytes(n, h) < bytes;
+	return k;
+}
+
 int cp_plogpt_alltoall_w(const struct cp_plogpt_net *n, double bytes,
 			 double *w_s)
 {

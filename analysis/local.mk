@@ -35,6 +35,7 @@ libcpanalysis_la_SOURCES = \
 	analysis/cp_log3p.h analysis/cp_log3p_fit.c \
 	analysis/cp_baseline.h analysis/cp_baseline_fit.c \
 	analysis/cp_taulop_fit.h analysis/cp_taulop_fit.c \
+	analysis/cp_plogpt_fit.h analysis/cp_plogpt_fit.c \
 	analysis/cp_replay.h analysis/cp_replay.c
 libcpanalysis_la_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
 libcpanalysis_la_LIBADD = libcpmodel.la libcpreduce.la $(GSL_LIBS) -lm

@@ -19,6 +19,11 @@ tests_test_analysis_taulop_LDADD = libcpanalysis.la $(GSL_LIBS) -lm
 TESTS += tests/test_tl_params.sh
 dist_check_SCRIPTS += tests/test_tl_params.sh
 
+# the PlogPT section of the parameter file: show, JSON, round trip,
+# damaged lines
+TESTS += tests/test_pt_params.sh
+dist_check_SCRIPTS += tests/test_pt_params.sh
+
 # tau-Lop in real runs: the concurrency of messages, the algorithms of
 # examples/colls as Open MPI decides them, a forced algorithm followed
 TESTS += tests/test_taulop_run.sh

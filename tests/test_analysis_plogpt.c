@@ -5,15 +5,18 @@
  * 26); replays of Alltoall A and B must equal the closed forms of
  * section IV on trees with and without full bisection; the RTO rule must
  * stall Alltoall B where a switch with shallow buffers lies between two
- * heights, and nowhere else.
+ * heights, and nowhere else.  Then one transfer alone, the size above
+ * which Alltoall B stalls, and the estimates of the calibration.
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/cp_err.h"
 #include "analysis/cp_model.h"
+#include "analysis/cp_plogpt_fit.h"
 #include "analysis/cp_replay.h"
 #include "tests/test_analysis.h"
 
@@ -255,11 +258,71 @@ static void test_errors(void)
 		 "heights: same leaf 0, siblings 1, across the root D");
 }
 
+/* One transfer alone, eq. 24's threshold and N_RTO, and the fits. */
+static void test_online(void)
+{
+	static const double gm[] = { 0, 65536 }, gt[] = { 2e-5, 6.8e-3 };
+	struct cp_plogpt_net net = { .height = 3, .l_s = 4e-5, .g_bytes = gm,
+				     .g_s = gt, .g_n = 2, .eps_s = 0.1,
+				     .eps_t_s = 1e-5, .t_rto_s = 0.2 };
+	double t, g, b[4] = { 0, 1e7, 3e7, 4e7 }, lo[4] = { 0, 1, 1, 1 };
+	double hi[4] = { 0, 1.5, 1, 1 };
+	bool ex;
+
+	net.b_bps[1] = 1e7;
+	net.b_bps[2] = 5e6;	/* a thin height-2 edge: half of b(1) */
+	net.b_bps[3] = 1e7;	/* b(3) = 2 b(2): no switch between 2 and 3 */
+	net.d_s[1] = net.d_s[2] = net.d_s[3] = 1e-3;
+	cp_plogpt_gap(&net, 30000, &g);
+	ta_check(!cp_plogpt_p2p(&net, 0, 30000, &t, &ex) &&
+		 ta_near(t, 4e-5 + g, 1e-12) && !ex,
+		 "p2p at height 0: L + g(m)");
+	ta_check(!cp_plogpt_p2p(&net, 1, 30000, &t, &ex) &&
+		 ta_near(t, 4e-5 + g, 1e-12),
+		 "p2p at height 1: L + g(m)");
+	ta_check(!cp_plogpt_p2p(&net, 3, 30000, &t, &ex) &&
+		 ta_near(t, 4e-5 + 2 * g, 1e-12),
+		 "p2p at height 3: g(m) b(1)/b(2), the narrowest edge");
+	ta_check(cp_plogpt_p2p(&net, 4, 30000, &t, &ex) == -CP_EINVAL &&
+		 !cp_plogpt_p2p(&net, 1, 1e5, &t, &ex) && ex,
+		 "p2p: a height above D refused; a size past g's table "
+		 "flagged");
+	/* 1->2: P_S (b(2) = b(1)/2), every leaf at height 1 gets b(1) =
+	 * 1e7, a 1 ms buffer holds 1e4 B; 2->3: no switch */
+	ta_check(ta_near(cp_plogpt_rto_bytes(&net, 1), 1e4, 1e-12) &&
+		 isinf(cp_plogpt_rto_bytes(&net, 2)) &&
+		 isinf(cp_plogpt_rto_bytes(&net, 3)),
+		 "eq. 24: 1 -> 2 stalls above d(1) b(1) = 1e4 B; 2 -> 3 never");
+	ta_check(cp_plogpt_alltoall_nrto(&net, 9999) == 0 &&
+		 cp_plogpt_alltoall_nrto(&net, 10001) == 1,
+		 "N_RTO 0 below 1e4 B, 1 above");
+	ta_check(!cp_plogpt_fit_l(1e-4, 2e-5, &t) && ta_near(t, 3e-5, 1e-12) &&
+		 cp_plogpt_fit_l(1e-5, 2e-5, &t) == -CP_ENUM &&
+		 cp_plogpt_fit_l(NAN, 0, &t) == -CP_EINVAL,
+		 "L = RTT(0)/2 - g(0); negative and NaN refused");
+	ta_check(!cp_plogpt_fit_d(3e-4, 1e-4, false, &t) &&
+		 ta_near(t, 2e-4, 1e-12) &&
+		 !cp_plogpt_fit_d(3e-4, 1e-4, true, &t) &&
+		 ta_near(t, 1e-4, 1e-12) &&
+		 cp_plogpt_fit_d(1e-4, 3e-4, false, &t) == -CP_ENUM,
+		 "d(h): the difference, halved both ways");
+	ta_check(cp_plogpt_fit_cap_b(b, 3) == 1 && b[2] == 2e7 && b[3] == 4e7,
+		 "b(h + 1) <= 2 b(h): b(2) capped to 2e7, b(3) kept");
+	ta_check(ta_near(cp_plogpt_fit_eps_s(lo, hi, lo, lo, 3),
+			 log(1.5) * log(1.5), 1e-12) &&
+		 cp_plogpt_fit_eps_s(lo, lo, lo, lo, 3) == CP_PLOGPT_EPS_S_MIN,
+		 "eps_S: the widest spread of one height, at least the floor");
+	ta_check(!cp_plogpt_fit_eps_t(gm, gt, 2, &t) &&
+		 ta_near(t, 4 * (2e-5 + (6.8e-3 - 2e-5) * 1448 / 65536), 1e-9),
+		 "eps_T: 4 g(1448)");
+}
+
 int main(void)
 {
 	test_example();
 	test_alltoall();
 	test_rto();
+	test_online();
 	test_errors();
 	return ta_done("test_analysis_plogpt");
 }

@@ -16,6 +16,7 @@
 
 #include "src/common/cp_json.h"
 #include "src/common/cp_params.h"
+#include "src/common/cp_pt_params.h"
 #include "src/common/cp_tl_params.h"
 
 /* How a parameter is indexed. */
@@ -219,6 +220,7 @@ void cp_params_clear(struct cp_params *p)
 	free(p->plogp_size_bytes);
 	free(p->plogp_g_s);
 	cp_tl_params_free(p->tl);
+	cp_pt_params_free(p->pt);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -398,6 +400,7 @@ int cp_params_write(const struct cp_params *p, FILE *f)
 	for (k = 0; k < NDESC; k++)
 		each_idx(p, &cp_params_desc[k], write_one, f);
 	cp_tl_params_write(p->tl, f);
+	cp_pt_params_write(p->pt, f);
 	fputs("end\n", f);
 	return ferror(f) ? -CP_PARAMS_EIO : 0;
 }
@@ -872,11 +875,14 @@ static int check_present(const struct cp_params *p, const struct cp_pdesc *d,
 	return fmt_err(r, "missing '%s'", nm);
 }
 
-/* A line of the tau-Lop section (src/common/cp_tl_params.c). */
-static int rd_taulop(struct rd *r, char **tok, int ntok, const char *cause)
+/* A line of the tau-Lop or the PlogPT section
+ * (src/common/cp_tl_params.c, src/common/cp_pt_params.c). */
+static int rd_section(struct rd *r, char **tok, int ntok, const char *cause)
 {
 	char msg[256];
-	int rc = cp_tl_params_line(r->p, tok, ntok, cause, msg, sizeof(msg));
+	int rc = !strncmp(tok[0], "taulop.", 7) ?
+		 cp_tl_params_line(r->p, tok, ntok, cause, msg, sizeof(msg)) :
+		 cp_pt_params_line(r->p, tok, ntok, cause, msg, sizeof(msg));
 
 	if (rc == -2)
 		return -CP_PARAMS_ENOMEM;
@@ -938,10 +944,10 @@ static int rd_line(struct rd *r, char *raw, bool *end)
 		return fmt_err(r, "too many fields");
 	if (ntok == 0)
 		return fmt_err(r, "expected a name");
-	if (!strncmp(tok[0], "taulop.", 7)) {
+	if (!strncmp(tok[0], "taulop.", 7) || !strncmp(tok[0], "plogpt.", 7)) {
 		if (kind == NOTE_AMBIG)
 			return fmt_err(r, "'ambiguous' on '%s'", tok[0]);
-		return rd_taulop(r, tok, ntok, cause);
+		return rd_section(r, tok, ntok, cause);
 	}
 	if (kind == NOTE_NONE && !strcmp(tok[0], "end")) {
 		if (ntok != 1)
@@ -1166,6 +1172,7 @@ int cp_params_print(const struct cp_params *p, FILE *f)
 			each_idx(p, d, print_one, f);
 	}
 	cp_tl_params_print(p->tl, f);
+	cp_pt_params_print(p->pt, f);
 	return ferror(f) ? -CP_PARAMS_EIO : 0;
 }
 
@@ -1318,6 +1325,7 @@ int cp_params_print_json(const struct cp_params *p, FILE *f)
 	json_arr(f, p->plogp_g_s, p->plogp_n);
 	fputc('}', f);
 	cp_tl_params_json(p->tl, f);
+	cp_pt_params_json(p->pt, f);
 	fputs("}\n", f);
 	return ferror(f) ? -CP_PARAMS_EIO : 0;
 }

@@ -69,6 +69,7 @@ struct cp_params_dims {
 };
 
 struct cp_tl_params;
+struct cp_pt_params;
 
 /* Everything in a parameter file.  Arrays owned: cp_params_free(). */
 struct cp_params {
@@ -135,6 +136,8 @@ struct cp_params {
 
 	/* tau-Lop (src/common/cp_tl_params.h); NULL: no section */
 	struct cp_tl_params *tl;
+	/* PlogPT (src/common/cp_pt_params.h); NULL: no section */
+	struct cp_pt_params *pt;
 };
 
 /* Allocate the arrays of p for the sizes d; everything zero and

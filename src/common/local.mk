@@ -6,6 +6,7 @@ noinst_LTLIBRARIES += libcpcommon.la
 libcpcommon_la_SOURCES = \
 	src/common/cp_json.c src/common/cp_json.h \
 	src/common/cp_params.c src/common/cp_params.h \
+	src/common/cp_pt_params.c src/common/cp_pt_params.h \
 	src/common/cp_tl_params.c src/common/cp_tl_params.h \
 	src/common/cp_row.c src/common/cp_row.h \
 	src/common/cp_sample.c src/common/cp_sample.h

@@ -29,6 +29,7 @@
 #include "analysis/cp_log3p.h"
 #include "analysis/cp_taulop.h"
 #include "src/common/cp_params.h"
+#include "src/common/cp_pt_params.h"
 #include "src/common/cp_tl_params.h"
 #include "src/lib/cp_predict.h"
 #include "tests/test_analysis.h"
@@ -96,6 +97,20 @@ static void pv(FILE *f, const char *name, double v)
 {
 	fprintf(f, "%s %.17g lo %.17g hi %.17g n 5\n", name, v, v, v);
 }
+
+/* PlogPT: a tree of height 1 over hosts a and b, L 2 us, g(1500) =
+ * 3 us between the table's 1000 and 3000 B. */
+static const char plogpt_lines[] =
+	"plogpt.tree 1\nplogpt.pair 0 2\n"
+		"plogpt.sizes 3 0 1000 3000\n"
+		"plogpt.L 2e-6 lo 2e-6 hi 2e-6 n 5\n"
+		"plogpt.g 0 2e-7 lo 2e-7 hi 2e-7 n 5\n"
+		"plogpt.g 1000 2e-6 lo 2e-6 hi 2e-6 n 5\n"
+		"plogpt.g 3000 6e-6 lo 6e-6 hi 6e-6 n 5\n"
+		"plogpt.b 1 5e8 lo 5e8 hi 5e8 n 5\n"
+		"plogpt.d 1 1e-4 lo 1e-4 hi 1e-4 n 5\n"
+		"plogpt.eps_s 0.05 lo 0.05 hi 0.05 n 5\n"
+		"plogpt.eps_t 1e-5 lo 1e-5 hi 1e-5 n 5\n";
 
 /* The file; the line of a parameter named in cut (if any) replaced by
  * with. */
@@ -177,6 +192,7 @@ static void write_file(FILE *f, const char *cut, const char *with)
 	      "plogp.g 1000 1.1e-6 lo 1.1e-6 hi 1.1e-6 n 5\n"
 	      "plogp.g 3000 4.1e-6 lo 4.1e-6 hi 4.1e-6 n 5\n", f);
 	fputs(taulop_lines, f);
+	fputs(plogpt_lines, f);
 	fputs("end\n", f);
 }
 
@@ -319,7 +335,9 @@ static void check_p2p(const struct cp_pred *m)
 	want = 1.5e-6 + 1.1e-6 + 0.25 * (4.1e-6 - 1.1e-6);
 	ta_check(ta_near(o.t_ns[CP_MODEL_PLOGP], want * 1e9, TOL),
 		 "PLogP 1500 B: %.3f ns", o.t_ns[CP_MODEL_PLOGP]);
-	ta_check(o.flags == CP_PF_ON, "flags ON only (%#x)", o.flags);
+	/* ranks 0 and 1 share host a, one leaf of PlogPT's tree */
+	ta_check(o.flags == (CP_PF_ON | CP_PF_PT_NOLEAF),
+		 "flags: ON, and PlogPT's one leaf (%#x)", o.flags);
 
 	/* strided, one double every 16 B at a table size: l_mw = 2 us, the
 	 * largest term */
@@ -667,6 +685,8 @@ struct fit {
 	struct cp_plogp pl;
 	struct cp_taulop tl;
 	double *tl_buf[CP_TL_NCHAN][2];	/* o, L of each channel */
+	struct cp_plogpt_net pt;
+	double pt_g[8];
 };
 
 /* Ranks 0 and 1 on host a, 2 on host b, as in the file. */
@@ -725,6 +745,13 @@ static void fit_of(const struct cp_params *p, struct fit *f)
 		f->pl.g_s[i] = p->plogp_g_s[i].val;
 	}
 	tl_of(p, f);
+	f->pt = (struct cp_plogpt_net){ .height = p->pt->height,
+		.l_s = p->pt->l_s.val, .g_bytes = p->pt->size_bytes,
+		.g_s = f->pt_g, .g_n = p->pt->nsizes };
+	for (i = 0; i < p->pt->nsizes && i < 8; i++)
+		f->pt_g[i] = p->pt->g_s[i].val;
+	f->pt.b_bps[1] = p->pt->b_bps[1].val;
+	f->pt.d_s[1] = p->pt->d_s[1].val;
 }
 
 static void fit_free(struct fit *f)
@@ -798,6 +825,10 @@ static void fit_eval(const struct fit *f, const struct cp_pred_in *in,
 			CP_TL_NET, in->bytes, in->tau, NULL);
 		if (in->src == in->dst)
 			t[CP_MODEL_TAULOP] = NAN;
+		/* host_idx is each rank's leaf: a and b */
+		if (host_idx[in->src] != host_idx[in->dst] &&
+		    !cp_plogpt_p2p(&f->pt, 1, in->bytes, &x, NULL))
+			t[CP_MODEL_PLOGPT] = x;
 		break;
 	case CP_PK_BCAST:
 		if (!cp_log3p_eval(&f->l3, in->bytes, in->stride_bytes,
@@ -1037,6 +1068,62 @@ static void check_kappa_failed(void)
 	cp_params_free(p);
 }
 
+/* PlogPT: a tree of height 1 over hosts a and b (ranks 0, 1 on a, 2 on
+ * b), L 2 us, g(1500) = 3 us between the table's 1000 and 3000 B. */
+static void check_plogpt(void)
+{
+	static const int32_t ab[2] = { 0, 2 }, aa[2] = { 0, 1 };
+	const char *hosts[3] = { "a", "a", "b" };
+	struct cp_pred_in in = p2p(0, 2, 1500, 0, 0);
+	struct cp_pred_out o;
+	struct cp_params *p;
+	struct cp_pred *m;
+	unsigned models;
+	bool differs;
+	char note[256];
+
+	p = load();
+	if (cp_pred_build(p, 3, hosts, &m, &models, &differs, note,
+			  sizeof(note)))
+		exit(1);
+	ta_check(models & (1u << CP_MODEL_PLOGPT), "PlogPT usable (%s)",
+		 note);
+	o = eval(m, in);
+	ta_check(ta_near(o.t_ns[CP_MODEL_PLOGPT], 5000, TOL) &&
+		 !(o.flags & CP_PF_PT_EXTRAP),
+		 "PlogPT 0 -> 2, 1500 B: L + g = 5000 ns (%.3f)",
+		 o.t_ns[CP_MODEL_PLOGPT]);
+	in.bytes = 5000;
+	o = eval(m, in);
+	ta_check(!isnan(o.t_ns[CP_MODEL_PLOGPT]) && (o.flags & CP_PF_PT_EXTRAP),
+		 "PlogPT 5000 B: past the table, flagged");
+	o = eval(m, p2p(0, 1, 1500, 0, 0));
+	ta_check(isnan(o.t_ns[CP_MODEL_PLOGPT]) && (o.flags & CP_PF_PT_NOLEAF),
+		 "PlogPT 0 -> 1, one host of a tree: not predicted, flagged");
+	in = (struct cp_pred_in){ .kind = CP_PK_COLL, .root = -1,
+		.members = ab, .nmembers = 2, .bytes = 1500, .count = 1500,
+		.coll_op = CP_COLL_ALLTOALL, .alg = 2 };
+	o = eval(m, in);
+	ta_check(ta_near(o.t_ns[CP_MODEL_PLOGPT], 5000, TOL),
+		 "PlogPT Alltoall A (pairwise) of 2 leaves: W + L = 5000 ns "
+		 "(%.3f)", o.t_ns[CP_MODEL_PLOGPT]);
+	in.alg = 1;
+	o = eval(m, in);
+	ta_check(ta_near(o.t_ns[CP_MODEL_PLOGPT], 5000, TOL),
+		 "PlogPT Alltoall B (linear) of 2 leaves: W + L = 5000 ns");
+	in.alg = 3;
+	o = eval(m, in);
+	ta_check(isnan(o.t_ns[CP_MODEL_PLOGPT]),
+		 "PlogPT Alltoall by modified Bruck: not predicted");
+	in.alg = 2;
+	in.members = aa;
+	o = eval(m, in);
+	ta_check(isnan(o.t_ns[CP_MODEL_PLOGPT]) && (o.flags & CP_PF_PT_NOLEAF),
+		 "PlogPT Alltoall of two ranks of one host: flagged");
+	cp_pred_free(m);
+	cp_params_free(p);
+}
+
 int main(void)
 {
 	struct cp_params *p = load();
@@ -1056,5 +1143,6 @@ int main(void)
 	check_fallbacks();
 	check_hole();
 	check_kappa_failed();
+	check_plogpt();
 	return ta_done("test_predict");
 }

@@ -4,7 +4,8 @@
  * (calib_run.c), the library's protocol limits (calib_limits.c), the LMO
  * experiment schedule (calib_sched.c), the LMO size sweep and its
  * estimation per regime (calib_lmo.c), the log3P tables
- * (calib_log3p.c), tau-Lop's Ring experiments (calib_taulop.c), the
+ * (calib_log3p.c), tau-Lop's Ring experiments (calib_taulop.c), PlogPT's
+ * pair and tree (calib_plogpt.c), the
  * host's steadiness (calib_gauge.c) and the other measurements
  * (calib_meas.c).  Everything
  * here runs inside MPI_COMM_WORLD and is collective unless said
@@ -287,5 +288,13 @@ void calib_l3_free(struct calib_l3 *l);
  * what they have), reporting progress within the current phase.
  * Collective. */
 void calib_taulop(struct calib *c, struct cp_params *p);
+
+/* ---- PlogPT (calib_plogpt.c) ---- */
+
+/* PlogPT's parameters, both ends sending, and the tree of the hosts'
+ * b(h) and d(h), into the PlogPT section of p (rank 0, p allocated; the
+ * other ranks pass what they have), reporting progress within the
+ * current phase.  Collective. */
+void calib_plogpt(struct calib *c, struct cp_params *p);
 
 #endif

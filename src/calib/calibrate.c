@@ -10,7 +10,8 @@
  * Order (LMO paper): thresholds from scatter and gather rows; the
  * LMO size sweep, its regimes and estimates (calib_lmo.c); kappa; log3P
  * (calib_log3p.c) and LogGP between ranks 0 and 1; tau-Lop's Ring
- * experiments (calib_taulop.c); the baselines.  The same message is
+ * experiments (calib_taulop.c); PlogPT's pair and tree
+ * (calib_plogpt.c); the baselines.  The same message is
  * timed before, between and after the phases (calib_gauge.c), to tell
  * whether the host kept its speed.  Output on rank 0's
  * stdout; exit 0, 1 (failure), 2 (usage).
@@ -495,7 +496,7 @@ static int calibrate(struct calib *c, const char *path, FILE *f)
 	calib_gauge(c, &r.gauge);
 	if (c->rank == 0)
 		estimate_kappa(c, &r);
-	calib_phase(c, "log3p", 0.50);
+	calib_phase(c, "log3p", 0.46);
 	calib_l3_run(c, r.lmo.size_bytes, r.lmo.nsizes, r.lmo.reg.first_bytes,
 		     r.lmo.below, r.lmo.reg.nreg, &r.gauge, &r.l3);
 	calib_gauge(c, &r.gauge);
@@ -509,6 +510,8 @@ static int calibrate(struct calib *c, const char *path, FILE *f)
 	/* after params_alloc, which would drop the tau-Lop section */
 	calib_phase(c, "tau-lop", 0.10);
 	calib_taulop(c, &p);
+	calib_phase(c, "plogpt", 0.04);
+	calib_plogpt(c, &p);
 	calib_gauge(c, &r.gauge);
 	if (c->rank == 0)
 		rc = finish(c, &pl, &r, &p, f, path);

@@ -14,7 +14,8 @@ commprof_calibrate_SOURCES = \
 	src/calib/calib_log3p.c \
 	src/calib/calib_meas.c \
 	src/calib/calib_gauge.c \
-	src/calib/calib_taulop.c
+	src/calib/calib_taulop.c \
+	src/calib/calib_plogpt.c
 commprof_calibrate_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS) $(GSL_CFLAGS)
 commprof_calibrate_LDADD = libcpanalysis.la libcpcommon.la $(MPI_LIBS) $(GSL_LIBS) -lm
 

@@ -45,6 +45,7 @@ enum {
 	CP_REP_R_FAILED,	/* LMO: a parameter it needs failed */
 	CP_REP_R_BLOCK,		/* log3P: blocks wider than measured */
 	CP_REP_R_SELF,		/* message to oneself */
+	CP_REP_R_NOLEAF,	/* PlogPT: not between two leaves */
 	CP_REP_R_UNCOVERED,	/* operation the model does not cover */
 	CP_REP_R_AVERAGED,	/* predicted from averaged LMO parameters */
 	CP_REP_R_EXTRAP,	/* predicted outside the measured table */
@@ -59,6 +60,7 @@ static const char *const cp_rep_reason[CP_REP_NR] = {
 	"not predicted: an LMO estimate it needs failed (calibration)",
 	"not predicted: blocks wider than the element log3P measured",
 	"not predicted: message to oneself (only log3P covers it)",
+	"not predicted: not between two hosts of PlogPT's calibrated tree",
 	"not predicted: operation the model does not cover",
 	"predicted from averaged LMO parameters (ranks or hosts differ)",
 	"predicted by extrapolation outside the measured table",
@@ -196,6 +198,8 @@ static int cp_rep_why(const struct cp_rep *r, int k, uint32_t f)
 		return CP_REP_R_BLOCK;
 	if (k != CP_MODEL_LOG3P && (f & CP_PF_SELF))
 		return CP_REP_R_SELF;
+	if (k == CP_MODEL_PLOGPT && (f & CP_PF_PT_NOLEAF))
+		return CP_REP_R_NOLEAF;
 	return CP_REP_R_UNCOVERED;
 }
 
@@ -208,6 +212,8 @@ static int cp_rep_caveat(int k, uint32_t f)
 	    (f & (CP_PF_L3_EXTRAP_SIZE | CP_PF_L3_EXTRAP_STRIDE)))
 		return CP_REP_R_EXTRAP;
 	if (k == CP_MODEL_PLOGP && (f & CP_PF_PLOGP_EXTRAP))
+		return CP_REP_R_EXTRAP;
+	if (k == CP_MODEL_PLOGPT && (f & CP_PF_PT_EXTRAP))
 		return CP_REP_R_EXTRAP;
 	return -1;
 }

@@ -72,6 +72,12 @@
 #define CP_PF_TL_NOCHAN		0x2000	/* tau-Lop not predicted: a channel
 					 * (shared memory or network) the
 					 * calibration did not measure */
+#define CP_PF_PT_EXTRAP		0x4000	/* size outside PlogPT's g(m) table */
+#define CP_PF_PT_NOLEAF		0x8000	/* PlogPT not predicted: not between
+					 * two leaves of the calibrated tree
+					 * (one host of a tree, a host not in
+					 * it), or an Alltoall whose ranks are
+					 * not the leaves in order */
 
 /*
  * The models, in column order: the one list of them, as libuv's
@@ -88,7 +94,8 @@
 	X(HOCKNEY, hockney)		\
 	X(LOGGP, loggp)			\
 	X(PLOGP, plogp)			\
-	X(TAULOP, taulop)
+	X(TAULOP, taulop)		\
+	X(PLOGPT, plogpt)
 
 enum cp_model {
 #define CP_MODEL_ID(id, name) CP_MODEL_##id,

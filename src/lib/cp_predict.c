@@ -23,8 +23,14 @@
 #include "analysis/cp_err.h"
 #include "analysis/cp_model.h"
 #include "analysis/cp_taulop.h"
+#include "src/common/cp_pt_params.h"
 #include "src/common/cp_tl_params.h"
 #include "src/lib/cp_predict.h"
+
+/* Open MPI's alltoall algorithms that are PlogPT's A and B
+ * (analysis/cp_coll.h's table). */
+#define CP_PLOGPT_ALG_LINEAR	1	/* every Irecv, then the Isends: B */
+#define CP_PLOGPT_ALG_PAIRWISE	2	/* a Sendrecv per step: A */
 
 struct cp_pred {
 	int n;			/* world ranks of the job */
@@ -55,6 +61,11 @@ struct cp_pred {
 	struct cp_taulop tl;
 	int32_t *host;		/* [n] host index of each job rank */
 	struct cp_coll_mca mca;	/* the job's collective settings */
+	/* PlogPT: the tree (its g table owned), each job rank's leaf (-1:
+	 * its host is no leaf), eq. 24's threshold of each height */
+	struct cp_plogpt_net pt;
+	int32_t *leaf;		/* [n] */
+	double pt_rto_bytes[CP_PLOGPT_MAX_HEIGHT + 1];
 };
 
 static bool pv_ok(const struct cp_pval *v)
@@ -429,6 +440,87 @@ static int build_taulop(struct cp_pred *m, const struct cp_params *p,
 	return 0;
 }
 
+/* Each job rank's leaf: the calibration's index of its host, when the
+ * host is one of the tree's 2^D; -1 otherwise. */
+static int build_leaves(struct cp_pred *m, const struct cp_params *p,
+			const char *const *hosts)
+{
+	int r, k;
+
+	m->leaf = malloc((size_t)m->n * sizeof(int32_t));
+	if (!m->leaf)
+		return -ENOMEM;
+	for (r = 0; r < m->n; r++) {
+		m->leaf[r] = -1;
+		for (k = 0; k < p->nhosts && k < (1 << m->pt.height); k++)
+			if (hosts ? hosts[r] && !strcmp(hosts[r], p->hosts[k])
+				  : r < p->nranks && p->rank_host[r] == k)
+				m->leaf[r] = k;
+	}
+	return 0;
+}
+
+/* PlogPT's tree from the file's section, when it has L, every g and
+ * every height's b and d. */
+static int build_plogpt(struct cp_pred *m, const struct cp_params *p,
+			const char *const *hosts, char *note, size_t len)
+{
+	const struct cp_pt_params *pt = p->pt;
+	double *gx, *gy;
+	int i, h, nod = 0;
+
+	if (!pt || pt->nsizes < 1 || !pv_ok(&pt->l_s)) {
+		note_add(note, len, "PlogPT: no L and g(m), not predicted");
+		return 0;
+	}
+	if (pt->height < 0 || pt->height > CP_PLOGPT_MAX_HEIGHT) {
+		note_add(note, len, "PlogPT: no tree (hosts not a power of "
+			 "two), not predicted");
+		return 0;
+	}
+	for (i = 0; i < pt->nsizes; i++)
+		if (!pv_ok(&pt->g_s[i])) {
+			note_add(note, len, "PlogPT: a g(m) entry failed, "
+				 "not predicted");
+			return 0;
+		}
+	for (h = 1; h <= pt->height; h++)
+		if (!pv_ok(&pt->b_bps[h])) {
+			note_add(note, len, "PlogPT: a height's b failed, not "
+				 "predicted");
+			return 0;
+		}
+	gx = dup_arr(pt->size_bytes, pt->nsizes);
+	gy = vals(pt->g_s, pt->nsizes);
+	if (!gx || !gy) {
+		free(gx);
+		free(gy);
+		return -ENOMEM;
+	}
+	m->pt.height = pt->height;
+	/* a failed d(h) is NAN: no switch and no RTO at h (P_S false) */
+	for (h = 1; h <= pt->height; h++) {
+		m->pt.b_bps[h] = pt->b_bps[h].val;
+		m->pt.d_s[h] = pv_or_nan(&pt->d_s[h]);
+		if (isnan(m->pt.d_s[h]))
+			nod++;
+	}
+	if (nod)
+		note_add(note, len, "PlogPT: a height's d failed, no RTO "
+			 "predicted there");
+	m->pt.l_s = pt->l_s.val;
+	m->pt.g_bytes = gx;
+	m->pt.g_s = gy;
+	m->pt.g_n = pt->nsizes;
+	m->pt.eps_s = pv_ok(&pt->eps_s) ? pt->eps_s.val : 0;
+	m->pt.eps_t_s = pv_or_nan(&pt->eps_t_s);
+	m->pt.t_rto_s = CP_PLOGPT_T_RTO_S;
+	for (h = 0; h <= CP_PLOGPT_MAX_HEIGHT; h++)
+		m->pt_rto_bytes[h] = cp_plogpt_rto_bytes(&m->pt, h);
+	m->models |= 1u << CP_MODEL_PLOGPT;
+	return build_leaves(m, p, hosts);
+}
+
 int cp_pred_build(const struct cp_params *p, int nranks,
 		  const char *const *hosts, struct cp_pred **out,
 		  unsigned *models, bool *job_differs, char *note,
@@ -479,6 +571,8 @@ int cp_pred_build(const struct cp_params *p, int nranks,
 		rc = build_baselines(m, p, note, len);
 	if (!rc)
 		rc = build_taulop(m, p, note, len);
+	if (!rc)
+		rc = build_plogpt(m, p, hosts, note, len);
 	if (rc) {
 		cp_pred_free(m);
 		return rc;
@@ -510,6 +604,9 @@ void cp_pred_free(struct cp_pred *m)
 		free((void *)m->tl.ch[c].l_s);
 	}
 	free(m->host);
+	free((void *)m->pt.g_bytes);
+	free((void *)m->pt.g_s);
+	free(m->leaf);
 	free(m);
 }
 
@@ -637,6 +734,60 @@ static void eval_taulop_p2p(const struct cp_pred *m,
 		o->t_ns[CP_MODEL_TAULOP] = t * 1e9;
 }
 
+/* L + g_c(m) of one message alone on the tree, from its leaves' height
+ * (a tree of height 0: one host, its ranks). */
+static void eval_plogpt_p2p(const struct cp_pred *m,
+			    const struct cp_pred_in *in, struct cp_pred_out *o)
+{
+	int32_t a = m->leaf[in->src], b = m->leaf[in->dst];
+	bool extrap = false;
+	double t;
+
+	if (a < 0 || b < 0 || (a == b && m->pt.height > 0)) {
+		o->flags |= CP_PF_PT_NOLEAF;
+		return;
+	}
+	if (cp_plogpt_p2p(&m->pt, cp_plogpt_height(a, b), in->bytes, &t,
+			  &extrap))
+		return;
+	o->t_ns[CP_MODEL_PLOGPT] = t * 1e9;
+	if (extrap)
+		o->flags |= CP_PF_PT_EXTRAP;
+}
+
+/*
+ * Alltoall on the tree (section IV): Open MPI's pairwise exchange is
+ * algorithm A, its linear one (every receive, then every send) B, with
+ * eq. 24's RTO stalls.  Only when rank i of the group is leaf i of a
+ * tree of 2^D leaves, as the formulas assume.
+ */
+static void eval_plogpt_alltoall(const struct cp_pred *m,
+				 const struct cp_pred_in *in, int alg,
+				 struct cp_pred_out *o)
+{
+	int i, nrto = 0;
+	double t;
+
+	if (in->nmembers != 1 << m->pt.height || m->pt.height < 1) {
+		o->flags |= CP_PF_PT_NOLEAF;
+		return;
+	}
+	for (i = 0; i < in->nmembers; i++) {
+		int32_t w = in->members ? in->members[i] : i;
+
+		if (!rank_ok(m, w) || m->leaf[w] != i) {
+			o->flags |= CP_PF_PT_NOLEAF;
+			return;
+		}
+	}
+	for (i = 1; i < m->pt.height; i++)
+		nrto += m->pt_rto_bytes[i] < in->bytes;
+	if (alg == CP_PLOGPT_ALG_PAIRWISE ?
+	    !cp_plogpt_alltoall_a(&m->pt, in->bytes, &t) :
+	    !cp_plogpt_alltoall_b(&m->pt, in->bytes, nrto, &t))
+		o->t_ns[CP_MODEL_PLOGPT] = t * 1e9;
+}
+
 static void eval_p2p(const struct cp_pred *m, const struct cp_pred_in *in,
 		     struct cp_pred_out *o)
 {
@@ -680,6 +831,8 @@ static void eval_p2p(const struct cp_pred *m, const struct cp_pred_in *in,
 	}
 	if (has(m, CP_MODEL_TAULOP))
 		eval_taulop_p2p(m, in, o);
+	if (has(m, CP_MODEL_PLOGPT))
+		eval_plogpt_p2p(m, in, o);
 }
 
 static void eval_bcast(const struct cp_pred *m, const struct cp_pred_in *in,
@@ -750,6 +903,9 @@ static void eval_coll(const struct cp_pred *m, const struct cp_pred_in *in,
 	    !cp_coll_baseline(CP_COLL_LOGGP, m->lg_l_s, m->lg_o_s,
 			      m->lg_gb_spb, &c, alg, &m->mca, &t))
 		o->t_ns[CP_MODEL_LOGGP] = t * 1e9;
+	if (has(m, CP_MODEL_PLOGPT) && c.op == CP_COLL_ALLTOALL &&
+	    (alg == CP_PLOGPT_ALG_PAIRWISE || alg == CP_PLOGPT_ALG_LINEAR))
+		eval_plogpt_alltoall(m, in, alg, o);
 }
 
 void cp_pred_eval(const struct cp_pred *m, const struct cp_pred_in *in,

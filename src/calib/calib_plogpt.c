@@ -1,0 +1,524 @@
+/*
+ * calib_plogpt.c - PlogPT's parameters (PlogPT paper section III-C) into
+ * the PlogPT section of the parameter file (src/common/cp_pt_params.h);
+ * analysis/cp_plogpt_fit.h turns the times into parameters.
+ *
+ * The leaves are the hosts, each by its lowest rank, in the order of
+ * the file's host list: 2^D hosts (D >= 1) are the leaves of a tree of
+ * height D, one host a tree of height 0; any other number of hosts gets
+ * no tree (heights not measured, said).
+ * Both ends sending, between the pair (leaves 0 and 1; on one host world
+ * ranks 0 and 1), at each size m:
+ *   g(m)    both post k receives, then send k messages of m bytes to
+ *           each other; the time of the whole exchange over k (PLogP's
+ *           fast method, both ends sending);
+ *   o_s(m)  the MPI_Isend calls of that exchange, per call;
+ *   o_r(m)  MPI_Recv of a message that has arrived (MPI_Iprobe says so;
+ *           above the library's eager limit only its announcement has),
+ *           both having sent one;
+ *   L       eq. 1 from empty roundtrips and g(0).
+ * Per height h = 1..D, among the leaves of the first height-h subtree:
+ *   b(h)    leaf i < 2^(h-1) sends 4 MiB (quick: 1) to leaf i + 2^(h-1), at
+ *           once; b(h) is what they sent over the slowest receiver's
+ *           time from a common barrier (the sum of the pairs' rates
+ *           would count a pair that finished early at its own rate);
+ *   d(h)    leaves 0 and 2^h - 1 time empty roundtrips during that burst
+ *           and without it: the difference of the medians (the burst
+ *           goes one way).  At height 1, with one rank per host, the
+ *           roundtrip shares leaf 0's connection with its burst and
+ *           waits behind all of it: d(1) then fails (fewer than 3
+ *           roundtrips), and predictions assume no RTO at that height.
+ * Every value is the median of its repetitions, with the fastest and
+ * slowest as its interval.  Ranks outside an experiment wait in
+ * calib_idle_barrier.
+ */
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/cp_err.h"
+#include "analysis/cp_plogpt_fit.h"
+#include "analysis/cp_stats.h"
+#include "src/calib/calib.h"
+#include "src/common/cp_pt_params.h"
+
+#define TAG_PT		91
+#define TAG_PING	92
+#define TAG_PONG	93
+#define BURST_MSG	(1 << 20)	/* b(h): messages of 1 MiB */
+#define NPING		20		/* roundtrips without load */
+
+static const double sizes_full[] = { 0, 64, 512, 1448, 4096, 16384, 65536,
+				     262144, 1048576 };
+static const double sizes_quick[] = { 0, 1448, 16384, 262144 };
+
+/* What was measured, on rank 0. */
+struct pt_meas {
+	int height;		/* D; -1 no tree */
+	int pair[2];		/* world ranks */
+	int nleaves;
+	int *leaf;		/* [nleaves] world rank of leaf k */
+	int ns;
+	const double *sizes;
+	double *g, *os, *or_;	/* [is * reps + r] */
+	double *rtt0;		/* [reps] empty roundtrips */
+	double *b, *d;		/* [h * reps + r], h = 1..D */
+	int reps;
+};
+
+static void *xcalloc(size_t n, size_t sz)
+{
+	void *p = calloc(n ? n : 1, sz);
+
+	if (!p)
+		calib_fatal("out of memory");
+	return p;
+}
+
+/* The leaves: the lowest rank of each host, in world order. */
+static void pick_leaves(struct calib *c, struct pt_meas *m)
+{
+	MPI_Comm node;
+	int lrank, *all = xcalloc((size_t)c->n, sizeof(int)), i, d;
+
+	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
+			    MPI_INFO_NULL, &node);
+	MPI_Comm_rank(node, &lrank);
+	MPI_Comm_free(&node);
+	lrank = lrank == 0;
+	MPI_Allgather(&lrank, 1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD);
+	m->leaf = xcalloc((size_t)c->n, sizeof(int));
+	for (i = 0, m->nleaves = 0; i < c->n; i++)
+		if (all[i])
+			m->leaf[m->nleaves++] = i;
+	free(all);
+	for (d = 0; (1 << d) < m->nleaves && d < CP_PT_MAX_HEIGHT; d++)
+		;
+	m->height = (1 << d) == m->nleaves ? d : -1;
+	m->pair[0] = m->nleaves > 1 ? m->leaf[0] : 0;
+	m->pair[1] = m->nleaves > 1 ? m->leaf[1] : 1;
+}
+
+/* Messages of an exchange of m bytes: about 2 MiB, 8 to 64 of them. */
+static int burst_count(double m, bool quick)
+{
+	double k = m > 0 ? 2097152 / m : 64;
+	int n = k < 8 ? 8 : k > 64 ? 64 : (int)k;
+
+	return quick ? (n + 1) / 2 : n;
+}
+
+/* Both ends of the pair start together: an empty exchange. */
+static void sync_pair(int peer)
+{
+	MPI_Sendrecv(NULL, 0, MPI_BYTE, peer, TAG_PT, NULL, 0, MPI_BYTE, peer,
+		     TAG_PT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
+/* One exchange of k messages of m bytes each way: its time over k into
+ * *g, the Isend calls per call into *os. */
+static void exchange(int peer, char *sb, char *rb, int m, int k,
+		     MPI_Request *req, double *g, double *os)
+{
+	double t0, ts = 0, t;
+	int i;
+
+	sync_pair(peer);
+	for (i = 0; i < k; i++)
+		MPI_Irecv(rb + (size_t)i * m, m, MPI_BYTE, peer, TAG_PT,
+			  MPI_COMM_WORLD, &req[k + i]);
+	t0 = MPI_Wtime();
+	for (i = 0; i < k; i++) {
+		t = MPI_Wtime();
+		MPI_Isend(sb, m, MPI_BYTE, peer, TAG_PT, MPI_COMM_WORLD,
+			  &req[i]);
+		ts += MPI_Wtime() - t;
+	}
+	MPI_Waitall(2 * k, req, MPI_STATUSES_IGNORE);
+	*g = (MPI_Wtime() - t0) / k;
+	*os = ts / k;
+}
+
+/* Both send one message of m bytes; the receive of the peer's, once it
+ * is there, timed. */
+static double recv_arrived(int peer, char *sb, char *rb, int m)
+{
+	MPI_Request req;
+	double t;
+	int flag = 0;
+
+	sync_pair(peer);
+	MPI_Isend(sb, m, MPI_BYTE, peer, TAG_PT, MPI_COMM_WORLD, &req);
+	while (!flag)
+		MPI_Iprobe(peer, TAG_PT, MPI_COMM_WORLD, &flag,
+			   MPI_STATUS_IGNORE);
+	t = MPI_Wtime();
+	MPI_Recv(rb, m, MPI_BYTE, peer, TAG_PT, MPI_COMM_WORLD,
+		 MPI_STATUS_IGNORE);
+	t = MPI_Wtime() - t;
+	MPI_Wait(&req, MPI_STATUS_IGNORE);
+	return t;
+}
+
+/* Empty roundtrip from the pair's first to its second. */
+static double roundtrip(int peer, bool first)
+{
+	double t = MPI_Wtime();
+
+	if (first) {
+		MPI_Send(NULL, 0, MPI_BYTE, peer, TAG_PING, MPI_COMM_WORLD);
+		MPI_Recv(NULL, 0, MPI_BYTE, peer, TAG_PONG, MPI_COMM_WORLD,
+			 MPI_STATUS_IGNORE);
+	} else {
+		MPI_Recv(NULL, 0, MPI_BYTE, peer, TAG_PING, MPI_COMM_WORLD,
+			 MPI_STATUS_IGNORE);
+		MPI_Send(NULL, 0, MPI_BYTE, peer, TAG_PONG, MPI_COMM_WORLD);
+	}
+	return MPI_Wtime() - t;
+}
+
+/* The pair's experiments at every size; the pair's first rank (world
+ * rank 0, the lowest of the first host) keeps the times. */
+static void run_pair(struct calib *c, struct pt_meas *m)
+{
+	int me = c->rank == m->pair[0] ? 0 : c->rank == m->pair[1] ? 1 : -1;
+	int peer = m->pair[!me], is, r, k, R = m->reps;
+	size_t most = 0, big = (size_t)m->sizes[m->ns - 1];
+	char *sb, *rb;
+	MPI_Request *req;
+	double os;
+
+	if (me < 0) {
+		calib_idle_barrier();
+		return;
+	}
+	for (is = 0; is < m->ns; is++) {
+		k = burst_count(m->sizes[is], c->quick);
+		if ((size_t)k * (size_t)m->sizes[is] > most)
+			most = (size_t)k * (size_t)m->sizes[is];
+	}
+	sb = xcalloc(big, 1);
+	rb = xcalloc(most, 1);
+	req = xcalloc(2 * 64, sizeof(*req));
+	calib_touch(sb, big);
+	calib_pin(c, me);
+	for (r = 0; r < R; r++)
+		roundtrip(peer, !me);	/* warm-up */
+	for (r = 0; r < R; r++)
+		m->rtt0[r] = roundtrip(peer, !me);
+	for (is = 0; is < m->ns; is++) {
+		int sz = (int)m->sizes[is];
+
+		k = burst_count(sz, c->quick);
+		exchange(peer, sb, rb, sz, k, req, &m->g[is * R], &os);
+		for (r = 0; r < R; r++)
+			exchange(peer, sb, rb, sz, k, req, &m->g[is * R + r],
+				 &m->os[is * R + r]);
+		for (r = 0; r < R; r++)
+			m->or_[is * R + r] = recv_arrived(peer, sb, rb, sz);
+		calib_progress(c, "pair", is + 1, m->ns + 1);
+	}
+	calib_unpin(c);
+	free(sb);
+	free(rb);
+	free(req);
+	calib_idle_barrier();
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median_of(double *x, int n)
+{
+	qsort(x, (size_t)n, sizeof(*x), cmp_dbl);
+	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
+/* The pinger's side of d(h) under load: roundtrips until the ponger
+ * says its burst is in; their median, or NAN below 3. */
+static double ping_loaded(MPI_Comm sub, int q)
+{
+	double s[4096], t;
+	int n = 0, done = 0, go = 1;
+
+	while (!done) {
+		t = MPI_Wtime();
+		MPI_Send(&go, 1, MPI_INT, q, TAG_PING, sub);
+		MPI_Recv(&done, 1, MPI_INT, q, TAG_PONG, sub,
+			 MPI_STATUS_IGNORE);
+		if (n < 4096)
+			s[n++] = MPI_Wtime() - t;
+	}
+	return n >= 3 ? median_of(s, n - 1) : NAN;
+}
+
+/* The ponger's side: answer pings while the burst's receives (req[0..k),
+ * slot k for the ping) complete; the time from t0 until they did. */
+static double pong_loaded(MPI_Comm sub, int p, MPI_Request *req, int k,
+			  double t0)
+{
+	int go, idx[65], nd, i, left = k, done = 0;
+	double t_in = NAN;
+
+	MPI_Irecv(&go, 1, MPI_INT, p, TAG_PING, sub, &req[k]);
+	for (;;) {
+		MPI_Waitsome(k + 1, req, &nd, idx, MPI_STATUSES_IGNORE);
+		for (i = 0; i < nd; i++) {
+			if (idx[i] < k && --left == 0)
+				t_in = MPI_Wtime() - t0;
+			if (idx[i] != k)
+				continue;
+			done = left == 0;
+			MPI_Send(&done, 1, MPI_INT, p, TAG_PONG, sub);
+			if (done)
+				return t_in;
+			MPI_Irecv(&go, 1, MPI_INT, p, TAG_PING, sub, &req[k]);
+		}
+	}
+}
+
+/* One burst at height h among sub (the first 2^h leaves, in leaf
+ * order), roundtrips between its ends when ping; on rank 0 the rate of
+ * the whole burst and the median loaded roundtrip. */
+static void burst(MPI_Comm sub, int h, int k, bool ping, char *buf,
+		  double *b, double *rtt)
+{
+	int me, half = 1 << (h - 1), last = (1 << h) - 1, i;
+	MPI_Request req[65];
+	double t0, t = NAN, slow = 0, ping_rtt = NAN;
+
+	MPI_Comm_rank(sub, &me);
+	if (me >= half)
+		for (i = 0; i < k; i++)
+			MPI_Irecv(buf + (size_t)i * BURST_MSG, BURST_MSG,
+				  MPI_BYTE, me - half, TAG_PT, sub, &req[i]);
+	MPI_Barrier(sub);
+	t0 = MPI_Wtime();
+	if (me < half) {
+		for (i = 0; i < k; i++)
+			MPI_Isend(buf, BURST_MSG, MPI_BYTE, me + half, TAG_PT,
+				  sub, &req[i]);
+		if (me == 0 && ping)
+			ping_rtt = ping_loaded(sub, last);
+		MPI_Waitall(k, req, MPI_STATUSES_IGNORE);
+	} else if (me == last && ping) {
+		t = pong_loaded(sub, 0, req, k, t0);
+	} else {
+		MPI_Waitall(k, req, MPI_STATUSES_IGNORE);
+		t = MPI_Wtime() - t0;
+	}
+	if (me < half)
+		t = 0;
+	MPI_Reduce(&t, &slow, 1, MPI_DOUBLE, MPI_MAX, 0, sub);
+	if (me == 0) {
+		*b = (double)half * k * BURST_MSG / slow;
+		*rtt = ping_rtt;
+	}
+}
+
+/* The ends of sub's unloaded roundtrips; their median on sub's rank 0. */
+static double free_rtt(MPI_Comm sub, int last)
+{
+	double s[NPING];
+	int me, i;
+
+	MPI_Comm_rank(sub, &me);
+	if (me != 0 && me != last)
+		return NAN;
+	for (i = 0; i < NPING; i++) {
+		double t = MPI_Wtime();
+
+		if (me == 0) {
+			MPI_Send(NULL, 0, MPI_BYTE, last, TAG_PING, sub);
+			MPI_Recv(NULL, 0, MPI_BYTE, last, TAG_PONG, sub,
+				 MPI_STATUS_IGNORE);
+		} else {
+			MPI_Recv(NULL, 0, MPI_BYTE, 0, TAG_PING, sub,
+				 MPI_STATUS_IGNORE);
+			MPI_Send(NULL, 0, MPI_BYTE, 0, TAG_PONG, sub);
+		}
+		s[i] = MPI_Wtime() - t;
+	}
+	return median_of(s, NPING);
+}
+
+/* b(h) and d(h) for h = 1..D; leaf 0 (world rank 0, the lowest rank of
+ * the first host) keeps them. */
+static void run_tree(struct calib *c, struct pt_meas *m)
+{
+	int k = c->quick ? 1 : 4, h, r, me = -1, i;
+	char *buf = NULL;
+
+	for (i = 0; i < m->nleaves; i++)
+		if (m->leaf[i] == c->rank)
+			me = i;
+	if (me >= 0)
+		buf = xcalloc((size_t)k * BURST_MSG, 1);
+	for (h = 1; h <= m->height; h++) {
+		int in = me >= 0 && me < (1 << h);
+		MPI_Comm sub;
+
+		MPI_Comm_split(MPI_COMM_WORLD, in ? 0 : MPI_UNDEFINED, me, &sub);
+		if (in) {
+			double b, rl, rf = free_rtt(sub, (1 << h) - 1);
+
+			burst(sub, h, k, false, buf, &b, &rl);	/* warm-up */
+			for (r = 0; r < m->reps; r++) {
+				burst(sub, h, k, true, buf,
+				      &m->b[h * m->reps + r], &rl);
+				if (me == 0)
+					cp_plogpt_fit_d(rl, rf, false,
+							&m->d[h * m->reps + r]);
+			}
+			MPI_Comm_free(&sub);
+		}
+		calib_idle_barrier();
+		calib_progress(c, "tree", h, m->height);
+	}
+	free(buf);
+}
+
+/* The median of x[0..n) into v, the fastest and slowest as its
+ * interval; NAN entries (not measured) skipped. */
+static void put_med(struct cp_pval *v, const double *x, int n,
+		    const char *fail)
+{
+	double y[64];
+	int i, k = 0;
+
+	for (i = 0; i < n && k < 64; i++)
+		if (!isnan(x[i]))
+			y[k++] = x[i];
+	if (!k) {
+		v->state = CP_PV_FAIL;
+		snprintf(v->fail, sizeof(v->fail), "%s", fail);
+		return;
+	}
+	qsort(y, (size_t)k, sizeof(*y), cmp_dbl);
+	calib_put_range(v, median_of(y, k), y[0], y[k - 1], k);
+}
+
+static void fill_pair(struct cp_pt_params *pt, struct pt_meas *m)
+{
+	int is, R = m->reps, rc;
+	double g[64], l, rtt0;
+
+	for (is = 0; is < m->ns; is++) {
+		pt->size_bytes[is] = m->sizes[is];
+		put_med(&pt->g_s[is], &m->g[is * R], R, "not measured");
+		put_med(&pt->os_s[is], &m->os[is * R], R, "not measured");
+		put_med(&pt->or_s[is], &m->or_[is * R], R, "not measured");
+		g[is] = pt->g_s[is].val;
+	}
+	rtt0 = median_of(m->rtt0, R);
+	rc = cp_plogpt_fit_l(rtt0, g[0], &l);
+	if (rc == -CP_ENUM) {
+		pt->l_s.state = CP_PV_FAIL;
+		snprintf(pt->l_s.fail, sizeof(pt->l_s.fail),
+			 "negative: RTT(0)/2 %.3g s below g(0)", rtt0 / 2);
+	} else if (!rc) {
+		calib_put_range(&pt->l_s, l, fmax(0, m->rtt0[0] / 2 - g[0]),
+				m->rtt0[R - 1] / 2 - g[0], R);
+	}
+	if (!cp_plogpt_fit_eps_t(m->sizes, g, m->ns, &l))
+		calib_put_range(&pt->eps_t_s, l, l, l, R);
+}
+
+static void fill_tree(struct cp_pt_params *pt, struct pt_meas *m)
+{
+	double blo[CP_PT_MAX_HEIGHT + 1] = { 0 }, bhi[CP_PT_MAX_HEIGHT + 1] = { 0 };
+	double dlo[CP_PT_MAX_HEIGHT + 1] = { 0 }, dhi[CP_PT_MAX_HEIGHT + 1] = { 0 };
+	double b[CP_PT_MAX_HEIGHT + 1] = { 0 }, e;
+	int h, R = m->reps;
+
+	for (h = 1; h <= m->height; h++) {
+		put_med(&pt->b_bps[h], &m->b[h * R], R, "no burst measured");
+		put_med(&pt->d_s[h], &m->d[h * R], R,
+			"fewer than 3 roundtrips during the burst");
+		b[h] = pt->b_bps[h].val;
+		blo[h] = pt->b_bps[h].lo;
+		bhi[h] = pt->b_bps[h].hi;
+		dlo[h] = pt->d_s[h].lo;
+		dhi[h] = pt->d_s[h].hi;
+	}
+	if (cp_plogpt_fit_cap_b(b, m->height))
+		for (h = 2; h <= m->height; h++)
+			if (b[h] < pt->b_bps[h].val) {
+				printf("plogpt: b(%d) %.4g B/s taken as 2 b(%d) "
+				       "= %.4g (section III-A)\n", h,
+				       pt->b_bps[h].val, h - 1, b[h]);
+				pt->b_bps[h].val = b[h];
+				pt->b_bps[h].hi = fmax(b[h], pt->b_bps[h].lo);
+			}
+	e = cp_plogpt_fit_eps_s(blo, bhi, dlo, dhi, m->height);
+	calib_put_range(&pt->eps_s, e, CP_PLOGPT_EPS_S_MIN, e, R);
+}
+
+static void print_found(const struct cp_pt_params *pt, const struct pt_meas *m)
+{
+	int h;
+
+	printf("plogpt: both ends sending between ranks %d and %d: L %.2f us, "
+	       "g(0) %.2f us, g(%.0f) %.2f us\n", m->pair[0], m->pair[1],
+	       pt->l_s.val * 1e6, pt->g_s[0].val * 1e6,
+	       m->sizes[m->ns - 1], pt->g_s[m->ns - 1].val * 1e6);
+	if (m->height < 0)
+		printf("plogpt: %d hosts, not a power of two: no tree "
+		       "measured\n", m->nleaves);
+	for (h = 1; h <= m->height; h++) {
+		printf("plogpt: height %d: b %.1f Mbit/s, d ", h,
+		       pt->b_bps[h].val * 8e-6);
+		if (pt->d_s[h].state == CP_PV_OK)
+			printf("%.1f us\n", pt->d_s[h].val * 1e6);
+		else
+			printf("failed: %s\n", pt->d_s[h].fail);
+	}
+}
+
+void calib_plogpt(struct calib *c, struct cp_params *p)
+{
+	struct pt_meas m = { 0 };
+	struct cp_pt_params *pt;
+	int nh;
+
+	m.reps = c->quick ? 3 : 7;
+	m.sizes = c->quick ? sizes_quick : sizes_full;
+	m.ns = c->quick ? 4 : 9;
+	pick_leaves(c, &m);
+	nh = m.height > 0 ? m.height + 1 : 1;
+	m.g = xcalloc((size_t)m.ns * m.reps, sizeof(double));
+	m.os = xcalloc((size_t)m.ns * m.reps, sizeof(double));
+	m.or_ = xcalloc((size_t)m.ns * m.reps, sizeof(double));
+	m.rtt0 = xcalloc((size_t)m.reps, sizeof(double));
+	m.b = xcalloc((size_t)nh * m.reps, sizeof(double));
+	m.d = xcalloc((size_t)nh * m.reps, sizeof(double));
+	for (int i = 0; i < nh * m.reps; i++)
+		m.b[i] = m.d[i] = NAN;
+	run_pair(c, &m);
+	run_tree(c, &m);
+	if (c->rank == 0) {
+		calib_progress_end(c);
+		pt = cp_pt_params_get(p);
+		if (!pt || cp_pt_params_alloc_sizes(pt, m.ns))
+			calib_fatal("out of memory");
+		pt->height = m.height;
+		pt->pair[0] = m.pair[0];
+		pt->pair[1] = m.pair[1];
+		fill_pair(pt, &m);
+		fill_tree(pt, &m);
+		print_found(pt, &m);
+	}
+	free(m.leaf);
+	free(m.g);
+	free(m.os);
+	free(m.or_);
+	free(m.rtt0);
+	free(m.b);
+	free(m.d);
+}

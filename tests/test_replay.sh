@@ -52,9 +52,16 @@ print("ok: %d rows replayed" % rows)
 PY
 done
 
-# a failed g(m) is left out of the table, and said
-sed 's/^plogp\.g 64 .*/fail plogp.g 64 : negative derived value (noise)/' \
+# a failed g(m) is left out of the table, and said: PlogPT's (measured
+# both ends sending), or PLogP's in a file without the PlogPT section
+sed 's/^plogpt\.g 1448 .*/fail plogpt.g 1448 : test/' \
 	"$T/c.params" >"$T/f.params"
+"$COMMPROF" replay "$T/a" --params "$T/f.params" >"$T/f.rp" 2>"$T/err" ||
+	fail "replay with a failed g(1448): $(cat "$T/err")"
+grep -q "^note: .*PlogPT's g(1448) test: left out" \
+	"$T/f.rp" || fail "no note of the failed g(1448): $(cat "$T/f.rp")"
+sed -e 's/^plogp\.g 64 .*/fail plogp.g 64 : negative derived value (noise)/' \
+	-e '/^plogpt\./d' "$T/c.params" >"$T/f.params"
 "$COMMPROF" replay "$T/a" --params "$T/f.params" >"$T/f.rp" 2>"$T/err" ||
 	fail "replay with a failed g(64): $(cat "$T/err")"
 grep -q "^note: .*PLogP's g([0-9]*) .*: left out" \

@@ -11,8 +11,9 @@
  * probes, ...) is kept as measured, as the op's before_s.  Messages match
  * in order per (sender, receiver): tags and communicators are not told
  * apart.  The tree's leaves are the run's hosts, or its ranks when it ran
- * on one host; without a calibration of the tree (b(h), d(h)) the tree
- * has full bisection, b(1) is PLogP's rate at its largest size, and no
+ * on one host; the parameter file's calibrated tree (b(h), d(h), g(m)
+ * with both ends sending) when it has one of as many leaves; else the
+ * tree has full bisection, b(1) is g's rate at its largest size, and no
  * buffer delay is known, so no RTO stall is predicted.
  */
 #include "config.h"
@@ -31,6 +32,7 @@
 #include "db/cp_db_read.h"
 #include "src/cli/cli.h"
 #include "src/common/cp_params.h"
+#include "src/common/cp_pt_params.h"
 #include "src/common/cp_row.h"
 
 #define CP_RPL_HOST	256
@@ -229,61 +231,116 @@ static int cp_rpl_build(const struct cp_rpl *x, struct cp_replay_rank *rk)
 	return 0;
 }
 
-/* The tree of the run from the parameter file: PLogP's L and g(m), full
- * bisection from b(1) = m/g(m) at PLogP's largest size.  g: room for
- * 2 * plogp_n doubles (the table kept).  Returns 0, or -1 with why in
- * msg; note (len bytes too): what was assumed, or "". */
-static int cp_rpl_net(const struct cp_params *p, int nleaves,
-		      struct cp_plogpt_net *net, double *g, char *msg,
-		      char *note, size_t len)
+/* The g(m) table of sizes x and values v (n of them, named what) into
+ * gx, g: failed entries left out and said in note (at bytes written of
+ * len).  Returns the entries kept. */
+static int cp_rpl_gtab(const double *x, const struct cp_pval *v, int n,
+		       const char *what, double *gx, double *g, char *note,
+		       size_t len, size_t *at)
 {
-	double *gx = g + p->plogp_n;	/* sizes of the entries kept */
-	int i, h = 0, n = 0, nfail = 0;
-	size_t at;
+	int i, k = 0, nfail = 0;
 
-	/* L only delays a receive after its send: a failed L (negative
-	 * within noise on shared memory) is taken as 0; a failed g(m) is
-	 * left out of the table, which interpolates over the others; both
-	 * are said */
-	at = (size_t)snprintf(note, len, "%s", "");
-	if (p->plogp_l_s.state != CP_PV_OK)
-		at += (size_t)snprintf(note, len, "PLogP's L %s: taken as 0",
-				       p->plogp_l_s.state == CP_PV_FAIL ?
-				       p->plogp_l_s.fail : "missing");
-	for (i = 0; i < p->plogp_n; i++) {
-		if (p->plogp_g_s[i].state != CP_PV_OK) {
-			if (!nfail++ && at < len)
-				at += (size_t)snprintf(note + at, len - at,
-					"%sPLogP's g(%.0f) %s: left out",
-					at ? "; " : "",
-					p->plogp_size_bytes[i],
-					p->plogp_g_s[i].state == CP_PV_FAIL ?
-					p->plogp_g_s[i].fail : "missing");
+	for (i = 0; i < n; i++) {
+		if (v[i].state != CP_PV_OK) {
+			if (!nfail++ && *at < len)
+				*at += (size_t)snprintf(note + *at, len - *at,
+					"%s%s's g(%.0f) %s: left out",
+					*at ? "; " : "", what, x[i],
+					v[i].state == CP_PV_FAIL ? v[i].fail :
+					"missing");
 			continue;
 		}
-		gx[n] = p->plogp_size_bytes[i];
-		g[n++] = p->plogp_g_s[i].val;
+		gx[k] = x[i];
+		g[k++] = v[i].val;
 	}
-	if (nfail > 1 && at < len)
-		snprintf(note + at, len - at, " (and %d more)", nfail - 1);
+	if (nfail > 1 && *at < len)
+		*at += (size_t)snprintf(note + *at, len - *at,
+					" (and %d more)", nfail - 1);
+	return k;
+}
+
+/* The calibrated tree of p's PlogPT section, when it has L, a rate for
+ * every height and at least nleaves leaves: b(h), d(h) (a failed d
+ * NAN: no RTO there), eps_S, eps_T.  Returns true when taken. */
+static bool cp_rpl_tree(const struct cp_pt_params *pt, int nleaves,
+			struct cp_plogpt_net *net)
+{
+	int h;
+
+	if (!pt || pt->height < 1 || pt->height > CP_PLOGPT_MAX_HEIGHT ||
+	    (1 << pt->height) < nleaves || pt->l_s.state != CP_PV_OK)
+		return false;
+	for (h = 1; h <= pt->height; h++)
+		if (pt->b_bps[h].state != CP_PV_OK)
+			return false;
+	net->height = pt->height;
+	for (h = 1; h <= pt->height; h++) {
+		net->b_bps[h] = pt->b_bps[h].val;
+		net->d_s[h] = pt->d_s[h].state == CP_PV_OK ? pt->d_s[h].val :
+			      NAN;
+	}
+	net->l_s = pt->l_s.val;
+	net->eps_s = pt->eps_s.state == CP_PV_OK ? pt->eps_s.val : 0.1;
+	net->eps_t_s = pt->eps_t_s.state == CP_PV_OK ? pt->eps_t_s.val : 0;
+	return true;
+}
+
+/*
+ * The tree of the run from the parameter file: the calibrated tree of
+ * its PlogPT section with g(m) measured both ends sending, when the
+ * section has one of at least the run's leaves; else PLogP's L and
+ * g(m) (PlogPT's g when the section has it), full bisection from
+ * b(1) = m/g(m) at the table's largest size and no buffer delay.  g:
+ * room for 2 * (plogp_n + the section's sizes) doubles.  *tree: out,
+ * true for the calibrated tree.  Returns 0, or -1 with why in msg; note
+ * (len bytes too): what was assumed, or "".
+ */
+static int cp_rpl_net(const struct cp_params *p, int nleaves,
+		      struct cp_plogpt_net *net, double *g, char *msg,
+		      char *note, size_t len, bool *tree)
+{
+	const struct cp_pt_params *pt = p->pt;
+	bool bidir = pt && pt->nsizes >= 2;
+	int ng = bidir ? pt->nsizes : p->plogp_n, i, h = 0, n;
+	double *gx = g + ng;	/* sizes of the entries kept */
+	size_t at = 0;
+
+	note[0] = '\0';
+	memset(net, 0, sizeof(*net));
+	n = bidir ? cp_rpl_gtab(pt->size_bytes, pt->g_s, pt->nsizes,
+				"PlogPT", gx, g, note, len, &at) :
+		    cp_rpl_gtab(p->plogp_size_bytes, p->plogp_g_s,
+				p->plogp_n, "PLogP", gx, g, note, len, &at);
 	if (n < 2) {
-		snprintf(msg, len, "fewer than 2 sizes of PLogP's g(m) "
-			 "estimated");
+		snprintf(msg, len, "fewer than 2 sizes of g(m) estimated");
 		return -1;
 	}
-	while ((1 << h) < nleaves && h < CP_PLOGPT_MAX_HEIGHT)
-		h++;
-	memset(net, 0, sizeof(*net));
-	net->height = h;
-	net->l_s = p->plogp_l_s.state == CP_PV_OK ? p->plogp_l_s.val : 0;
 	net->g_bytes = gx;
 	net->g_s = g;
 	net->g_n = n;
-	net->eps_s = 0.1;
 	net->t_rto_s = CP_PLOGPT_T_RTO_S;
+	*tree = cp_rpl_tree(pt, nleaves, net);
+	if (*tree)
+		return 0;
+	/* L only delays a receive after its send: a failed L (negative
+	 * within noise on shared memory) is taken as 0, and said */
+	{
+		const struct cp_pval *l = bidir ? &pt->l_s : &p->plogp_l_s;
+
+		if (l->state != CP_PV_OK && at < len)
+			snprintf(note + at, len - at, "%s%s's L %s: taken "
+				 "as 0", at ? "; " : "", bidir ? "PlogPT" :
+				 "PLogP", l->state == CP_PV_FAIL ? l->fail :
+				 "missing");
+		net->l_s = l->state == CP_PV_OK ? l->val : 0;
+	}
+	while ((1 << h) < nleaves && h < CP_PLOGPT_MAX_HEIGHT)
+		h++;
+	net->height = h;
+	net->eps_s = 0.1;
 	net->b_bps[1] = gx[n - 1] / g[n - 1];
 	if (!(net->b_bps[1] > 0) || !isfinite(net->b_bps[1])) {
-		snprintf(msg, len, "PLogP's g(m) gives no rate");
+		snprintf(msg, len, "g(m) gives no rate");
 		return -1;
 	}
 	for (i = 2; i <= h; i++)
@@ -327,7 +384,7 @@ static void cp_rpl_print(const struct cp_rpl *x,
 			 const struct cp_replay_rank *rk,
 			 const struct cp_plogpt_net *net,
 			 const struct cp_replay_result *res, const char *dir,
-			 const char *pfile)
+			 const char *pfile, bool tree)
 {
 	struct cp_rpl_times t, all = { 0 };
 	double mu_sum = 0;
@@ -335,13 +392,25 @@ static void cp_rpl_print(const struct cp_rpl *x,
 	int nmu = 0, k, shown = 0;
 
 	printf("replay of %s under PlogPT, parameters %s\n", dir, pfile);
-	printf("%d ranks on %d leaves (%s), tree of height %d, full "
-	       "bisection (no tree calibration);\nb(1) = %.1f MB/s from "
-	       "PLogP's g(m) at %.0f bytes, L = %.2f us; no buffer delays "
-	       "d(h): no RTO stall is predicted\n", x->nranks, x->nleaves,
-	       x->leaves_are_hosts ? "hosts" : "ranks of one host",
-	       net->height, net->b_bps[1] * 1e-6,
-	       net->g_bytes[net->g_n - 1], net->l_s * 1e6);
+	if (tree) {
+		printf("%d ranks on %d leaves (%s), the calibrated tree of "
+		       "height %d, L = %.2f us:\n", x->nranks, x->nleaves,
+		       x->leaves_are_hosts ? "hosts" : "ranks of one host",
+		       net->height, net->l_s * 1e6);
+		for (k = 1; k <= net->height; k++)
+			printf("  height %d: b = %.1f MB/s, d = %.1f us%s\n",
+			       k, net->b_bps[k] * 1e-6, net->d_s[k] * 1e6,
+			       isnan(net->d_s[k]) ? " (failed: no RTO stall "
+			       "predicted there)" : "");
+	} else {
+		printf("%d ranks on %d leaves (%s), tree of height %d, full "
+		       "bisection (no tree calibration);\nb(1) = %.1f MB/s "
+		       "from g(m) at %.0f bytes, L = %.2f us; no buffer "
+		       "delays d(h): no RTO stall is predicted\n",
+		       x->nranks, x->nleaves, x->leaves_are_hosts ? "hosts" :
+		       "ranks of one host", net->height, net->b_bps[1] * 1e-6,
+		       net->g_bytes[net->g_n - 1], net->l_s * 1e6);
+	}
 	printf("\n%-6s %-16s %8s | %-30s | %-25s | %4s\n", "", "", "",
 	       "time in replayed calls, s", "end of the last one, s", "");
 	printf("%-6s %-16s %8s | %9s %9s %10s | %12s %12s | %4s\n", "rank",
@@ -430,6 +499,7 @@ int cp_cli_replay(int argc, char **argv)
 	const char *dir, *pfile;
 	double *g = NULL;
 	struct cp_db *db;
+	bool tree = false;
 	int ret, rc;
 	int32_t r;
 
@@ -464,13 +534,15 @@ int cp_cli_replay(int argc, char **argv)
 		cp_cli_err("replay: %s has no point-to-point call row", dir);
 		goto out;
 	}
-	g = calloc(2 * (size_t)p->plogp_n + 1, sizeof(*g));
+	g = calloc(2 * ((size_t)p->plogp_n + (p->pt ? p->pt->nsizes : 0)) +
+		   1, sizeof(*g));
 	rk = calloc(x.nranks, sizeof(*rk));
 	if (!g || !rk || cp_rpl_leaves(db, &x) || cp_rpl_build(&x, rk)) {
 		cp_cli_err("out of memory");
 		goto out;
 	}
-	if (cp_rpl_net(p, x.nleaves, &net, g, err, note, sizeof(err))) {
+	if (cp_rpl_net(p, x.nleaves, &net, g, err, note, sizeof(err),
+		       &tree)) {
 		cp_cli_err("replay: %s: %s: nothing to replay with", pfile,
 			   err);
 		goto out;
@@ -481,7 +553,7 @@ int cp_cli_replay(int argc, char **argv)
 			   "the run's calls cannot be replayed");
 		goto out;
 	}
-	cp_rpl_print(&x, rk, &net, &res, dir, pfile);
+	cp_rpl_print(&x, rk, &net, &res, dir, pfile, tree);
 	if (*note)
 		printf("note: %s\n", note);
 	if (rc)

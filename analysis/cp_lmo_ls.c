@@ -245,11 +245,11 @@ static double rt0_of(const struct cp_lmo_sweep *sw, const double *v, int ps,
 static double oneway(const struct cp_lmo_sweep *sw, int ps, int p, int is)
 {
 	int np = cp_lmo_npairs(sw->n);
-	double r = rt0_of(sw, sw->rt0_s, ps, p) / 2;
+	double r = rt0_of(sw, sw->rt0_s, ps, p);
 
 	if (is < 0)
-		return r;
-	return sw->o2o_s[cell(sw, ps, is) * np + p] - r;
+		return r / 2;
+	return cp_lmo_oneway(sw->o2o_s[cell(sw, ps, is) * np + p], r);
 }
 
 /* Its spread, 0 when the sweep has none. */

@@ -129,4 +129,12 @@ int cp_lmo_fit_regime(const struct cp_lmo_sweep *sw,
 		      const struct cp_lmo_regimes *r, int k, double level,
 		      struct cp_lmo *m);
 
+/* y_ij(M) = T_ij(M) - T_ij(0)/2, a link's one-way time from its
+ * one-to-one o2o_s and its empty roundtrip rt0_s (above).  Cannot
+ * fail. */
+static inline double cp_lmo_oneway(double o2o_s, double rt0_s)
+{
+	return o2o_s - rt0_s / 2;
+}
+
 #endif

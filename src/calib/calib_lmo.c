@@ -408,9 +408,15 @@ static void estimate(struct calib *c, struct calib_lmo *l)
  * link's sums are unusable there. */
 static double fit_at(const struct cp_lmo *m, int p, double bytes)
 {
-	if (m->csum_s[p].fail || m->tsum_spb[p].fail)
-		return NAN;
-	return m->csum_s[p].val + m->tsum_spb[p].val * bytes;
+	double t;
+	int i, j;
+
+	for (i = 0; i < m->n; i++)
+		for (j = i + 1; j < m->n; j++)
+			if (cp_lmo_pair_idx(m->n, i, j) == p)
+				return cp_lmo_predict_p2p(m, i, j, bytes, &t) ?
+				       NAN : t;
+	return NAN;
 }
 
 /* Rank 0: do the one-to-one values val (one per pair) at bytes lie with
@@ -423,7 +429,7 @@ static int upper_side(const struct calib_lmo *l, int np, int k,
 	int p, used = 0;
 
 	for (p = 0; p < np; p++) {
-		t = val[p] - l->rt0[p] / 2;
+		t = cp_lmo_oneway(val[p], l->rt0[p]);
 		lo = fit_at(&l->est[k - 1], p, bytes);
 		hi = fit_at(&l->est[k], p, bytes);
 		if (!(t > 0 && lo > 0 && hi > 0))

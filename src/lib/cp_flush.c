@@ -684,10 +684,11 @@ static int cpu_socket(int cpu)
  */
 static void flusher_cpus(void)
 {
+	int id[CPU_SETSIZE];		/* each CPU's socket, -1 unknown */
 	cpu_set_t mine, want;
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	bool sock[64] = { false }, any = false;
-	int cpu, id;
+	int cpu;
 
 	if (cp_env.flush_cpu_rank || ncpu < 2 ||
 	    pthread_getaffinity_np(pthread_self(), sizeof(mine), &mine) ||
@@ -696,20 +697,20 @@ static void flusher_cpus(void)
 	if (ncpu > CPU_SETSIZE)
 		ncpu = CPU_SETSIZE;
 	for (cpu = 0; cpu < ncpu; cpu++) {
+		id[cpu] = cpu_socket(cpu);
+		if (id[cpu] >= 64)
+			id[cpu] = -1;
 		if (!CPU_ISSET(cpu, &mine))
 			continue;
-		id = cpu_socket(cpu);
-		if (id < 0 || id >= 64)
+		if (id[cpu] < 0)
 			any = true;
 		else
-			sock[id] = true;
+			sock[id[cpu]] = true;
 	}
 	CPU_ZERO(&want);
-	for (cpu = 0; cpu < ncpu; cpu++) {
-		id = cpu_socket(cpu);
-		if (any || id < 0 || id >= 64 || sock[id])
+	for (cpu = 0; cpu < ncpu; cpu++)
+		if (any || id[cpu] < 0 || sock[id[cpu]])
 			CPU_SET(cpu, &want);
-	}
 	/* the kernel leaves out what the job's cpuset does not allow */
 	(void)pthread_setaffinity_np(pthread_self(), sizeof(want), &want);
 }

@@ -145,3 +145,24 @@ cp_run_of() {
 expect_eq() {
 	[ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"
 }
+
+# cp_params_show NAME FILE [ARGS]: "$TP show FILE ARGS" (TP: the test's
+# tests/test_params) into NAME.out and NAME.err, its status in rc
+cp_params_show() {
+	local name=$1
+	shift
+	rc=0
+	timeout 30 "$TP" show "$@" >"$name.out" 2>"$name.err" || rc=$?
+}
+
+# cp_params_bad NAME SED WHAT: good.params damaged by SED must be refused
+# with status 1, the one line "commprof: NAME.params:WHAT" and nothing on
+# stdout
+cp_params_bad() {
+	sed "$2" good.params >"$1.params"
+	cp_params_show "$1" "$1.params"
+	expect_eq "$1 status" "$rc" 1
+	expect_eq "$1 message" "$(cat "$1.err")" "commprof: $1.params:$3"
+	[ -s "$1.out" ] && fail "$1 printed on stdout"
+	return 0
+}

@@ -70,13 +70,8 @@ end
 END
 
 # show NAME ARGS...: stdout NAME.out, stderr NAME.err, status in $rc
-show() {
-	name=$1; shift
-	rc=0
-	timeout 30 "$TP" show "$@" >"$name.out" 2>"$name.err" || rc=$?
-}
 
-show good good.params
+cp_params_show good good.params
 expect_eq "show status" "$rc" 0
 cat >want <<'END'
 mpi library: Open MPI v4.1.4, package: test
@@ -128,7 +123,7 @@ diff -u want good.out >&2 || fail "show text differs"
 
 # JSON: LMO per regime, beta a symmetric matrix by rank in B/s, null on
 # the diagonal, "inf" where 1/beta is 0; ambiguities beside the values
-show json good.params --format json
+cp_params_show json good.params --format json
 expect_eq "json status" "$rc" 0
 got=$("$PYTHON3" -c '
 import json, sys
@@ -157,14 +152,14 @@ cmp w1.params w2.params || fail "writer and reader disagree"
 sed -e 's/^plogp\.sizes .*/&\nassume unsteady/' \
 	-e 's/^end$/calib.gauge 4e-05 lo 3.7e-05 hi 0.000125 n 4\nend/' \
 	good.params >uns.params
-show uns uns.params
+cp_params_show uns uns.params
 expect_eq "unsteady status" "$rc" 0
 grep -v -e '^warning: the host changed speed while it was measured (calib\.gauge: the same message.s fastest time at several moments, from lo to hi); a run in another spell can be off by up to hi/lo whatever the model: calibrate again on a quiet host$' \
 	-e '^calib\.gauge  *4e-05 s    \[3\.7e-05, 0\.000125\]  n=4$' uns.out \
 	>uns.rest
 expect_eq "unsteady lines" $(($(wc -l <uns.out) - $(wc -l <uns.rest))) 2
 diff -u good.out uns.rest >&2 || fail "show of the unsteady file differs"
-show unsj uns.params --format json
+cp_params_show unsj uns.params --format json
 got=$("$PYTHON3" -c '
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
@@ -178,52 +173,44 @@ cmp u1.params u2.params || fail "writer and reader disagree (unsteady)"
 grep -q '^assume unsteady$' u1.params || fail "assume unsteady not written"
 
 # bad NAME SED-SCRIPT WANT: a damaged copy must fail with exactly WANT
-bad() {
-	sed "$2" good.params >"$1.params"
-	show "$1" "$1.params"
-	expect_eq "$1 status" "$rc" 1
-	expect_eq "$1 message" "$(cat "$1.err")" "commprof: $1.params:$3"
-	[ -s "$1.out" ] && fail "$1 printed on stdout"
-	return 0
-}
-bad header '1s/.*/commprof-params/' "1: expected 'commprof-params 2'"
-bad version '1s/2$/1/' "1: unsupported format version 1 (this reader knows 2)"
-bad number '19s/2.5e-06 lo/2.5e-0x6 lo/' \
+cp_params_bad header '1s/.*/commprof-params/' "1: expected 'commprof-params 2'"
+cp_params_bad version '1s/2$/1/' "1: unsupported format version 1 (this reader knows 2)"
+cp_params_bad number '19s/2.5e-06 lo/2.5e-0x6 lo/' \
 	"19: expected a number after 'lmo.C 0 2'"
-bad inf '17s/1.5e-06 lo/inf lo/' "17: expected a number after 'lmo.C 0 0'"
-bad nolo '19s/ lo / /' "19: expected 'lo' after 'lmo.C 0 2 2.5e-06'"
-bad rank '19s/C 0 2/C 0 3/' "19: rank 3 out of range (nranks 3)"
-bad regime '19s/C 0 2/C 2 2/' "19: regime 2 out of range (2 regimes)"
-bad size '50s/16384 8/8192 8/' "50: size 8192 not declared in its table"
-bad block '50s/ 8 1016/ 16 1016/' "50: block 16 not declared in its table"
-bad dup '18s/C 0 1/C 0 0/' "18: duplicate 'lmo.C 0 0'"
-bad unknown '52s/hockney.beta/hockney.gamma/' \
+cp_params_bad inf '17s/1.5e-06 lo/inf lo/' "17: expected a number after 'lmo.C 0 0'"
+cp_params_bad nolo '19s/ lo / /' "19: expected 'lo' after 'lmo.C 0 2 2.5e-06'"
+cp_params_bad rank '19s/C 0 2/C 0 3/' "19: rank 3 out of range (nranks 3)"
+cp_params_bad regime '19s/C 0 2/C 2 2/' "19: regime 2 out of range (2 regimes)"
+cp_params_bad size '50s/16384 8/8192 8/' "50: size 8192 not declared in its table"
+cp_params_bad block '50s/ 8 1016/ 16 1016/' "50: block 16 not declared in its table"
+cp_params_bad dup '18s/C 0 1/C 0 0/' "18: duplicate 'lmo.C 0 0'"
+cp_params_bad unknown '52s/hockney.beta/hockney.gamma/' \
 	"52: unknown parameter 'hockney.gamma'"
-bad interval '17s/hi 1.75e-06/hi 1.4e-06/' \
+cp_params_bad interval '17s/hi 1.75e-06/hi 1.4e-06/' \
 	"17: 'lmo.C 0 0': value outside its interval"
-bad nranks '6s/3/4/' "6: nranks 4 does not match rankmap (3)"
-bad missing '/^lmo.tsum 1 0 2/d' "53: missing 'lmo.tsum 1 0 2'"
-bad ambig '23s/^fail lmo.t 0 2 .*/ambiguous lmo.t 0 2 : why/' \
+cp_params_bad nranks '6s/3/4/' "6: nranks 4 does not match rankmap (3)"
+cp_params_bad missing '/^lmo.tsum 1 0 2/d' "53: missing 'lmo.tsum 1 0 2'"
+cp_params_bad ambig '23s/^fail lmo.t 0 2 .*/ambiguous lmo.t 0 2 : why/' \
 	"23: 'ambiguous lmo.t 0 2' without a value before it, or twice"
-bad source '8s/source 1/source 2/' "8: expected 'lmo.source K TEXT', K \
+cp_params_bad source '8s/source 1/source 2/' "8: expected 'lmo.source K TEXT', K \
 a regime after the first, TEXT one word under 64 bytes"
-bad noregimes '/^lmo.regimes/d' "7: 'lmo.source' before 'lmo.regimes'"
-bad truncated '20,$d' "19: unexpected end of file, expected 'end'"
-bad after '$a\
+cp_params_bad noregimes '/^lmo.regimes/d' "7: 'lmo.source' before 'lmo.regimes'"
+cp_params_bad truncated '20,$d' "19: unexpected end of file, expected 'end'"
+cp_params_bad after '$a\
 lmo.C 0 0 1 lo 1 hi 1 n 1' "55: text after 'end'"
 
 # cut in the middle of a line, as a full disk leaves it
 head -c 300 good.params >cut.params
-show cut cut.params
+cp_params_show cut cut.params
 expect_eq "cut status" "$rc" 1
 expect_eq "cut message" "$(cat cut.err)" \
 	"commprof: cut.params:13: truncated line (no newline at end of file)"
 
-show missing nosuch.params
+cp_params_show missing nosuch.params
 expect_eq "missing status" "$rc" 1
 expect_eq "missing message" "$(cat missing.err)" \
 	"commprof: nosuch.params: cannot open: no such file or directory"
 
-show usage good.params --format xml
+cp_params_show usage good.params --format xml
 expect_eq "usage status" "$rc" 2
 exit 0

@@ -49,13 +49,8 @@ plogpt.eps_t 3e-06 lo 2e-06 hi 4e-06 n 9
 end
 END
 
-show() {
-	name=$1; shift
-	rc=0
-	timeout 30 "$TP" show "$@" >"$name.out" 2>"$name.err" || rc=$?
-}
 
-show good good.params
+cp_params_show good good.params
 expect_eq "show status" "$rc" 0
 sed -n '/^PlogPT/,$p' good.out >got
 cat >want <<'END'
@@ -75,7 +70,7 @@ plogpt.eps_t                      3e-06 s    [2e-06, 4e-06]  n=9
 END
 diff -u want got >&2 || fail "show text differs"
 
-show json good.params --format json
+cp_params_show json good.params --format json
 expect_eq "json status" "$rc" 0
 got=$("$PYTHON3" -c '
 import json, sys
@@ -99,37 +94,30 @@ expect_eq "plogpt lines written" "$(grep -c 'plogpt\.' w1.params)" 19
 
 # a file without the section: no text, JSON says null
 sed '/plogpt/d' good.params >none.params
-show none none.params
+cp_params_show none none.params
 grep -q PlogPT none.out && fail "a PlogPT block without its section"
-show none none.params --format json
+cp_params_show none none.params --format json
 expect_eq "no section" "$("$PYTHON3" -c '
 import json, sys; print(json.load(open(sys.argv[1]))["plogpt"])' none.out)" \
 	None
 
-bad() {
-	sed "$2" good.params >"$1.params"
-	show "$1" "$1.params"
-	expect_eq "$1 status" "$rc" 1
-	expect_eq "$1 message" "$(cat "$1.err")" "commprof: $1.params:$3"
-	return 0
-}
-bad size '27s/plogpt.g 65536/plogpt.g 4096/' \
+cp_params_bad size '27s/plogpt.g 65536/plogpt.g 4096/' \
 	"27: 'plogpt.g': size 4096 not in 'plogpt.sizes'"
-bad height '32s/plogpt.b 2/plogpt.b 3/' "32: 'plogpt.b': height 3 outside 1..2"
-bad early '19d' "20: 'plogpt.g' before 'plogpt.sizes'"
-bad notree '17d' "29: 'plogpt.b' before 'plogpt.tree'"
-bad dup '25s/plogpt.os 1024/plogpt.os 0/' "25: duplicate 'plogpt.os 0'"
-bad duptree '18i plogpt.tree 1' "18: duplicate 'plogpt.tree'"
-bad dupsizes '20i plogpt.sizes 1 0' "20: duplicate 'plogpt.sizes'"
-bad order '19s/0 1024 65536/0 65536 1024/' \
+cp_params_bad height '32s/plogpt.b 2/plogpt.b 3/' "32: 'plogpt.b': height 3 outside 1..2"
+cp_params_bad early '19d' "20: 'plogpt.g' before 'plogpt.sizes'"
+cp_params_bad notree '17d' "29: 'plogpt.b' before 'plogpt.tree'"
+cp_params_bad dup '25s/plogpt.os 1024/plogpt.os 0/' "25: duplicate 'plogpt.os 0'"
+cp_params_bad duptree '18i plogpt.tree 1' "18: duplicate 'plogpt.tree'"
+cp_params_bad dupsizes '20i plogpt.sizes 1 0' "20: duplicate 'plogpt.sizes'"
+cp_params_bad order '19s/0 1024 65536/0 65536 1024/' \
 	"19: 'plogpt.sizes' values must increase from 0"
-bad pair '18s/pair 0 1/pair 0 2/' \
+cp_params_bad pair '18s/pair 0 1/pair 0 2/' \
 	"18: 'plogpt.pair' needs two different ranks below nranks (2)"
-bad number '20s/4.5e-06/4.5e-0x/' \
+cp_params_bad number '20s/4.5e-06/4.5e-0x/' \
 	"20: 'plogpt.L': value outside its interval or not a number"
-bad interval '31s/hi 2.5e-07/hi 1e-07/' \
+cp_params_bad interval '31s/hi 2.5e-07/hi 1e-07/' \
 	"31: 'plogpt.d 1': value outside its interval or not a number"
-bad ambig '20a ambiguous plogpt.L : why' "21: 'ambiguous' on 'plogpt.L'"
-bad name '34s/plogpt.eps_s/plogpt.eps_x/' \
+cp_params_bad ambig '20a ambiguous plogpt.L : why' "21: 'ambiguous' on 'plogpt.L'"
+cp_params_bad name '34s/plogpt.eps_s/plogpt.eps_x/' \
 	"34: unknown parameter 'plogpt.eps_x'"
 exit 0

@@ -43,13 +43,8 @@ taulop.red 2e-11 lo 1e-11 hi 3e-11 n 6
 end
 END
 
-show() {
-	name=$1; shift
-	rc=0
-	timeout 30 "$TP" show "$@" >"$name.out" 2>"$name.err" || rc=$?
-}
 
-show good good.params
+cp_params_show good good.params
 expect_eq "show status" "$rc" 0
 sed -n '/^tau-Lop/,$p' good.out >got
 cat >want <<'END'
@@ -67,7 +62,7 @@ taulop.red                        2e-11 s/B  [1e-11, 3e-11]  n=6
 END
 diff -u want got >&2 || fail "show text differs"
 
-show json good.params --format json
+cp_params_show json good.params --format json
 expect_eq "json status" "$rc" 0
 got=$("$PYTHON3" -c '
 import json, sys
@@ -88,26 +83,19 @@ expect_eq "taulop lines written" "$(cat n)" 14
 
 # a file without the section: JSON says null
 sed '/taulop/d' good.params >none.params
-show none none.params --format json
+cp_params_show none none.params --format json
 expect_eq "no section" "$("$PYTHON3" -c '
 import json, sys; print(json.load(open(sys.argv[1]))["taulop"])' none.out)" \
 	None
 
-bad() {
-	sed "$2" good.params >"$1.params"
-	show "$1" "$1.params"
-	expect_eq "$1 status" "$rc" 1
-	expect_eq "$1 message" "$(cat "$1.err")" "commprof: $1.params:$3"
-	return 0
-}
-bad chan '17s/sizes 0/sizes 2/' "17: channel '2' is not 0 or 1"
-bad order '18s/2 1 2/2 2 1/' \
+cp_params_bad chan '17s/sizes 0/sizes 2/' "17: channel '2' is not 0 or 1"
+cp_params_bad order '18s/2 1 2/2 2 1/' \
 	"18: 'taulop.taus 0' values must increase from 1"
-bad early '17,18d' "18: 'taulop.o 0' before its sizes and taus"
-bad size '22s/L 0 0 2/L 0 1 2/' "22: 'taulop.L 0': size 1 not declared"
-bad tau '22s/L 0 0 2/L 0 0 3/' "22: 'taulop.L 0': tau 3 not declared"
-bad dup '23s/taulop.o 0 4096/taulop.o 0 0/' "23: duplicate 'taulop.o'"
-bad interval '21s/hi 2e-06/hi 1e-06/' \
+cp_params_bad early '17,18d' "18: 'taulop.o 0' before its sizes and taus"
+cp_params_bad size '22s/L 0 0 2/L 0 1 2/' "22: 'taulop.L 0': size 1 not declared"
+cp_params_bad tau '22s/L 0 0 2/L 0 0 3/' "22: 'taulop.L 0': tau 3 not declared"
+cp_params_bad dup '23s/taulop.o 0 4096/taulop.o 0 0/' "23: duplicate 'taulop.o'"
+cp_params_bad interval '21s/hi 2e-06/hi 1e-06/' \
 	"21: 'taulop.L': value outside its interval or not a number"
-bad name '31s/taulop.red/taulop.blue/' "31: unknown parameter 'taulop.blue'"
+cp_params_bad name '31s/taulop.red/taulop.blue/' "31: unknown parameter 'taulop.blue'"
 exit 0

@@ -364,7 +364,8 @@ static void run_tree(struct calib *c, struct pt_meas *m)
 		int in = me >= 0 && me < (1 << h);
 		MPI_Comm sub;
 
-		MPI_Comm_split(MPI_COMM_WORLD, in ? 0 : MPI_UNDEFINED, me, &sub);
+		MPI_Comm_split(MPI_COMM_WORLD, in ? 0 : MPI_UNDEFINED, me,
+			       &sub);
 		if (in) {
 			double b, rl, rf = free_rtt(sub, (1 << h) - 1);
 
@@ -432,8 +433,10 @@ static void fill_pair(struct cp_pt_params *pt, struct pt_meas *m)
 
 static void fill_tree(struct cp_pt_params *pt, struct pt_meas *m)
 {
-	double blo[CP_PT_MAX_HEIGHT + 1] = { 0 }, bhi[CP_PT_MAX_HEIGHT + 1] = { 0 };
-	double dlo[CP_PT_MAX_HEIGHT + 1] = { 0 }, dhi[CP_PT_MAX_HEIGHT + 1] = { 0 };
+	double blo[CP_PT_MAX_HEIGHT + 1] = { 0 };
+	double bhi[CP_PT_MAX_HEIGHT + 1] = { 0 };
+	double dlo[CP_PT_MAX_HEIGHT + 1] = { 0 };
+	double dhi[CP_PT_MAX_HEIGHT + 1] = { 0 };
 	double b[CP_PT_MAX_HEIGHT + 1] = { 0 }, e;
 	int h, R = m->reps;
 
@@ -450,8 +453,8 @@ static void fill_tree(struct cp_pt_params *pt, struct pt_meas *m)
 	if (cp_plogpt_fit_cap_b(b, m->height))
 		for (h = 2; h <= m->height; h++)
 			if (b[h] < pt->b_bps[h].val) {
-				printf("plogpt: b(%d) %.4g B/s taken as 2 b(%d) "
-				       "= %.4g (section III-A)\n", h,
+				printf("plogpt: b(%d) %.4g B/s taken as "
+				       "2 b(%d) = %.4g (section III-A)\n", h,
 				       pt->b_bps[h].val, h - 1, b[h]);
 				pt->b_bps[h].val = b[h];
 				pt->b_bps[h].hi = fmax(b[h], pt->b_bps[h].lo);
@@ -460,7 +463,8 @@ static void fill_tree(struct cp_pt_params *pt, struct pt_meas *m)
 	calib_put_range(&pt->eps_s, e, CP_PLOGPT_EPS_S_MIN, e, R);
 }
 
-static void print_found(const struct cp_pt_params *pt, const struct pt_meas *m)
+static void print_found(const struct cp_pt_params *pt,
+			const struct pt_meas *m)
 {
 	int h;
 

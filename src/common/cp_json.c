@@ -66,3 +66,15 @@ void cp_json_nums(FILE *f, const double *a, int n)
 		fprintf(f, "%s%.17g", i ? ", " : "", a[i]);
 	fputc(']', f);
 }
+
+void cp_json_pvals(FILE *f, const struct cp_pval *a, int n)
+{
+	int i;
+
+	fputc('[', f);
+	for (i = 0; i < n; i++) {
+		fputs(i ? ", " : "", f);
+		cp_json_pval(f, &a[i]);
+	}
+	fputc(']', f);
+}

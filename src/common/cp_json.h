@@ -34,4 +34,8 @@ void cp_json_pval(FILE *f, const struct cp_pval *v);
  */
 void cp_json_nums(FILE *f, const double *a, int n);
 
+/* cp_json_pvals - write a[0..n) as a JSON array of cp_json_pval
+ * objects.  Cannot fail (ferror tells). */
+void cp_json_pvals(FILE *f, const struct cp_pval *a, int n);
+
 #endif

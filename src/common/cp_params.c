@@ -1176,19 +1176,6 @@ int cp_params_print(const struct cp_params *p, FILE *f)
 	return ferror(f) ? -CP_PARAMS_EIO : 0;
 }
 
-static void json_arr(FILE *f, const struct cp_pval *a, int n)
-{
-	int i;
-
-	fputc('[', f);
-	for (i = 0; i < n; i++) {
-		if (i)
-			fputs(", ", f);
-		cp_json_pval(f, &a[i]);
-	}
-	fputc(']', f);
-}
-
 static void json_field(FILE *f, const char *name, const struct cp_pval *v)
 {
 	fprintf(f, ",\n  \"%s\": ", name);
@@ -1202,7 +1189,7 @@ static void json_matrix(FILE *f, const struct cp_pval *v, int rows, int cols)
 	for (int i = 0; i < rows; i++) {
 		fputs(i ? ",\n      " : "\n      ", f);
 		/* v is NULL for an empty table: no arithmetic on it */
-		json_arr(f, cols ? v + (size_t)i * cols : v, cols);
+		cp_json_pvals(f, cols ? v + (size_t)i * cols : v, cols);
 	}
 	fputc(']', f);
 }
@@ -1218,9 +1205,9 @@ static void json_regime(const struct cp_params *p, int k, FILE *f)
 	else
 		fputs("null", f);
 	fputs(",\n     \"C_s\": ", f);
-	json_arr(f, p->lmo_c_s + k * r, p->nranks);
+	cp_json_pvals(f, p->lmo_c_s + k * r, p->nranks);
 	fputs(",\n     \"t_spb\": ", f);
-	json_arr(f, p->lmo_t_spb + k * r, p->nranks);
+	cp_json_pvals(f, p->lmo_t_spb + k * r, p->nranks);
 	fputs(",\n     \"beta_Bps\": ", f);
 	json_matrix(f, p->lmo_beta_Bps + k * r * r, p->nranks, p->nranks);
 	fputs(",\n     \"Csum_s\": ", f);
@@ -1246,9 +1233,9 @@ static void json_lmo(const struct cp_params *p, FILE *f)
 	fputs(", \"M2_bytes\": ", f);
 	cp_json_pval(f, &p->lmo_m2_bytes);
 	fputs(",\n    \"kappa1_spb\": ", f);
-	json_arr(f, p->lmo_kappa1_spb, 2);
+	cp_json_pvals(f, p->lmo_kappa1_spb, 2);
 	fputs(", \"kappa2_spb\": ", f);
-	json_arr(f, p->lmo_kappa2_spb, 2);
+	cp_json_pvals(f, p->lmo_kappa2_spb, 2);
 	fputc('}', f);
 }
 
@@ -1260,11 +1247,11 @@ static void json_log3p(const struct cp_params *p, FILE *f)
 	fputs(",\n  \"log3p\": {\"size_bytes\": ", f);
 	cp_json_nums(f, p->l3_size_bytes, p->l3_nsizes);
 	fputs(",\n    \"t_mem_s\": ", f);
-	json_arr(f, p->l3_t_mem_s, p->l3_nsizes);
+	cp_json_pvals(f, p->l3_t_mem_s, p->l3_nsizes);
 	fputs(",\n    \"o_mw_s\": ", f);
-	json_arr(f, p->l3_o_mw_s, p->l3_nsizes);
+	cp_json_pvals(f, p->l3_o_mw_s, p->l3_nsizes);
 	fputs(",\n    \"o_net_s\": ", f);
-	json_arr(f, p->l3_o_net_s, p->l3_nsizes);
+	cp_json_pvals(f, p->l3_o_net_s, p->l3_nsizes);
 	fputs(",\n    \"ssize_bytes\": ", f);
 	cp_json_nums(f, p->l3_ssize_bytes, p->l3_nssizes);
 	fputs(", \"block_bytes\": ", f);
@@ -1322,7 +1309,7 @@ int cp_params_print_json(const struct cp_params *p, FILE *f)
 	fputs(", \"size_bytes\": ", f);
 	cp_json_nums(f, p->plogp_size_bytes, p->plogp_n);
 	fputs(", \"g_s\": ", f);
-	json_arr(f, p->plogp_g_s, p->plogp_n);
+	cp_json_pvals(f, p->plogp_g_s, p->plogp_n);
 	fputc('}', f);
 	cp_tl_params_json(p->tl, f);
 	cp_pt_params_json(p->pt, f);

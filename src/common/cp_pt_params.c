@@ -2,15 +2,14 @@
  * cp_pt_params.c - writer, reader and printers of the PlogPT section of
  * the parameter file (src/common/cp_pt_params.h).  Plain libc.
  */
-#include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "src/common/cp_json.h"
 #include "src/common/cp_pt_params.h"
+#include "src/common/cp_sec.h"
 
 #define MAXN 4096
 
@@ -79,15 +78,6 @@ static int heights(const struct cp_pt_params *pt)
 
 /* "NAME value lo LO hi HI n N" or "fail NAME : cause"; nothing for an
  * unset value. */
-static void put_val(FILE *f, const char *name, const struct cp_pval *v)
-{
-	if (v->state == CP_PV_OK)
-		fprintf(f, "%s %.9g lo %.9g hi %.9g n %d\n", name, v->val,
-			v->lo, v->hi, v->n);
-	else if (v->state == CP_PV_FAIL)
-		fprintf(f, "fail %s : %s\n", name, v->fail);
-}
-
 /* put_val of "NAME X": X a size or a height. */
 static void put_at(FILE *f, const char *name, double x,
 		   const struct cp_pval *v)
@@ -95,7 +85,7 @@ static void put_at(FILE *f, const char *name, double x,
 	char nm[96];
 
 	snprintf(nm, sizeof(nm), "%s %.17g", name, x);
-	put_val(f, nm, v);
+	cp_sec_put_val(f, nm, v);
 }
 
 int cp_pt_params_write(const struct cp_pt_params *pt, FILE *f)
@@ -114,7 +104,7 @@ int cp_pt_params_write(const struct cp_pt_params *pt, FILE *f)
 			fprintf(f, " %.17g", pt->size_bytes[i]);
 		fputc('\n', f);
 	}
-	put_val(f, "plogpt.L", &pt->l_s);
+	cp_sec_put_val(f, "plogpt.L", &pt->l_s);
 	for (i = 0; i < pt->nsizes; i++) {
 		put_at(f, "plogpt.g", pt->size_bytes[i], &pt->g_s[i]);
 		put_at(f, "plogpt.os", pt->size_bytes[i], &pt->os_s[i]);
@@ -124,43 +114,22 @@ int cp_pt_params_write(const struct cp_pt_params *pt, FILE *f)
 		put_at(f, "plogpt.b", h, &pt->b_bps[h]);
 		put_at(f, "plogpt.d", h, &pt->d_s[h]);
 	}
-	put_val(f, "plogpt.eps_s", &pt->eps_s);
-	put_val(f, "plogpt.eps_t", &pt->eps_t_s);
+	cp_sec_put_val(f, "plogpt.eps_s", &pt->eps_s);
+	cp_sec_put_val(f, "plogpt.eps_t", &pt->eps_t_s);
 	return ferror(f) ? -1 : 0;
 }
 
 /* ---- reader ---- */
 
-static int bad(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int bad(char *err, size_t len, const char *fmt, ...)
+/* The value of tok[at..) into v, named with its index in messages. */
+static int rd_val(char **tok, int ntok, int at, const char *cause,
+		  struct cp_pval *v, char *err, size_t len)
 {
-	va_list ap;
+	char nm[96];
 
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-static bool num(const char *s, double *d)
-{
-	char *end;
-
-	errno = 0;
-	*d = strtod(s, &end);
-	return end != s && !*end && !errno && !isnan(*d);
-}
-
-static bool count(const char *s, int lo, int hi, int *v)
-{
-	double d;
-
-	if (!num(s, &d) || d != floor(d) || d < lo || d > hi)
-		return false;
-	*v = (int)d;
-	return true;
+	snprintf(nm, sizeof(nm), "%s%s%s", tok[0], at > 1 ? " " : "",
+		 at > 1 ? tok[1] : "");
+	return cp_sec_rd_val(tok, ntok, at, cause, nm, v, err, len);
 }
 
 /* "plogpt.tree D". */
@@ -168,11 +137,12 @@ static int rd_tree(struct cp_pt_params *pt, char **tok, int ntok, char *err,
 		   size_t len)
 {
 	if (pt->height >= 0)
-		return bad(err, len, "duplicate 'plogpt.tree'");
-	if (ntok != 2 || !count(tok[1], 0, CP_PT_MAX_HEIGHT, &pt->height)) {
+		return cp_sec_bad(err, len, "duplicate 'plogpt.tree'");
+	if (ntok != 2 || !cp_sec_count(tok[1], 0, CP_PT_MAX_HEIGHT,
+				       &pt->height)) {
 		pt->height = -1;
-		return bad(err, len, "'plogpt.tree' needs a height from 0 "
-			   "to %d", CP_PT_MAX_HEIGHT);
+		return cp_sec_bad(err, len, "'plogpt.tree' needs a height "
+				  "from 0 to %d", CP_PT_MAX_HEIGHT);
 	}
 	return 0;
 }
@@ -184,11 +154,11 @@ static int rd_pair(struct cp_pt_params *pt, int nranks, char **tok, int ntok,
 	int a, b;
 
 	if (pt->pair[0] >= 0)
-		return bad(err, len, "duplicate 'plogpt.pair'");
-	if (ntok != 3 || !count(tok[1], 0, nranks - 1, &a) ||
-	    !count(tok[2], 0, nranks - 1, &b) || a == b)
-		return bad(err, len, "'plogpt.pair' needs two different "
-			   "ranks below nranks (%d)", nranks);
+		return cp_sec_bad(err, len, "duplicate 'plogpt.pair'");
+	if (ntok != 3 || !cp_sec_count(tok[1], 0, nranks - 1, &a) ||
+	    !cp_sec_count(tok[2], 0, nranks - 1, &b) || a == b)
+		return cp_sec_bad(err, len, "'plogpt.pair' needs two different "
+				  "ranks below nranks (%d)", nranks);
 	pt->pair[0] = a;
 	pt->pair[1] = b;
 	return 0;
@@ -202,67 +172,26 @@ static int rd_sizes(struct cp_pt_params *pt, char **tok, int ntok,
 	int n, i, rc;
 
 	if (pt->nsizes)
-		return bad(err, len, "duplicate 'plogpt.sizes'");
-	if (ntok < 2 || !count(tok[1], 1, MAXN, &n) || ntok != n + 2)
-		return bad(err, len, "'plogpt.sizes' must declare N values "
-			   "and give them");
+		return cp_sec_bad(err, len, "duplicate 'plogpt.sizes'");
+	if (ntok < 2 || !cp_sec_count(tok[1], 1, MAXN, &n) || ntok != n + 2)
+		return cp_sec_bad(err, len, "'plogpt.sizes' must declare N "
+				  "values and give them");
 	rc = cp_pt_params_alloc_sizes(pt, n);
 	if (rc)
 		return rc == -2 ? -2 : -1;
 	a = pt->size_bytes;
 	for (i = 0; i < n; i++)
-		if (!num(tok[i + 2], &a[i]) || !isfinite(a[i]) ||
+		if (!cp_sec_num(tok[i + 2], &a[i]) || !isfinite(a[i]) ||
 		    (i ? a[i] <= a[i - 1] : a[i] != 0)) {
 			sizes_clear(pt);
-			return bad(err, len, "'plogpt.sizes' values must "
-				   "increase from 0");
+			return cp_sec_bad(err, len, "'plogpt.sizes' values "
+					  "must increase from 0");
 		}
 	return 0;
 }
 
 /* "VALUE lo LO hi HI n N" from tok[at], or the cause of a fail line;
  * at is 1 or 2: the parameter is tok[0] and its index tok[1]. */
-static int rd_val(char **tok, int ntok, int at, const char *cause,
-		  struct cp_pval *v, char *err, size_t len)
-{
-	static const char *const kw[] = { "lo", "hi", "n" };
-	char nm[96];
-	double x[3];
-	int k, n;
-
-	snprintf(nm, sizeof(nm), "%s%s%s", tok[0], at > 1 ? " " : "",
-		 at > 1 ? tok[1] : "");
-	if (v->state != CP_PV_UNSET)
-		return bad(err, len, "duplicate '%s'", nm);
-	if (cause) {
-		if (ntok != at)
-			return bad(err, len, "unexpected '%s' in a fail line",
-				   tok[at]);
-		v->state = CP_PV_FAIL;
-		snprintf(v->fail, sizeof(v->fail), "%s", cause);
-		return 0;
-	}
-	if (ntok != at + 7)
-		return bad(err, len, "'%s' needs VALUE lo LO hi HI n N", nm);
-	for (k = 0; k < 3; k++)
-		if (strcmp(tok[at + 1 + 2 * k], kw[k]))
-			return bad(err, len, "'%s': expected '%s'", nm, kw[k]);
-	for (k = 0; k < 3; k++)
-		if (!num(tok[at + 2 * k], &x[k]))
-			break;
-	if (k < 3 || !count(tok[at + 6], 0, 1 << 30, &n) ||
-	    !isfinite(x[0]) || !isfinite(x[1]) ||
-	    !(x[1] <= x[0] && x[0] <= x[2]))
-		return bad(err, len, "'%s': value outside its interval or "
-			   "not a number", nm);
-	v->val = x[0];
-	v->lo = x[1];
-	v->hi = x[2];
-	v->n = n;
-	v->state = CP_PV_OK;
-	return 0;
-}
-
 /* "plogpt.g SIZE ..." (and os, or) into tab[SIZE's index]. */
 static int rd_sized(struct cp_pt_params *pt, struct cp_pval *tab, char **tok,
 		    int ntok, const char *cause, char *err, size_t len)
@@ -271,15 +200,16 @@ static int rd_sized(struct cp_pt_params *pt, struct cp_pval *tab, char **tok,
 	int i;
 
 	if (!pt->nsizes)
-		return bad(err, len, "'%s' before 'plogpt.sizes'", tok[0]);
+		return cp_sec_bad(err, len, "'%s' before 'plogpt.sizes'",
+				  tok[0]);
 	if (ntok < 2)
-		return bad(err, len, "'%s' needs a size", tok[0]);
-	i = num(tok[1], &s) ? 0 : pt->nsizes;
+		return cp_sec_bad(err, len, "'%s' needs a size", tok[0]);
+	i = cp_sec_num(tok[1], &s) ? 0 : pt->nsizes;
 	for (; i < pt->nsizes; i++)
 		if (pt->size_bytes[i] == s)
 			return rd_val(tok, ntok, 2, cause, &tab[i], err, len);
-	return bad(err, len, "'%s': size %s not in 'plogpt.sizes'", tok[0],
-		   tok[1]);
+	return cp_sec_bad(err, len, "'%s': size %s not in 'plogpt.sizes'",
+			  tok[0], tok[1]);
 }
 
 /* "plogpt.b H ..." (and d) into tab[H], H = 1..D. */
@@ -290,12 +220,13 @@ static int rd_height(struct cp_pt_params *pt, struct cp_pval *tab,
 	int h;
 
 	if (pt->height < 0)
-		return bad(err, len, "'%s' before 'plogpt.tree'", tok[0]);
+		return cp_sec_bad(err, len, "'%s' before 'plogpt.tree'",
+				  tok[0]);
 	if (ntok < 2)
-		return bad(err, len, "'%s' needs a height", tok[0]);
-	if (!count(tok[1], 1, pt->height, &h))
-		return bad(err, len, "'%s': height %s outside 1..%d", tok[0],
-			   tok[1], pt->height);
+		return cp_sec_bad(err, len, "'%s' needs a height", tok[0]);
+	if (!cp_sec_count(tok[1], 1, pt->height, &h))
+		return cp_sec_bad(err, len, "'%s': height %s outside 1..%d",
+				  tok[0], tok[1], pt->height);
 	return rd_val(tok, ntok, 2, cause, &tab[h], err, len);
 }
 
@@ -342,7 +273,7 @@ int cp_pt_params_line(struct cp_params *p, char **tok, int ntok,
 	if (cause && (!strcmp(tok[0], "plogpt.tree") ||
 		      !strcmp(tok[0], "plogpt.pair") ||
 		      !strcmp(tok[0], "plogpt.sizes")))
-		return bad(err, errlen, "'%s' cannot fail", tok[0]);
+		return cp_sec_bad(err, errlen, "'%s' cannot fail", tok[0]);
 	if (!strcmp(tok[0], "plogpt.tree"))
 		return rd_tree(pt, tok, ntok, err, errlen);
 	if (!strcmp(tok[0], "plogpt.pair"))
@@ -358,20 +289,10 @@ int cp_pt_params_line(struct cp_params *p, char **tok, int ntok,
 	case 2:
 		return rd_height(pt, v, tok, ntok, cause, err, errlen);
 	}
-	return bad(err, errlen, "unknown parameter '%s'", tok[0]);
+	return cp_sec_bad(err, errlen, "unknown parameter '%s'", tok[0]);
 }
 
 /* ---- printers ---- */
-
-static void print_val(FILE *f, const char *name, const char *unit,
-		      const struct cp_pval *v)
-{
-	if (v->state == CP_PV_OK)
-		fprintf(f, "%-26s %12.4g %-4s [%.4g, %.4g]  n=%d\n", name,
-			v->val, unit, v->lo, v->hi, v->n);
-	else if (v->state == CP_PV_FAIL)
-		fprintf(f, "%-26s failed: %s\n", name, v->fail);
-}
 
 /* A cell of the size table: "value [lo, hi]", "failed" or "-". */
 static const char *cell(const struct cp_pval *v, char *buf, size_t len)
@@ -405,7 +326,7 @@ static void print_sizes(const struct cp_pt_params *pt, FILE *f)
 			if (tab[k][i].state == CP_PV_FAIL) {
 				snprintf(at, sizeof(at), "%s %.0f", nm[k],
 					 pt->size_bytes[i]);
-				print_val(f, at, "s", &tab[k][i]);
+				cp_sec_print_val(f, at, "s", &tab[k][i]);
 			}
 }
 
@@ -423,30 +344,18 @@ int cp_pt_params_print(const struct cp_pt_params *pt, FILE *f)
 		fprintf(f, "; tree of height %d over %d %s", pt->height,
 			1 << heights(pt), pt->height ? "leaves" : "leaf");
 	fputs(")\n", f);
-	print_val(f, "plogpt.L", "s", &pt->l_s);
+	cp_sec_print_val(f, "plogpt.L", "s", &pt->l_s);
 	if (pt->nsizes)
 		print_sizes(pt, f);
 	for (h = 1; h <= heights(pt); h++) {
 		snprintf(nm, sizeof(nm), "plogpt.b %d", h);
-		print_val(f, nm, "B/s", &pt->b_bps[h]);
+		cp_sec_print_val(f, nm, "B/s", &pt->b_bps[h]);
 		snprintf(nm, sizeof(nm), "plogpt.d %d", h);
-		print_val(f, nm, "s", &pt->d_s[h]);
+		cp_sec_print_val(f, nm, "s", &pt->d_s[h]);
 	}
-	print_val(f, "plogpt.eps_s", "", &pt->eps_s);
-	print_val(f, "plogpt.eps_t", "s", &pt->eps_t_s);
+	cp_sec_print_val(f, "plogpt.eps_s", "", &pt->eps_s);
+	cp_sec_print_val(f, "plogpt.eps_t", "s", &pt->eps_t_s);
 	return ferror(f) ? -1 : 0;
-}
-
-static void json_arr(FILE *f, const struct cp_pval *a, int n)
-{
-	int i;
-
-	fputc('[', f);
-	for (i = 0; i < n; i++) {
-		fputs(i ? ", " : "", f);
-		cp_json_pval(f, &a[i]);
-	}
-	fputc(']', f);
 }
 
 int cp_pt_params_json(const struct cp_pt_params *pt, FILE *f)
@@ -472,16 +381,16 @@ int cp_pt_params_json(const struct cp_pt_params *pt, FILE *f)
 	fputs(",\n    \"size_bytes\": ", f);
 	cp_json_nums(f, pt->size_bytes, pt->nsizes);
 	fputs(",\n    \"g_s\": ", f);
-	json_arr(f, pt->g_s, pt->nsizes);
+	cp_json_pvals(f, pt->g_s, pt->nsizes);
 	fputs(",\n    \"os_s\": ", f);
-	json_arr(f, pt->os_s, pt->nsizes);
+	cp_json_pvals(f, pt->os_s, pt->nsizes);
 	fputs(",\n    \"or_s\": ", f);
-	json_arr(f, pt->or_s, pt->nsizes);
+	cp_json_pvals(f, pt->or_s, pt->nsizes);
 	/* heights 1..D: element 0 is height 1 */
 	fputs(",\n    \"b_Bps\": ", f);
-	json_arr(f, pt->b_bps + 1, d);
+	cp_json_pvals(f, pt->b_bps + 1, d);
 	fputs(",\n    \"d_s\": ", f);
-	json_arr(f, pt->d_s + 1, d);
+	cp_json_pvals(f, pt->d_s + 1, d);
 	fputs(",\n    \"eps_S\": ", f);
 	cp_json_pval(f, &pt->eps_s);
 	fputs(", \"eps_T_s\": ", f);

@@ -2,14 +2,13 @@
  * cp_tl_params.c - writer, reader and printers of the tau-Lop section of
  * the parameter file (src/common/cp_tl_params.h).  Plain libc.
  */
-#include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "src/common/cp_json.h"
+#include "src/common/cp_sec.h"
 #include "src/common/cp_tl_params.h"
 
 #define MAXN 4096
@@ -71,15 +70,6 @@ void cp_tl_params_free(struct cp_tl_params *tl)
 
 /* "NAME INDEX... value lo LO hi HI n N" or "fail NAME INDEX... : cause";
  * nothing for an unset value. */
-static void put_val(FILE *f, const char *name, const struct cp_pval *v)
-{
-	if (v->state == CP_PV_OK)
-		fprintf(f, "%s %.9g lo %.9g hi %.9g n %d\n", name, v->val,
-			v->lo, v->hi, v->n);
-	else if (v->state == CP_PV_FAIL)
-		fprintf(f, "fail %s : %s\n", name, v->fail);
-}
-
 static void put_list(FILE *f, const char *what, int c, const double *a,
 		     int n)
 {
@@ -109,52 +99,21 @@ int cp_tl_params_write(const struct cp_tl_params *tl, FILE *f)
 		for (is = 0; is < ch->nsizes; is++) {
 			snprintf(nm, sizeof(nm), "taulop.o %d %.17g", c,
 				 ch->size_bytes[is]);
-			put_val(f, nm, &ch->o_s[is]);
+			cp_sec_put_val(f, nm, &ch->o_s[is]);
 			for (it = 0; it < ch->ntau; it++) {
 				snprintf(nm, sizeof(nm),
 					 "taulop.L %d %.17g %.17g", c,
 					 ch->size_bytes[is], ch->tau[it]);
-				put_val(f, nm, &ch->l_s[is * ch->ntau + it]);
+				cp_sec_put_val(f, nm,
+					       &ch->l_s[is * ch->ntau + it]);
 			}
 		}
 	}
-	put_val(f, "taulop.red", &tl->red_spb);
+	cp_sec_put_val(f, "taulop.red", &tl->red_spb);
 	return ferror(f) ? -1 : 0;
 }
 
 /* ---- reader ---- */
-
-static int bad(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int bad(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-static bool num(const char *s, double *d)
-{
-	char *end;
-
-	errno = 0;
-	*d = strtod(s, &end);
-	return end != s && !*end && !errno && !isnan(*d);
-}
-
-static bool count(const char *s, int lo, int hi, int *v)
-{
-	double d;
-
-	if (!num(s, &d) || d != floor(d) || d < lo || d > hi)
-		return false;
-	*v = (int)d;
-	return true;
-}
 
 /* The channel named by tok, or NULL after a message. */
 static struct cp_tl_chan_params *chan_of(struct cp_tl_params *tl,
@@ -163,8 +122,8 @@ static struct cp_tl_chan_params *chan_of(struct cp_tl_params *tl,
 {
 	int c;
 
-	if (!count(tok, 0, 1, &c)) {
-		bad(err, len, "channel '%s' is not 0 or 1", tok);
+	if (!cp_sec_count(tok, 0, 1, &c)) {
+		cp_sec_bad(err, len, "channel '%s' is not 0 or 1", tok);
 		return NULL;
 	}
 	return &tl->ch[c];
@@ -179,29 +138,30 @@ static int rd_list(struct cp_tl_params *tl, char **tok, int ntok, bool sizes,
 	int n, i, c;
 
 	if (ntok < 3)
-		return bad(err, len, "'%s' needs a channel and a count",
-			   tok[0]);
+		return cp_sec_bad(err, len, "'%s' needs a channel and a count",
+				  tok[0]);
 	ch = chan_of(tl, tok[1], err, len);
 	if (!ch)
 		return -1;
 	c = (int)(ch - tl->ch);
-	if (!count(tok[2], 1, MAXN, &n) || ntok != n + 3)
-		return bad(err, len, "'%s %s' must declare N values and "
-			   "give them", tok[0], tok[1]);
+	if (!cp_sec_count(tok[2], 1, MAXN, &n) || ntok != n + 3)
+		return cp_sec_bad(err, len, "'%s %s' must declare N values and "
+				  "give them", tok[0], tok[1]);
 	if (sizes ? ch->nsizes : (ch->ntau || !ch->nsizes))
-		return bad(err, len, sizes ? "duplicate '%s %s'" :
-			   "'%s %s' must follow its sizes, once", tok[0],
-			   tok[1]);
+		return cp_sec_bad(err, len, sizes ? "duplicate '%s %s'" :
+				  "'%s %s' must follow its sizes, once",
+				  tok[0], tok[1]);
 	a = calloc((size_t)n, sizeof(double));
 	if (!a)
 		return -2;
 	for (i = 0; i < n; i++)
-		if (!num(tok[i + 3], &a[i]) || !isfinite(a[i]) || a[i] < 0 ||
-		    (i && a[i] <= a[i - 1]) || (!sizes && !i && a[i] != 1)) {
+		if (!cp_sec_num(tok[i + 3], &a[i]) || !isfinite(a[i]) ||
+		    a[i] < 0 || (i && a[i] <= a[i - 1]) ||
+		    (!sizes && !i && a[i] != 1)) {
 			free(a);
-			return bad(err, len, "'%s %s' values must increase "
-				   "%s", tok[0], tok[1], sizes ? "from 0" :
-				   "from 1");
+			return cp_sec_bad(err, len, "'%s %s' values must "
+					  "increase %s", tok[0], tok[1],
+					  sizes ? "from 0" : "from 1");
 		}
 	if (sizes) {
 		free(ch->size_bytes);
@@ -240,42 +200,6 @@ static int find(const double *a, int n, double x)
 }
 
 /* "VALUE lo LO hi HI n N" from tok[at], or the cause of a fail line. */
-static int rd_val(char **tok, int ntok, int at, const char *cause,
-		  struct cp_pval *v, char *err, size_t len)
-{
-	static const char *const kw[] = { "lo", "hi", "n" };
-	double x[3];
-	int k;
-
-	if (v->state != CP_PV_UNSET)
-		return bad(err, len, "duplicate '%s'", tok[0]);
-	if (cause) {
-		if (ntok != at)
-			return bad(err, len, "unexpected '%s' in a fail line",
-				   tok[at]);
-		v->state = CP_PV_FAIL;
-		snprintf(v->fail, sizeof(v->fail), "%s", cause);
-		return 0;
-	}
-	if (ntok != at + 7 || !num(tok[at], &x[0]))
-		return bad(err, len, "'%s' needs VALUE lo LO hi HI n N",
-			   tok[0]);
-	for (k = 0; k < 3; k++)
-		if (strcmp(tok[at + 1 + 2 * k], kw[k]))
-			return bad(err, len, "'%s': expected '%s'", tok[0],
-				   kw[k]);
-	if (!num(tok[at + 2], &x[1]) || !num(tok[at + 4], &x[2]) ||
-	    !count(tok[at + 6], 0, 1 << 30, &v->n) || !isfinite(x[0]) ||
-	    !isfinite(x[1]) || !(x[1] <= x[0] && x[0] <= x[2]))
-		return bad(err, len, "'%s': value outside its interval or "
-			   "not a number", tok[0]);
-	v->val = x[0];
-	v->lo = x[1];
-	v->hi = x[2];
-	v->state = CP_PV_OK;
-	return 0;
-}
-
 /* "taulop.o C SIZE ..." and "taulop.L C SIZE TAU ...". */
 static int rd_table(struct cp_tl_params *tl, char **tok, int ntok,
 		    const char *cause, bool is_l, char *err, size_t len)
@@ -285,23 +209,24 @@ static int rd_table(struct cp_tl_params *tl, char **tok, int ntok,
 	int is, it = 0;
 
 	if (ntok < (is_l ? 4 : 3))
-		return bad(err, len, "'%s' needs its indices", tok[0]);
+		return cp_sec_bad(err, len, "'%s' needs its indices", tok[0]);
 	ch = chan_of(tl, tok[1], err, len);
 	if (!ch)
 		return -1;
 	if (!ch->ntau)
-		return bad(err, len, "'%s %s' before its sizes and taus",
-			   tok[0], tok[1]);
-	if (!num(tok[2], &s) || (is = find(ch->size_bytes, ch->nsizes, s)) < 0)
-		return bad(err, len, "'%s %s': size %s not declared", tok[0],
-			   tok[1], tok[2]);
-	if (is_l && (!num(tok[3], &t) ||
+		return cp_sec_bad(err, len, "'%s %s' before its sizes and taus",
+				  tok[0], tok[1]);
+	if (!cp_sec_num(tok[2], &s) ||
+	    (is = find(ch->size_bytes, ch->nsizes, s)) < 0)
+		return cp_sec_bad(err, len, "'%s %s': size %s not declared",
+				  tok[0], tok[1], tok[2]);
+	if (is_l && (!cp_sec_num(tok[3], &t) ||
 		     (it = find(ch->tau, ch->ntau, t)) < 0))
-		return bad(err, len, "'%s %s': tau %s not declared", tok[0],
-			   tok[1], tok[3]);
-	return rd_val(tok, ntok, is_l ? 4 : 3, cause,
-		      is_l ? &ch->l_s[is * ch->ntau + it] : &ch->o_s[is], err,
-		      len);
+		return cp_sec_bad(err, len, "'%s %s': tau %s not declared",
+				  tok[0], tok[1], tok[3]);
+	return cp_sec_rd_val(tok, ntok, is_l ? 4 : 3, cause, tok[0],
+			     is_l ? &ch->l_s[is * ch->ntau + it] : &ch->o_s[is],
+			     err, len);
 }
 
 int cp_tl_params_line(struct cp_params *p, char **tok, int ntok,
@@ -318,13 +243,14 @@ int cp_tl_params_line(struct cp_params *p, char **tok, int ntok,
 		return rd_list(tl, tok, ntok, false, err, errlen);
 	if (!cause && !strcmp(tok[0], "taulop.ranks")) {
 		if (ntok != 3)
-			return bad(err, errlen, "'taulop.ranks' needs C R");
+			return cp_sec_bad(err, errlen, "'taulop.ranks' needs "
+					  "C R");
 		ch = chan_of(tl, tok[1], err, errlen);
 		if (!ch)
 			return -1;
-		if (!count(tok[2], 0, 1 << 20, &ch->ranks))
-			return bad(err, errlen, "'taulop.ranks': bad count "
-				   "'%s'", tok[2]);
+		if (!cp_sec_count(tok[2], 0, 1 << 20, &ch->ranks))
+			return cp_sec_bad(err, errlen, "'taulop.ranks': bad "
+					  "count '%s'", tok[2]);
 		return 0;
 	}
 	if (!strcmp(tok[0], "taulop.o"))
@@ -332,21 +258,12 @@ int cp_tl_params_line(struct cp_params *p, char **tok, int ntok,
 	if (!strcmp(tok[0], "taulop.L"))
 		return rd_table(tl, tok, ntok, cause, true, err, errlen);
 	if (!strcmp(tok[0], "taulop.red"))
-		return rd_val(tok, ntok, 1, cause, &tl->red_spb, err, errlen);
-	return bad(err, errlen, "unknown parameter '%s'", tok[0]);
+		return cp_sec_rd_val(tok, ntok, 1, cause, tok[0], &tl->red_spb,
+				     err, errlen);
+	return cp_sec_bad(err, errlen, "unknown parameter '%s'", tok[0]);
 }
 
 /* ---- printers ---- */
-
-static void print_val(FILE *f, const char *name, const char *unit,
-		      const struct cp_pval *v)
-{
-	if (v->state == CP_PV_OK)
-		fprintf(f, "%-26s %12.4g %-4s [%.4g, %.4g]  n=%d\n", name,
-			v->val, unit, v->lo, v->hi, v->n);
-	else if (v->state == CP_PV_FAIL)
-		fprintf(f, "%-26s failed: %s\n", name, v->fail);
-}
 
 int cp_tl_params_print(const struct cp_tl_params *tl, FILE *f)
 {
@@ -366,17 +283,17 @@ int cp_tl_params_print(const struct cp_tl_params *tl, FILE *f)
 		for (is = 0; is < ch->nsizes; is++) {
 			snprintf(nm, sizeof(nm), "taulop.o %d %.0f", c,
 				 ch->size_bytes[is]);
-			print_val(f, nm, "s", &ch->o_s[is]);
+			cp_sec_print_val(f, nm, "s", &ch->o_s[is]);
 			for (it = 0; it < ch->ntau; it++) {
 				snprintf(nm, sizeof(nm), "taulop.L %d %.0f "
 					 "%g", c, ch->size_bytes[is],
 					 ch->tau[it]);
-				print_val(f, nm, "s",
-					  &ch->l_s[is * ch->ntau + it]);
+				cp_sec_print_val(f, nm, "s",
+						 &ch->l_s[is * ch->ntau + it]);
 			}
 		}
 	}
-	print_val(f, "taulop.red", "s/B", &tl->red_spb);
+	cp_sec_print_val(f, "taulop.red", "s/B", &tl->red_spb);
 	return ferror(f) ? -1 : 0;
 }
 

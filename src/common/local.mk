@@ -8,5 +8,6 @@ libcpcommon_la_SOURCES = \
 	src/common/cp_params.c src/common/cp_params.h \
 	src/common/cp_pt_params.c src/common/cp_pt_params.h \
 	src/common/cp_tl_params.c src/common/cp_tl_params.h \
+	src/common/cp_sec.c src/common/cp_sec.h \
 	src/common/cp_row.c src/common/cp_row.h \
 	src/common/cp_sample.c src/common/cp_sample.h

@@ -24,7 +24,7 @@
 #include "src/common/cp_row.h"
 #include "src/common/cp_sum.h"
 
-#define CP_DB_SCHEMA_VERSION 3
+#define CP_DB_SCHEMA_VERSION 4
 
 #define CP_DB_EIO	1	/* open, write or commit failed */
 #define CP_DB_ESCHEMA	2	/* a file of another schema version */

@@ -1,4 +1,4 @@
--- schema.sql - the commprof database schema, version 3 (CP_DB_SCHEMA_VERSION
+-- schema.sql - the commprof database schema, version 4 (CP_DB_SCHEMA_VERSION
 -- in db/cp_db.h).  Embedded into db/cp_db.c at build time; the lines
 -- "-- @merged", "-- @reduced" and "-- @indexes" split it into four parts:
 --   1. rank-NNNNN.db, written by the library inside each rank;

@@ -45,6 +45,13 @@ def model_names(schema):
     return re.findall(r"X\(\s*\w+\s*,\s*(\w+)\s*\)", body)
 
 
+def schema_version(schema):
+    """CP_DB_SCHEMA_VERSION of db/cp_db.h, as a string."""
+    top = os.path.dirname(os.path.dirname(os.path.abspath(schema)))
+    text = open(os.path.join(top, "db", "cp_db.h")).read()
+    return re.search(r"#define CP_DB_SCHEMA_VERSION (\d+)", text).group(1)
+
+
 def merged_schema(path, models):
     """The merged part of the schema, "-- @each_model" lines expanded as
     db/local.mk does."""
@@ -96,10 +103,10 @@ FROM r
                                         for p in pred)))
 
 
-def big(db, models, ranks, nrows):
+def big(db, models, ranks, nrows, version):
     """A run of ranks x nrows rows (see the file comment)."""
     db.executemany("INSERT INTO meta VALUES (?, ?)", {
-        "schema_version": "3", "kind": "merged", "ranks": str(ranks),
+        "schema_version": version, "kind": "merged", "ranks": str(ranks),
         "rank_files": "0", "matched": "1"}.items())
     db.executemany("INSERT INTO rank_meta VALUES (?, ?, ?)", [
         (r, k, v) for r in range(ranks) for k, v in (
@@ -129,11 +136,13 @@ def main():
     db.executescript(merged_schema(schema, models))
     if "--big" in sys.argv:
         i = sys.argv.index("--big")
-        big(db, models, int(sys.argv[i + 1]), int(sys.argv[i + 2]))
+        big(db, models, int(sys.argv[i + 1]), int(sys.argv[i + 2]),
+            schema_version(schema))
         db.commit()
         db.close()
         return
-    meta = {"schema_version": "3", "kind": "merged", "ranks": "2",
+    meta = {"schema_version": schema_version(schema), "kind": "merged",
+            "ranks": "2",
             "rank_files": "0"}
     if not nopred:
         meta.update(matched="1", match_p2p_rows="11", match_coll_rows="2",

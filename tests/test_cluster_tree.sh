@@ -8,7 +8,10 @@
 #   - shallow buffers: B's burst of 256 KiB per pair overflows the
 #     switch buffers (the delay line's drop count) and the kernels' TCP
 #     retransmission timeouts (TcpExt TCPTimeouts of the hosts) rise;
-#   - deep buffers: no frame is dropped.
+#   - deep buffers: no frame is dropped;
+#   - a --quick calibration across the shallow tree measures d(1), the
+#     height-1 buffer's delay, within 20% of the time its 256 KiB take
+#     to drain at 400 Mbit/s (the incast of commprof-calibrate(1) step 9).
 # Root only; skipped where network namespaces cannot be made.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
@@ -58,6 +61,18 @@ tree() {
 				sort -u | wc -l)" 1
 	done
 }
+
+# d(1): a quick calibration across the shallow tree
+"$BED" up 4 "$TABLE" >/dev/null || fail "bed up $TABLE"
+"$BED" run -t 300 -- -np 4 "$top_builddir/commprof-calibrate" --quick \
+	-o "$T/q.params" >cal.out 2>&1 || fail "calibration: $(tail -n 5 cal.out)"
+"$BED" down >/dev/null
+grep '^plogpt: height' cal.out | sed 's/^/# /'
+want=$(awk '$1 == "height" && $2 == 1 { print $5 * 1024 * 8 / ($3 * 1e6) }' "$TABLE")
+d1=$(awk '$1 == "plogpt.d" && $2 == 1 { print $3 }' "$T/q.params")
+awk -v d="$d1" -v w="$want" 'BEGIN { exit !(d >= 0.8 * w && d <= 1.2 * w) }' ||
+	fail "d(1) ${d1:-not measured} s, the buffer drains in $want s"
+note "d(1) $d1 s: the buffer of 256 KiB drains in $want s"
 
 tree "$TABLE" shallow
 overflow=$(sed -n 's/.*dropped, \([0-9]*\) at full buffers/\1/p' shallow.log)

@@ -22,12 +22,16 @@
  *           once; b(h) is what they sent over the slowest receiver's
  *           time from a common barrier (the sum of the pairs' rates
  *           would count a pair that finished early at its own rate);
- *   d(h)    leaves 0 and 2^h - 1 time empty roundtrips during that burst
- *           and without it: the difference of the medians (the burst
- *           goes one way).  At height 1, with one rank per host, the
- *           roundtrip shares leaf 0's connection with its burst and
- *           waits behind all of it: d(1) then fails (fewer than 3
- *           roundtrips), and predictions assume no RTO at that height.
+ *   d(h)    h >= 2: leaves 0 and 2^h - 1 time empty roundtrips during
+ *           that burst and without it: the 90th percentile of the
+ *           loaded less the median of the free (the burst goes one
+ *           way).  h = 1 (ours): the subtree's ends are the burst's own
+ *           pair, whose roundtrip would wait behind the whole burst on
+ *           their one connection; instead leaves 0 and 2 burst into
+ *           leaf 1 at once (an incast: the queue forms in the buffer of
+ *           leaf 1's edge, where a real switch drops), and leaf 3 times
+ *           roundtrips to leaf 1 through it.  With two hosts (D = 1)
+ *           d(1) is not measured, and no RTO is predicted.
  * Every value is the median of its repetitions, with the fastest and
  * slowest as its interval.  Ranks outside an experiment wait in
  * calib_idle_barrier.
@@ -49,6 +53,9 @@
 #define TAG_PONG	93
 #define BURST_MSG	(1 << 20)	/* b(h): messages of 1 MiB */
 #define NPING		20		/* roundtrips without load */
+#define D_QUANTILE	0.9		/* d(h): of the loaded roundtrips */
+#define MAX_K		4		/* b(h): messages a sender */
+#define MAX_SRC		2		/* senders into one leaf */
 
 static const double sizes_full[] = { 0, 64, 512, 1448, 4096, 16384, 65536,
 				     262144, 1048576 };
@@ -241,10 +248,12 @@ static double median_of(double *x, int n)
 }
 
 /* The pinger's side of d(h) under load: roundtrips until the ponger
- * says its burst is in; their median, or NAN below 3. */
+ * says its burst is in; their D_QUANTILE (the queue when the buffer
+ * holds most: d(h) stands for the buffer's depth in eqs. 8-9, ours),
+ * or NAN below 3. */
 static double ping_loaded(MPI_Comm sub, int q)
 {
-	double s[4096], t;
+	double s[4096], t, v = NAN;
 	int n = 0, done = 0, go = 1;
 
 	while (!done) {
@@ -255,7 +264,9 @@ static double ping_loaded(MPI_Comm sub, int q)
 		if (n < 4096)
 			s[n++] = MPI_Wtime() - t;
 	}
-	return n >= 3 ? median_of(s, n - 1) : NAN;
+	if (n < 3 || cp_stats_percentile(s, (size_t)n - 1, D_QUANTILE, &v))
+		return NAN;
+	return v;
 }
 
 /* The ponger's side: answer pings while the burst's receives (req[0..k),
@@ -283,99 +294,174 @@ static double pong_loaded(MPI_Comm sub, int p, MPI_Request *req, int k,
 	}
 }
 
-/* One burst at height h among sub (the first 2^h leaves, in leaf
- * order), roundtrips between its ends when ping; on rank 0 the rate of
- * the whole burst and the median loaded roundtrip. */
-static void burst(MPI_Comm sub, int h, int k, bool ping, char *buf,
-		  double *b, double *rtt)
-{
-	int me, half = 1 << (h - 1), last = (1 << h) - 1, i;
-	MPI_Request req[65];
-	double t0, t = NAN, slow = 0, ping_rtt = NAN;
+/* One loaded experiment among the first leaves (sub, in leaf order):
+ * PlogPT's burst at height h, leaf i < 2^(h-1) into leaf i + 2^(h-1);
+ * or, for d(1), an incast (ours): leaves 0 and 2 into leaf 1, so that
+ * the queue forms in the buffer of leaf 1's height-1 edge.  Roundtrips
+ * between ping and pong (-1: none) time that queue: the subtree's ends
+ * at h >= 2; for the incast, leaf 3 to leaf 1 on a connection of their
+ * own (at h = 1 the subtree's ends are the burst's own pair, whose
+ * roundtrip would wait behind the whole burst on its connection). */
+struct load {
+	int h;
+	bool incast;
+	int ping, pong;		/* ranks of sub, or -1 */
+};
 
-	MPI_Comm_rank(sub, &me);
-	if (me >= half)
-		for (i = 0; i < k; i++)
-			MPI_Irecv(buf + (size_t)i * BURST_MSG, BURST_MSG,
-				  MPI_BYTE, me - half, TAG_PT, sub, &req[i]);
-	MPI_Barrier(sub);
-	t0 = MPI_Wtime();
-	if (me < half) {
-		for (i = 0; i < k; i++)
-			MPI_Isend(buf, BURST_MSG, MPI_BYTE, me + half, TAG_PT,
-				  sub, &req[i]);
-		if (me == 0 && ping)
-			ping_rtt = ping_loaded(sub, last);
-		MPI_Waitall(k, req, MPI_STATUSES_IGNORE);
-	} else if (me == last && ping) {
-		t = pong_loaded(sub, 0, req, k, t0);
-	} else {
-		MPI_Waitall(k, req, MPI_STATUSES_IGNORE);
-		t = MPI_Wtime() - t0;
-	}
-	if (me < half)
-		t = 0;
-	MPI_Reduce(&t, &slow, 1, MPI_DOUBLE, MPI_MAX, 0, sub);
-	if (me == 0) {
-		*b = (double)half * k * BURST_MSG / slow;
-		*rtt = ping_rtt;
-	}
+static int load_dst(const struct load *ld, int i)
+{
+	int half = 1 << (ld->h - 1);
+
+	if (ld->incast)
+		return i == 0 || i == 2 ? 1 : -1;
+	return i < half ? i + half : -1;
 }
 
-/* The ends of sub's unloaded roundtrips; their median on sub's rank 0. */
-static double free_rtt(MPI_Comm sub, int last)
+static int load_size(const struct load *ld)
+{
+	return ld->incast ? 4 : 1 << ld->h;
+}
+
+/* Run ld once: on sub's rank 0 the rate of the whole burst (its bytes
+ * over the slowest receiver's time from a common start), on ping the
+ * loaded roundtrips' D_QUANTILE. */
+static void burst(MPI_Comm sub, const struct load *ld, int k, char *buf,
+		  double *b, double *rtt)
+{
+	int me, n = load_size(ld), i, j, nreq = 0, nsend = 0;
+	MPI_Request req[MAX_SRC * MAX_K + 1];
+	double t0, t = 0, slow = 0, ping_rtt = NAN;
+
+	MPI_Comm_rank(sub, &me);
+	for (i = 0; i < n; i++) {
+		if (load_dst(ld, i) < 0)
+			continue;
+		nsend++;
+		if (load_dst(ld, i) != me)
+			continue;
+		for (j = 0; j < k; j++, nreq++)
+			MPI_Irecv(buf + (size_t)nreq * BURST_MSG, BURST_MSG,
+				  MPI_BYTE, i, TAG_PT, sub, &req[nreq]);
+	}
+	MPI_Barrier(sub);
+	t0 = MPI_Wtime();
+	if (load_dst(ld, me) >= 0)
+		for (j = 0; j < k; j++, nreq++)
+			MPI_Isend(buf, BURST_MSG, MPI_BYTE, load_dst(ld, me),
+				  TAG_PT, sub, &req[nreq]);
+	if (me == ld->ping)
+		ping_rtt = ping_loaded(sub, ld->pong);
+	if (me == ld->pong) {
+		t = pong_loaded(sub, ld->ping, req, nreq, t0);
+	} else {
+		MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
+		if (load_dst(ld, me) < 0 && nreq)
+			t = MPI_Wtime() - t0;
+	}
+	MPI_Reduce(&t, &slow, 1, MPI_DOUBLE, MPI_MAX, 0, sub);
+	if (me == 0)
+		*b = (double)nsend * k * BURST_MSG / slow;
+	if (me == ld->ping)
+		*rtt = ping_rtt;
+}
+
+/* Unloaded empty roundtrips between sub's ranks ping and pong; their
+ * median on ping. */
+static double free_rtt(MPI_Comm sub, int ping, int pong)
 {
 	double s[NPING];
 	int me, i;
 
 	MPI_Comm_rank(sub, &me);
-	if (me != 0 && me != last)
+	if (me != ping && me != pong)
 		return NAN;
 	for (i = 0; i < NPING; i++) {
 		double t = MPI_Wtime();
 
-		if (me == 0) {
-			MPI_Send(NULL, 0, MPI_BYTE, last, TAG_PING, sub);
-			MPI_Recv(NULL, 0, MPI_BYTE, last, TAG_PONG, sub,
+		if (me == ping) {
+			MPI_Send(NULL, 0, MPI_BYTE, pong, TAG_PING, sub);
+			MPI_Recv(NULL, 0, MPI_BYTE, pong, TAG_PONG, sub,
 				 MPI_STATUS_IGNORE);
 		} else {
-			MPI_Recv(NULL, 0, MPI_BYTE, 0, TAG_PING, sub,
+			MPI_Recv(NULL, 0, MPI_BYTE, ping, TAG_PING, sub,
 				 MPI_STATUS_IGNORE);
-			MPI_Send(NULL, 0, MPI_BYTE, 0, TAG_PONG, sub);
+			MPI_Send(NULL, 0, MPI_BYTE, ping, TAG_PONG, sub);
 		}
 		s[i] = MPI_Wtime() - t;
 	}
 	return median_of(s, NPING);
 }
 
+/* d(h) of one repetition, on sub's rank 0 (NAN elsewhere, or when the
+ * roundtrips failed): ld's loaded roundtrips less the free ones, which
+ * ping sends to rank 0. */
+static double load_d(MPI_Comm sub, const struct load *ld, double rtt,
+		     double free)
+{
+	int me;
+	double d = NAN;
+
+	MPI_Comm_rank(sub, &me);
+	if (ld->ping != 0) {
+		if (me == ld->ping)
+			MPI_Send((double[2]){ rtt, free }, 2, MPI_DOUBLE, 0,
+				 TAG_PT, sub);
+		if (me == 0) {
+			double v[2];
+
+			MPI_Recv(v, 2, MPI_DOUBLE, ld->ping, TAG_PT, sub,
+				 MPI_STATUS_IGNORE);
+			rtt = v[0];
+			free = v[1];
+		}
+	}
+	if (me == 0 && cp_plogpt_fit_d(rtt, free, false, &d))
+		d = NAN;
+	return d;
+}
+
 /* b(h) and d(h) for h = 1..D; leaf 0 (world rank 0, the lowest rank of
- * the first host) keeps them. */
+ * the first host) keeps them.  d(1) needs a third leaf (D >= 2). */
 static void run_tree(struct calib *c, struct pt_meas *m)
 {
-	int k = c->quick ? 1 : 4, h, r, me = -1, i;
+	int k = c->quick ? 1 : MAX_K, h, r, me = -1, i;
 	char *buf = NULL;
 
 	for (i = 0; i < m->nleaves; i++)
 		if (m->leaf[i] == c->rank)
 			me = i;
 	if (me >= 0)
-		buf = xcalloc((size_t)k * BURST_MSG, 1);
+		buf = xcalloc((size_t)MAX_SRC * k * BURST_MSG, 1);
 	for (h = 1; h <= m->height; h++) {
-		int in = me >= 0 && me < (1 << h);
+		struct load ld = { .h = h, .ping = -1, .pong = -1 };
+		struct load in = { .h = 1, .incast = true, .ping = 3,
+				   .pong = 1 };
+		bool d_in = h == 1 && m->height >= 2;
+		int w = d_in ? 4 : 1 << h;
 		MPI_Comm sub;
 
-		MPI_Comm_split(MPI_COMM_WORLD, in ? 0 : MPI_UNDEFINED, me,
-			       &sub);
-		if (in) {
-			double b, rl, rf = free_rtt(sub, (1 << h) - 1);
+		if (h >= 2) {
+			ld.ping = 0;
+			ld.pong = w - 1;
+		}
+		MPI_Comm_split(MPI_COMM_WORLD,
+			       me >= 0 && me < w ? 0 : MPI_UNDEFINED, me, &sub);
+		if (sub != MPI_COMM_NULL) {
+			struct load *dl = d_in ? &in : &ld;
+			double b, rl = NAN, rf = dl->ping < 0 ? NAN :
+				free_rtt(sub, dl->ping, dl->pong);
 
-			burst(sub, h, k, false, buf, &b, &rl);	/* warm-up */
+			burst(sub, &ld, k, buf, &b, &rl);	/* warm-up */
+			if (d_in)
+				burst(sub, &in, k, buf, &b, &rl);
 			for (r = 0; r < m->reps; r++) {
-				burst(sub, h, k, true, buf,
+				burst(sub, &ld, k, buf,
 				      &m->b[h * m->reps + r], &rl);
-				if (me == 0)
-					cp_plogpt_fit_d(rl, rf, false,
-							&m->d[h * m->reps + r]);
+				if (d_in)
+					burst(sub, &in, k, buf, &b, &rl);
+				if (dl->ping >= 0)
+					m->d[h * m->reps + r] =
+						load_d(sub, dl, rl, rf);
 			}
 			MPI_Comm_free(&sub);
 		}
@@ -431,6 +517,24 @@ static void fill_pair(struct cp_pt_params *pt, struct pt_meas *m)
 		calib_put_range(&pt->eps_t_s, l, l, l, R);
 }
 
+/* The first and third quartiles of x[0..n), NAN entries skipped; 0
+ * (skipped by cp_plogpt_fit_eps_s) when none is left. */
+static void quartiles(const double *x, int n, double *q1, double *q3)
+{
+	double y[64];
+	int i, k = 0;
+
+	for (i = 0; i < n && k < 64; i++)
+		if (!isnan(x[i]))
+			y[k++] = x[i];
+	if (!k || cp_stats_percentile(y, (size_t)k, 0.25, q1) ||
+	    cp_stats_percentile(y, (size_t)k, 0.75, q3))
+		*q1 = *q3 = 0;
+}
+
+/* eps_S from the quartiles of each height's repetitions (ours): the
+ * slowest and fastest of 7 bursts differ by 10 to 50 times in d(h) when
+ * TCP stalls in one of them, which would leave no switch to see. */
 static void fill_tree(struct cp_pt_params *pt, struct pt_meas *m)
 {
 	double blo[CP_PT_MAX_HEIGHT + 1] = { 0 };
@@ -442,13 +546,12 @@ static void fill_tree(struct cp_pt_params *pt, struct pt_meas *m)
 
 	for (h = 1; h <= m->height; h++) {
 		put_med(&pt->b_bps[h], &m->b[h * R], R, "no burst measured");
+		quartiles(&m->b[h * R], R, &blo[h], &bhi[h]);
+		quartiles(&m->d[h * R], R, &dlo[h], &dhi[h]);
 		put_med(&pt->d_s[h], &m->d[h * R], R,
-			"fewer than 3 roundtrips during the burst");
+			m->height == 1 ? "two hosts: no third to time the queue"
+			: "no queue seen by the roundtrips in the burst");
 		b[h] = pt->b_bps[h].val;
-		blo[h] = pt->b_bps[h].lo;
-		bhi[h] = pt->b_bps[h].hi;
-		dlo[h] = pt->d_s[h].lo;
-		dhi[h] = pt->d_s[h].hi;
 	}
 	if (cp_plogpt_fit_cap_b(b, m->height))
 		for (h = 2; h <= m->height; h++)

@@ -1,6 +1,6 @@
 /*
- * cli_replay.c - commprof replay DIR [--model plogpt] [--params FILE]
- * [--rto N]: the point-to-point calls of a recorded run replayed under
+ * cli_replay.c - commprof replay DIR [--model plogpt] [--params FILE]:
+ * the point-to-point calls of a recorded run replayed under
  * PlogPT (analysis/cp_replay.h), each rank's predicted time against the
  * measured one.
  *
@@ -441,6 +441,11 @@ static void cp_rpl_print(const struct cp_rpl *x,
 	       "and the computation between calls, is kept as measured\n",
 	       cp_cli_pct((int64_t)(x->p2p_s * 1e9),
 			  (int64_t)(x->mpi_s * 1e9)));
+	if (res->n_rto)
+		printf("without those RTO stalls (eq. 14's worst case left "
+		       "out): end %.6f s predicted,\nmu %.3f\n",
+		       res->total_norto_s,
+		       cp_rpl_mu(all.end_m, res->total_norto_s));
 	if (!res->settled)
 		printf("note: the RTO stalls did not settle in %d passes\n",
 		       res->passes);

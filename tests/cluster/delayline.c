@@ -82,6 +82,7 @@ struct link {
 	uint64_t busy_ns;	/* wire busy until (serialisation) */
 	struct frame *head, *tail;	/* FIFO: equal delays keep order */
 	uint64_t frames, bytes;	/* forwarded */
+	uint64_t full;		/* dropped at a full buffer */
 };
 
 static struct link links[MAX_HOSTS][MAX_HOSTS];
@@ -222,6 +223,7 @@ static int link_put(struct link *lk, struct frame *fr, uint64_t t)
 
 	if (lk->buffer_bytes > 0 && wait_bytes + fr->len > lk->buffer_bytes) {
 		overflows++;
+		lk->full++;
 		free(fr);
 		return -1;
 	}
@@ -421,10 +423,12 @@ static void report(void)
 		for (b = 1; b <= height; b++)
 			for (int i = 0; i < nhosts >> (b - 1); i++)
 				fprintf(stderr, "delayline: height %d %s of "
-					"node %d: %llu frames %llu bytes\n", b,
+					"node %d: %llu frames %llu bytes, "
+					"%llu dropped full\n", b,
 					a ? "up" : "down", i,
 					(unsigned long long)edges[a][b][i].frames,
-					(unsigned long long)edges[a][b][i].bytes);
+					(unsigned long long)edges[a][b][i].bytes,
+					(unsigned long long)edges[a][b][i].full);
 	fprintf(stderr, "delayline: %llu frames dropped, %llu at full "
 		"buffers\n", (unsigned long long)dropped,
 		(unsigned long long)overflows);

@@ -316,18 +316,6 @@ static void cp_rp_advance(struct cp_rp *rp, double now, double next)
 	}
 }
 
-/* The max over ranks of the last leave time. */
-static double cp_rp_total(const struct cp_replay_rank *ranks, int nranks)
-{
-	double t = 0;
-	int r;
-
-	for (r = 0; r < nranks; r++)
-		if (ranks[r].n)
-			t = fmax(t, ranks[r].ops[ranks[r].n - 1].l_s);
-	return t;
-}
-
 /* One replay with the Isends of rp->flag drawing T_RTO. */
 static int cp_rp_pass(struct cp_rp *rp)
 {
@@ -526,8 +514,7 @@ int cp_replay_run(const struct cp_plogpt_net *net,
 		rc = cp_rp_match(&rp);
 	while (!rc && changed && res->passes < CP_REPLAY_MAX_PASSES) {
 		rc = cp_rp_pass(&rp);
-		if (!res->passes++ && (!rc || rc == -CP_ENOPRED))
-			res->total_norto_s = cp_rp_total(ranks, nranks);
+		res->passes++;
 		if (!rc)
 			rc = cp_rp_rto(&rp, &changed);
 	}
@@ -536,7 +523,10 @@ int cp_replay_run(const struct cp_plogpt_net *net,
 		for (id = 0; id < rp.nops; id++)
 			res->n_rto += rp.op[id]->kind == CP_REPLAY_ISEND &&
 				      rp.op[id]->rto;
-		res->total_s = cp_rp_total(ranks, nranks);
+		for (r = 0; r < nranks; r++)
+			if (ranks[r].n)
+				res->total_s = fmax(res->total_s,
+					ranks[r].ops[ranks[r].n - 1].l_s);
 	}
 	cp_rp_free(&rp);
 	return rc;

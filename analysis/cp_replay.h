@@ -61,8 +61,6 @@ struct cp_replay_rank {
 /* What a replay found. */
 struct cp_replay_result {
 	double total_s;		/* max over ranks of the last leave time */
-	double total_norto_s;	/* the same with no RTO stall (the first
-				 * pass: the rule's worst case apart) */
 	int n_rto;		/* Isends that drew T_RTO */
 	int passes;		/* replays run to settle the RTO set */
 	bool settled;		/* the RTO set was stable at the end */

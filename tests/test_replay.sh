@@ -40,9 +40,11 @@ msgs = [int(l[0].split()[-1]) for l in ranks]
 # 20 calls x 1 step x (1 send + 1 receive) per rank
 assert msgs == [40, 40] and sum(msgs) == rows, (msgs, rows)
 for l in ranks + allr:
-    m, p, mu = (float(x) for x in l[1].split())
+    m, p, mu, q, muq = (float(x) for x in l[1].split())
     assert m > 0 and p > 0 and mu >= 1, l
-    em, ep = (float(x) for x in l[2].split())
+    em, ep, eq = (float(x) for x in l[2].split())
+    # no RTO drawn: the replay without stalls is the same replay
+    assert q == p and muq == mu and eq == ep, ("no RTO column", l)
     # the computation between calls is kept: at least the measured end
     # less the measured time in the calls, at most twice the end
     assert em - m <= ep * (1 + 1e-6) and ep <= 2 * em, ("end", em, ep, m)

@@ -354,6 +354,7 @@ static int cp_rpl_net(const struct cp_params *p, int nleaves,
  * Waits' leave minus enter) and to the end of its last one. */
 struct cp_rpl_times {
 	double in_m, in_p, end_m, end_p;
+	double in_q, end_q;	/* predicted with no RTO stall */
 	int msgs, rto;
 };
 
@@ -382,12 +383,13 @@ static void cp_rpl_rank(const struct cp_rpl *x,
 
 static void cp_rpl_print(const struct cp_rpl *x,
 			 const struct cp_replay_rank *rk,
+			 const struct cp_rpl_times *q,
 			 const struct cp_plogpt_net *net,
 			 const struct cp_replay_result *res, const char *dir,
 			 const char *pfile, bool tree)
 {
 	struct cp_rpl_times t, all = { 0 };
-	double mu_sum = 0;
+	double mu_sum = 0, end_q = 0;
 	int32_t r;
 	int nmu = 0, k, shown = 0;
 
@@ -411,29 +413,35 @@ static void cp_rpl_print(const struct cp_rpl *x,
 		       "ranks of one host", net->height, net->b_bps[1] * 1e-6,
 		       net->g_bytes[net->g_n - 1], net->l_s * 1e6);
 	}
-	printf("\n%-6s %-16s %8s | %-30s | %-25s | %4s\n", "", "", "",
+	printf("\n%-6s %-16s %8s | %-48s | %-38s | %4s\n", "", "", "",
 	       "time in replayed calls, s", "end of the last one, s", "");
-	printf("%-6s %-16s %8s | %9s %9s %10s | %12s %12s | %4s\n", "rank",
-	       "host", "messages", "measured", "predicted", "mu",
-	       "measured", "predicted", "RTO");
+	printf("%-6s %-16s %8s | %9s %9s %8s %9s %8s | %12s %12s %12s | "
+	       "%4s\n", "rank", "host", "messages", "measured", "predicted",
+	       "mu", "no RTO", "mu", "measured", "predicted", "no RTO",
+	       "RTO");
 	for (r = 0; r < x->nranks; r++) {
 		cp_rpl_rank(x, &rk[r], r, &t);
 		all.msgs += t.msgs;
 		all.in_m += t.in_m;
 		all.in_p += t.in_p;
+		all.in_q += q[r].in_p;
 		all.end_m = fmax(all.end_m, t.end_m);
+		if (!isnan(q[r].end_p))
+			end_q = fmax(end_q, q[r].end_p);
 		if (!isnan(cp_rpl_mu(t.in_m, t.in_p))) {
 			mu_sum += cp_rpl_mu(t.in_m, t.in_p);
 			nmu++;
 		}
-		printf("%-6d %-16.16s %8d | %9.6f %9.6f %10.3f | %12.6f "
-		       "%12.6f | %4d\n", r, x->host[r], t.msgs, t.in_m,
-		       t.in_p, cp_rpl_mu(t.in_m, t.in_p), t.end_m, t.end_p,
-		       t.rto);
+		printf("%-6d %-16.16s %8d | %9.6f %9.6f %8.3f %9.6f %8.3f | "
+		       "%12.6f %12.6f %12.6f | %4d\n", r, x->host[r], t.msgs,
+		       t.in_m, t.in_p, cp_rpl_mu(t.in_m, t.in_p), q[r].in_p,
+		       cp_rpl_mu(t.in_m, q[r].in_p), t.end_m, t.end_p,
+		       q[r].end_p, t.rto);
 	}
-	printf("%-6s %-16s %8d | %9.6f %9.6f %10.3f | %12.6f %12.6f | %4d\n",
-	       "all", "", all.msgs, all.in_m, all.in_p,
-	       cp_rpl_mu(all.in_m, all.in_p), all.end_m, res->total_s,
+	printf("%-6s %-16s %8d | %9.6f %9.6f %8.3f %9.6f %8.3f | %12.6f "
+	       "%12.6f %12.6f | %4d\n", "all", "", all.msgs, all.in_m,
+	       all.in_p, cp_rpl_mu(all.in_m, all.in_p), all.in_q,
+	       cp_rpl_mu(all.in_m, all.in_q), all.end_m, res->total_s, end_q,
 	       res->n_rto);
 	printf("\nmu_bar of the time in replayed calls over ranks: %.3f\n",
 	       nmu ? mu_sum / nmu : NAN);
@@ -441,11 +449,6 @@ static void cp_rpl_print(const struct cp_rpl *x,
 	       "and the computation between calls, is kept as measured\n",
 	       cp_cli_pct((int64_t)(x->p2p_s * 1e9),
 			  (int64_t)(x->mpi_s * 1e9)));
-	if (res->n_rto)
-		printf("without those RTO stalls (eq. 14's worst case left "
-		       "out): end %.6f s predicted,\nmu %.3f\n",
-		       res->total_norto_s,
-		       cp_rpl_mu(all.end_m, res->total_norto_s));
 	if (!res->settled)
 		printf("note: the RTO stalls did not settle in %d passes\n",
 		       res->passes);
@@ -502,7 +505,8 @@ int cp_cli_replay(int argc, char **argv)
 	struct cp_params *p = NULL;
 	char pbuf[4096], err[512], note[512];
 	const char *dir, *pfile;
-	double *g = NULL;
+	double *g = NULL, t_rto;
+	struct cp_rpl_times *q = NULL;
 	struct cp_db *db;
 	bool tree = false;
 	int ret, rc;
@@ -542,7 +546,8 @@ int cp_cli_replay(int argc, char **argv)
 	g = calloc(2 * ((size_t)p->plogp_n + (p->pt ? p->pt->nsizes : 0)) +
 		   1, sizeof(*g));
 	rk = calloc(x.nranks, sizeof(*rk));
-	if (!g || !rk || cp_rpl_leaves(db, &x) || cp_rpl_build(&x, rk)) {
+	q = calloc(x.nranks, sizeof(*q));
+	if (!g || !rk || !q || cp_rpl_leaves(db, &x) || cp_rpl_build(&x, rk)) {
 		cp_cli_err("out of memory");
 		goto out;
 	}
@@ -552,13 +557,22 @@ int cp_cli_replay(int argc, char **argv)
 			   err);
 		goto out;
 	}
+	/* first with no RTO stall (T_RTO 0: the rule's worst case apart),
+	 * then as eq. 14 says */
+	t_rto = net.t_rto_s;
+	net.t_rto_s = 0;
 	rc = cp_replay_run(&net, rk, x.nranks, &res);
+	for (r = 0; (!rc || rc == -CP_ENOPRED) && r < x.nranks; r++)
+		cp_rpl_rank(&x, &rk[r], r, &q[r]);
+	net.t_rto_s = t_rto;
+	if (!rc || rc == -CP_ENOPRED)
+		rc = cp_replay_run(&net, rk, x.nranks, &res);
 	if (rc && rc != -CP_ENOPRED) {
 		cp_cli_err("replay: %s", rc == -CP_ENOMEM ? "out of memory" :
 			   "the run's calls cannot be replayed");
 		goto out;
 	}
-	cp_rpl_print(&x, rk, &net, &res, dir, pfile, tree);
+	cp_rpl_print(&x, rk, q, &net, &res, dir, pfile, tree);
 	if (*note)
 		printf("note: %s\n", note);
 	if (rc)
@@ -573,6 +587,7 @@ out:
 		for (r = 0; r < x.nranks; r++)
 			free(rk[r].ops);
 	free(rk);
+	free(q);
 	free(g);
 	free(x.m);
 	free(x.host);

@@ -11,7 +11,10 @@
 #   - deep buffers: no frame is dropped;
 #   - a --quick calibration across the shallow tree measures d(1), the
 #     height-1 buffer's delay, within 20% of the time its 256 KiB take
-#     to drain at 400 Mbit/s (the incast of commprof-calibrate(1) step 9).
+#     to drain at 400 Mbit/s (the incast of commprof-calibrate(1) step 9);
+#   - A and B profiled with that calibration and replayed: the time in
+#     the replayed calls nearer the measured under PlogPT's tree (without
+#     RTO stalls) than under PLogP.
 # Root only; skipped where network namespaces cannot be made.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
@@ -66,6 +69,21 @@ tree() {
 "$BED" up 4 "$TABLE" >/dev/null || fail "bed up $TABLE"
 "$BED" run -t 300 -- -np 4 "$top_builddir/commprof-calibrate" --quick \
 	-o "$T/q.params" >cal.out 2>&1 || fail "calibration: $(tail -n 5 cal.out)"
+# A and B profiled with it, replayed under PlogPT (the calibrated tree)
+# and PLogP (the file without its plogpt lines)
+grep -v '^plogpt\.' "$T/q.params" >"$T/p.params"
+for m in 65536 262144; do
+	for a in a b; do
+		"$BED" run -t 120 -- -np 4 -x LD_PRELOAD="$CP_PRELOAD" \
+			-x COMMPROF_PARAMS="$T/q.params" \
+			-x COMMPROF_DIR="$T/r$a$m" ./ab $a $m 10 >/dev/null 2>&1 ||
+			fail "profiled alltoall $a $m"
+		"$COMMPROF" replay "$T/r$a$m" --params "$T/q.params" \
+			>"pt$a$m.rp" 2>&1 || fail "replay $a $m: $(cat "pt$a$m.rp")"
+		"$COMMPROF" replay "$T/r$a$m" --params "$T/p.params" \
+			>"p$a$m.rp" 2>&1 || fail "replay $a $m: $(cat "p$a$m.rp")"
+	done
+done
 "$BED" down >/dev/null
 grep '^plogpt: height' cal.out | sed 's/^/# /'
 want=$(awk '$1 == "height" && $2 == 1 { print $5 * 1024 * 8 / ($3 * 1e6) }' "$TABLE")
@@ -73,6 +91,18 @@ d1=$(awk '$1 == "plogpt.d" && $2 == 1 { print $3 }' "$T/q.params")
 awk -v d="$d1" -v w="$want" 'BEGIN { exit !(d >= 0.8 * w && d <= 1.2 * w) }' ||
 	fail "d(1) ${d1:-not measured} s, the buffer drains in $want s"
 note "d(1) $d1 s: the buffer of 256 KiB drains in $want s"
+for m in 65536 262144; do
+	for a in a b; do
+		# the run's line: measured, predicted, mu, no RTO, mu (time
+		# in the replayed calls)
+		pt=$(awk -F'|' '$1 ~ /^all/ { split($2, v, " "); print v[5] }' "pt$a$m.rp")
+		pl=$(awk -F'|' '$1 ~ /^all/ { split($2, v, " "); print v[3] }' "p$a$m.rp")
+		rto=$(awk -F'|' '$1 ~ /^all/ { print $4 + 0 }' "pt$a$m.rp")
+		note "$a $m: mu of the time in calls: PlogPT without RTO $pt ($rto sends flagged), PLogP $pl"
+		awk -v a="$pt" -v b="$pl" 'BEGIN { exit !(a > 0 && a < b) }' ||
+			fail "$a $m: PlogPT's tree ($pt) no nearer than PLogP ($pl)"
+	done
+done
 
 tree "$TABLE" shallow
 overflow=$(sed -n 's/.*dropped, \([0-9]*\) at full buffers/\1/p' shallow.log)

@@ -320,10 +320,10 @@ int cp_plogpt_height(int leaf_a, int leaf_b);
  * (nothing to tell switches apart with).  Cannot fail. */
 bool cp_plogpt_switch(const struct cp_plogpt_net *n, int h, int h2);
 
-/* P_B of eqs. 8-9: the buffers on a transfer's path, d(h) times its
- * rate when it ends, hold less than its message, so a burst behind it
- * can be dropped.  rate_bps: b_c at the end; false when h is outside
- * 1..D.  Cannot fail. */
+/* P_B of eqs. 8-9: a height-h buffer, d(h) times the rate that fills
+ * it, holds less than the message, so a burst behind it can be dropped.
+ * rate_bps: b_c of the transfer as it ends (eq. 8), or b(h) for the
+ * buffer's whole depth; false when h is outside 1..D.  Cannot fail. */
 bool cp_plogpt_buffer_full(const struct cp_plogpt_net *n, int h,
 			   double rate_bps, double bytes);
 
@@ -343,10 +343,11 @@ int cp_plogpt_p2p(const struct cp_plogpt_net *n, int h, double bytes,
 		  double *t_s, bool *extrap);
 
 /* The message size above which Alltoall B's step from height h to h + 1
- * stalls for an RTO (eq. 24): P_S(h, h + 1), and P_B of a height-h
- * transfer while every leaf sends at height h, b_c the minimum over
- * k = 1..h of b(k)/2^(k-1): the threshold d(h) b_c.  +inf when P_S is
- * false or h is outside 1..D-1.  Cannot fail. */
+ * stalls for an RTO (eq. 24): P_S(h, h + 1), and P_B of the height-h
+ * edge into the destination, which both steps cross: its buffer holds
+ * d(h) b(h) bytes (ours, as cp_replay_run reads eq. 8; the paper takes
+ * the transfer's share of the rate, the same at h = 1).  +inf when P_S
+ * is false or h is outside 1..D-1.  Cannot fail. */
 double cp_plogpt_rto_bytes(const struct cp_plogpt_net *n, int h);
 
 /* N_RTO of Alltoall B for m bytes per pair: the heights h = 1..D-1

@@ -78,14 +78,9 @@ int cp_plogpt_p2p(const struct cp_plogpt_net *n, int h, double bytes,
 
 double cp_plogpt_rto_bytes(const struct cp_plogpt_net *n, int h)
 {
-	double bc = INFINITY;
-	int k;
-
 	if (h < 1 || h >= n->height || !cp_plogpt_switch(n, h, h + 1))
 		return INFINITY;
-	for (k = 1; k <= h; k++)
-		bc = fmin(bc, ldexp(n->b_bps[k], 1 - k));
-	return n->d_s[h] * bc;
+	return n->d_s[h] * n->b_bps[h];
 }
 
 int cp_plogpt_alltoall_nrto(const struct cp_plogpt_net *n, double bytes)

@@ -371,9 +371,13 @@ static int cp_rp_by_start(const void *a, const void *b)
 
 /*
  * Eq. 14 on the times of the last pass: Isend O draws T_RTO when another
- * Isend to its destination starts within eps_T of O's end, a switch lies
- * between their heights and O's buffers were full.  Sets rp->flag; true
- * when it changed.
+ * Isend O' to its destination starts within eps_T of O's end, a switch
+ * lies between their heights and O's message overflows the buffer where
+ * O' can drop its last packets (ours, eq. 8 read for that buffer): the
+ * edges into the destination that both cross, of the lower height hs,
+ * whose buffer holds d(hs) b(hs) bytes (eq. 8 takes O's own height and
+ * its share of the rate, which on the tree bed flagged sends of 64 KiB
+ * that never stalled).  Sets rp->flag; true when it changed.
  */
 static int cp_rp_rto(struct cp_rp *rp, bool *changed)
 {
@@ -412,17 +416,19 @@ static int cp_rp_rto(struct cp_rp *rp, bool *changed)
 		bool rto = false;
 		int k;
 
-		if (o->kind != CP_REPLAY_ISEND || !o->height)
+		if (o->kind != CP_REPLAY_ISEND || !o->height ||
+		    !(net->eps_t_s > 0))
 			continue;
-		if (net->eps_t_s > 0 &&
-		    cp_plogpt_buffer_full(net, o->height, rp->rate[id],
-					  o->bytes))
-			for (k = off[o->peer]; k < off[o->peer + 1] && !rto;
-			     k++)
-				rto = (int)st[3 * k + 2] != id &&
-				      fabs(st[3 * k] - f) < net->eps_t_s &&
-				      cp_plogpt_switch(net, o->height,
-						       (int)st[3 * k + 1]);
+		for (k = off[o->peer]; k < off[o->peer + 1] && !rto; k++) {
+			int h2 = (int)st[3 * k + 1];
+			int hs = h2 < o->height ? h2 : o->height;
+
+			rto = (int)st[3 * k + 2] != id &&
+			      fabs(st[3 * k] - f) < net->eps_t_s &&
+			      cp_plogpt_switch(net, o->height, h2) &&
+			      cp_plogpt_buffer_full(net, hs, net->b_bps[hs],
+						    o->bytes);
+		}
 		if (rto && !rp->flag[id]) {
 			rp->flag[id] = true;
 			*changed = true;

@@ -175,6 +175,24 @@ static void test_alltoall(void)
 		 res.total_s, pb);
 }
 
+/* Alltoall B over 4 ranks with its steps in falling order: partner
+ * r xor 3, r xor 2 (height 2), then r xor 1 (height 1). */
+static void alltoall_b_down(struct prog *p, double m)
+{
+	int r, i, rv[4];
+
+	init(p, 4);
+	for (r = 0; r < 4; r++) {
+		for (i = 3; i >= 1; i--)
+			rv[i] = put(p, r, CP_REPLAY_IRECV, r ^ i, m, 0);
+		for (i = 3; i >= 1; i--)
+			put(p, r, CP_REPLAY_WAIT, 0, 0,
+			    put(p, r, CP_REPLAY_ISEND, r ^ i, m, 0));
+		for (i = 3; i >= 1; i--)
+			put(p, r, CP_REPLAY_WAIT, 0, 0, rv[i]);
+	}
+}
+
 static void test_rto(void)
 {
 	static const double gm[] = { 0, 65536 }, gt[] = { 2e-5, 6.8e-3 };
@@ -225,6 +243,25 @@ static void test_rto(void)
 	rc = cp_replay_run(&net, p.ranks, 4, &res);
 	ta_check(rc == 0 && res.n_rto == 0,
 		 "buffers that hold the message: no RTO (%d)", res.n_rto);
+
+	/* P_B at the lower height, the edges into the destination that a
+	 * height-2 send and the height-1 send after it share */
+	net.d_s[1] = 0.1;
+	net.d_s[2] = 1e-3;
+	alltoall_b_down(&p, m);
+	rc = cp_replay_run(&net, p.ranks, 4, &res);
+	ta_check(rc == 0 && res.n_rto == 0,
+		 "height 2 then 1, deep height-1 buffers: no RTO although "
+		 "the height-2 ones overflow (%d)", res.n_rto);
+	net.d_s[1] = 1e-3;
+	net.d_s[2] = 0.1;
+	alltoall_b_down(&p, m);
+	rc = cp_replay_run(&net, p.ranks, 4, &res);
+	for (r = 0, ok = true; r < 4; r++)
+		ok &= !p.ops[r][3].rto && p.ops[r][5].rto && !p.ops[r][7].rto;
+	ta_check(rc == 0 && ok && res.n_rto == 4,
+		 "height 2 then 1, shallow height-1 buffers: each second "
+		 "height-2 send stalls (%d RTO)", res.n_rto);
 }
 
 static void test_errors(void)

@@ -30,10 +30,18 @@ for try in 1 2 3; do
 print(sqlite3.connect(sys.argv[1]).execute("SELECT value FROM meta "
       "WHERE key = \x27pred_models\x27").fetchone()[0])' \
 		"$(cp_run_of "$T/o")/rank-00000.db") || fail "no pred_models in rank 0"
-	if [ "$got" != "$want" ]; then
+	# LMO and log3P must be in; a baseline may be out (LogGP's L is
+	# often negative in shared memory), as the check below allows
+	case ,$got, in
+	*,lmo,*) case ,$got, in *,log3p,*) ok=1 ;; *) ok= ;; esac ;;
+	*) ok= ;;
+	esac
+	if [ -z "$ok" ]; then
 		note "calibration $try: models $got; again"
 		continue
 	fi
+	[ "$got" = "$want" ] || note "calibration $try: models $got (of $want)"
+
 	# Open MPI packs stride.c's column slower than it moves 8 KiB:
 	# l_mw is log3P's largest term after most quick calibrations (7 of
 	# 9 on this machine, the two others one with a steady gauge and

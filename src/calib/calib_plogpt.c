@@ -169,19 +169,19 @@ static double recv_arrived(int peer, char *sb, char *rb, int m)
 	return t;
 }
 
-/* Empty roundtrip from the pair's first to its second. */
-static double roundtrip(int peer, bool first)
+/* Empty roundtrip on comm from its first end (first) to peer. */
+static double roundtrip(MPI_Comm comm, int peer, bool first)
 {
 	double t = MPI_Wtime();
 
 	if (first) {
-		MPI_Send(NULL, 0, MPI_BYTE, peer, TAG_PING, MPI_COMM_WORLD);
-		MPI_Recv(NULL, 0, MPI_BYTE, peer, TAG_PONG, MPI_COMM_WORLD,
+		MPI_Send(NULL, 0, MPI_BYTE, peer, TAG_PING, comm);
+		MPI_Recv(NULL, 0, MPI_BYTE, peer, TAG_PONG, comm,
 			 MPI_STATUS_IGNORE);
 	} else {
-		MPI_Recv(NULL, 0, MPI_BYTE, peer, TAG_PING, MPI_COMM_WORLD,
+		MPI_Recv(NULL, 0, MPI_BYTE, peer, TAG_PING, comm,
 			 MPI_STATUS_IGNORE);
-		MPI_Send(NULL, 0, MPI_BYTE, peer, TAG_PONG, MPI_COMM_WORLD);
+		MPI_Send(NULL, 0, MPI_BYTE, peer, TAG_PONG, comm);
 	}
 	return MPI_Wtime() - t;
 }
@@ -212,9 +212,9 @@ static void run_pair(struct calib *c, struct pt_meas *m)
 	calib_touch(sb, big);
 	calib_pin(c, me);
 	for (r = 0; r < R; r++)
-		roundtrip(peer, !me);	/* warm-up */
+		roundtrip(MPI_COMM_WORLD, peer, !me);	/* warm-up */
 	for (r = 0; r < R; r++)
-		m->rtt0[r] = roundtrip(peer, !me);
+		m->rtt0[r] = roundtrip(MPI_COMM_WORLD, peer, !me);
 	for (is = 0; is < m->ns; is++) {
 		int sz = (int)m->sizes[is];
 
@@ -375,20 +375,8 @@ static double free_rtt(MPI_Comm sub, int ping, int pong)
 	MPI_Comm_rank(sub, &me);
 	if (me != ping && me != pong)
 		return NAN;
-	for (i = 0; i < NPING; i++) {
-		double t = MPI_Wtime();
-
-		if (me == ping) {
-			MPI_Send(NULL, 0, MPI_BYTE, pong, TAG_PING, sub);
-			MPI_Recv(NULL, 0, MPI_BYTE, pong, TAG_PONG, sub,
-				 MPI_STATUS_IGNORE);
-		} else {
-			MPI_Recv(NULL, 0, MPI_BYTE, ping, TAG_PING, sub,
-				 MPI_STATUS_IGNORE);
-			MPI_Send(NULL, 0, MPI_BYTE, ping, TAG_PONG, sub);
-		}
-		s[i] = MPI_Wtime() - t;
-	}
+	for (i = 0; i < NPING; i++)
+		s[i] = roundtrip(sub, me == ping ? pong : ping, me == ping);
 	return median_of(s, NPING);
 }
 

@@ -320,12 +320,13 @@ int cp_plogpt_height(int leaf_a, int leaf_b);
  * (nothing to tell switches apart with).  Cannot fail. */
 bool cp_plogpt_switch(const struct cp_plogpt_net *n, int h, int h2);
 
-/* P_B of eqs. 8-9: a height-h buffer, d(h) times the rate that fills
- * it, holds less than the message, so a burst behind it can be dropped.
- * rate_bps: b_c of the transfer as it ends (eq. 8), or b(h) for the
- * buffer's whole depth; false when h is outside 1..D.  Cannot fail. */
+/* P_B of eqs. 8-9 (ours: for the buffer's whole depth): a height-h
+ * buffer, which holds d(h) b(h) bytes, holds less than the message, so
+ * a burst behind it can drop its last packets.  Eq. 8 takes the
+ * transfer's share b_c of the rate instead of b(h).  False when h is
+ * outside 1..D.  Cannot fail. */
 bool cp_plogpt_buffer_full(const struct cp_plogpt_net *n, int h,
-			   double rate_bps, double bytes);
+			   double bytes);
 
 /* g(m) of the net, PLogP's table interpolated as cp_plogp_eval does.
  * -CP_EINVAL as there.  g_s: out. */

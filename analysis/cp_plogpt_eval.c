@@ -43,9 +43,9 @@ bool cp_plogpt_switch(const struct cp_plogpt_net *n, int h, int h2)
 }
 
 bool cp_plogpt_buffer_full(const struct cp_plogpt_net *n, int h,
-			   double rate_bps, double bytes)
+			   double bytes)
 {
-	return cp_plogpt_h_ok(n, h) && n->d_s[h] * rate_bps < bytes;
+	return cp_plogpt_h_ok(n, h) && n->d_s[h] * n->b_bps[h] < bytes;
 }
 
 int cp_plogpt_gap(const struct cp_plogpt_net *n, double bytes,
@@ -80,7 +80,7 @@ double cp_plogpt_rto_bytes(const struct cp_plogpt_net *n, int h)
 {
 	if (h < 1 || h >= n->height || !cp_plogpt_switch(n, h, h + 1))
 		return INFINITY;
-	return n->d_s[h] * n->b_bps[h];
+	return n->d_s[h] * n->b_bps[h];	/* as cp_plogpt_buffer_full */
 }
 
 int cp_plogpt_alltoall_nrto(const struct cp_plogpt_net *n, double bytes)

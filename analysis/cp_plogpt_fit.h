@@ -36,10 +36,10 @@ int cp_plogpt_fit_d(double rtt_load_s, double rtt_free_s, bool both,
 int cp_plogpt_fit_cap_b(double *b_bps, int height);
 
 /* eps_S: the largest over h = 1..height of eq. 5's left side between
- * two measures of the same height (b_lo, b_hi, d_lo, d_hi, indexed by h:
- * e.g. the quartiles of its repetitions), so that what the noise makes
- * of one height is no switch; at least CP_PLOGPT_EPS_S_MIN.  Non-positive entries are
- * skipped.  Cannot fail. */
+ * two measures of the same height (b_lo, b_hi, d_lo, d_hi, indexed by
+ * h: e.g. the quartiles of its repetitions), so that what the noise
+ * makes of one height is no switch; at least CP_PLOGPT_EPS_S_MIN.
+ * Non-positive entries are skipped.  Cannot fail. */
 double cp_plogpt_fit_eps_s(const double *b_lo, const double *b_hi,
 			   const double *d_lo, const double *d_hi,
 			   int height);

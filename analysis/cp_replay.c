@@ -426,8 +426,7 @@ static int cp_rp_rto(struct cp_rp *rp, bool *changed)
 			rto = (int)st[3 * k + 2] != id &&
 			      fabs(st[3 * k] - f) < net->eps_t_s &&
 			      cp_plogpt_switch(net, o->height, h2) &&
-			      cp_plogpt_buffer_full(net, hs, net->b_bps[hs],
-						    o->bytes);
+			      cp_plogpt_buffer_full(net, hs, o->bytes);
 		}
 		if (rto && !rp->flag[id]) {
 			rp->flag[id] = true;

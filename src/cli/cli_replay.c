@@ -354,7 +354,7 @@ static int cp_rpl_net(const struct cp_params *p, int nleaves,
  * Waits' leave minus enter) and to the end of its last one. */
 struct cp_rpl_times {
 	double in_m, in_p, end_m, end_p;
-	double in_q, end_q;	/* predicted with no RTO stall */
+	double in_q;		/* the run's line: in_p with no RTO stall */
 	int msgs, rto;
 };
 

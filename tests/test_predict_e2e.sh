@@ -18,6 +18,7 @@ cp_mpirun 60 2 "$APP" >"$T/plain.out" 2>"$T/plain.err" ||
 # leaves its model out (the run's pred_models says which are in); take
 # up to three.
 want=$(cp_model_list 's/^//')
+has_model() { case ,$got, in *,"$1",*) return 0 ;; esac; return 1; }
 for try in 1 2 3; do
 	cp_mpirun 300 2 "$CAL" --quick -o "$T/c.params" >"$T/cal.out" \
 		2>&1 || fail "calibration: $(tail -3 "$T/cal.out")"
@@ -32,11 +33,7 @@ print(sqlite3.connect(sys.argv[1]).execute("SELECT value FROM meta "
 		"$(cp_run_of "$T/o")/rank-00000.db") || fail "no pred_models in rank 0"
 	# LMO and log3P must be in; a baseline may be out (LogGP's L is
 	# often negative in shared memory), as the check below allows
-	case ,$got, in
-	*,lmo,*) case ,$got, in *,log3p,*) ok=1 ;; *) ok= ;; esac ;;
-	*) ok= ;;
-	esac
-	if [ -z "$ok" ]; then
+	if ! has_model lmo || ! has_model log3p; then
 		note "calibration $try: models $got; again"
 		continue
 	fi

@@ -380,9 +380,8 @@ static double free_rtt(MPI_Comm sub, int ping, int pong)
 	return median_of(s, NPING);
 }
 
-/* d(h) of one repetition, on sub's rank 0 (NAN elsewhere, or when the
- * roundtrips failed): ld's loaded roundtrips less the free ones, which
- * ping sends to rank 0. */
+/* d(h) of one repetition on sub's rank 0: ping's loaded roundtrips
+ * (rtt) less its free ones (free), NAN when they failed. */
 static double load_d(MPI_Comm sub, const struct load *ld, double rtt,
 		     double free)
 {
@@ -390,22 +389,14 @@ static double load_d(MPI_Comm sub, const struct load *ld, double rtt,
 	double d = NAN;
 
 	MPI_Comm_rank(sub, &me);
-	if (ld->ping != 0) {
-		if (me == ld->ping)
-			MPI_Send((double[2]){ rtt, free }, 2, MPI_DOUBLE, 0,
-				 TAG_PT, sub);
-		if (me == 0) {
-			double v[2];
-
-			MPI_Recv(v, 2, MPI_DOUBLE, ld->ping, TAG_PT, sub,
-				 MPI_STATUS_IGNORE);
-			rtt = v[0];
-			free = v[1];
-		}
-	}
-	if (me == 0 && cp_plogpt_fit_d(rtt, free, false, &d))
+	if (me == ld->ping && cp_plogpt_fit_d(rtt, free, false, &d))
 		d = NAN;
-	return d;
+	if (ld->ping != 0 && me == ld->ping)
+		MPI_Send(&d, 1, MPI_DOUBLE, 0, TAG_PT, sub);
+	if (ld->ping != 0 && me == 0)
+		MPI_Recv(&d, 1, MPI_DOUBLE, ld->ping, TAG_PT, sub,
+			 MPI_STATUS_IGNORE);
+	return me == 0 ? d : NAN;
 }
 
 /* b(h) and d(h) for h = 1..D; leaf 0 (world rank 0, the lowest rank of
@@ -461,15 +452,23 @@ static void run_tree(struct calib *c, struct pt_meas *m)
 
 /* The median of x[0..n) into v, the fastest and slowest as its
  * interval; NAN entries (not measured) skipped. */
-static void put_med(struct cp_pval *v, const double *x, int n,
-		    const char *fail)
+/* The measured entries of x[0..n) (not NAN) into y[0..64); how many. */
+static int measured(const double *x, int n, double *y)
 {
-	double y[64];
 	int i, k = 0;
 
 	for (i = 0; i < n && k < 64; i++)
 		if (!isnan(x[i]))
 			y[k++] = x[i];
+	return k;
+}
+
+static void put_med(struct cp_pval *v, const double *x, int n,
+		    const char *fail)
+{
+	double y[64];
+	int k = measured(x, n, y);
+
 	if (!k) {
 		v->state = CP_PV_FAIL;
 		snprintf(v->fail, sizeof(v->fail), "%s", fail);
@@ -510,11 +509,8 @@ static void fill_pair(struct cp_pt_params *pt, struct pt_meas *m)
 static void quartiles(const double *x, int n, double *q1, double *q3)
 {
 	double y[64];
-	int i, k = 0;
+	int k = measured(x, n, y);
 
-	for (i = 0; i < n && k < 64; i++)
-		if (!isnan(x[i]))
-			y[k++] = x[i];
 	if (!k || cp_stats_percentile(y, (size_t)k, 0.25, q1) ||
 	    cp_stats_percentile(y, (size_t)k, 0.75, q3))
 		*q1 = *q3 = 0;

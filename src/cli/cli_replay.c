@@ -354,7 +354,6 @@ static int cp_rpl_net(const struct cp_params *p, int nleaves,
  * Waits' leave minus enter) and to the end of its last one. */
 struct cp_rpl_times {
 	double in_m, in_p, end_m, end_p;
-	double in_q;		/* the run's line: in_p with no RTO stall */
 	int msgs, rto;
 };
 
@@ -389,7 +388,7 @@ static void cp_rpl_print(const struct cp_rpl *x,
 			 const char *pfile, bool tree)
 {
 	struct cp_rpl_times t, all = { 0 };
-	double mu_sum = 0, end_q = 0;
+	double mu_sum = 0, in_q = 0, end_q = 0;
 	int32_t r;
 	int nmu = 0, k, shown = 0;
 
@@ -424,7 +423,7 @@ static void cp_rpl_print(const struct cp_rpl *x,
 		all.msgs += t.msgs;
 		all.in_m += t.in_m;
 		all.in_p += t.in_p;
-		all.in_q += q[r].in_p;
+		in_q += q[r].in_p;
 		all.end_m = fmax(all.end_m, t.end_m);
 		if (!isnan(q[r].end_p))
 			end_q = fmax(end_q, q[r].end_p);
@@ -440,8 +439,8 @@ static void cp_rpl_print(const struct cp_rpl *x,
 	}
 	printf("%-6s %-16s %8d | %9.6f %9.6f %8.3f %9.6f %8.3f | %12.6f "
 	       "%12.6f %12.6f | %4d\n", "all", "", all.msgs, all.in_m,
-	       all.in_p, cp_rpl_mu(all.in_m, all.in_p), all.in_q,
-	       cp_rpl_mu(all.in_m, all.in_q), all.end_m, res->total_s, end_q,
+	       all.in_p, cp_rpl_mu(all.in_m, all.in_p), in_q,
+	       cp_rpl_mu(all.in_m, in_q), all.end_m, res->total_s, end_q,
 	       res->n_rto);
 	printf("\nmu_bar of the time in replayed calls over ranks: %.3f\n",
 	       nmu ? mu_sum / nmu : NAN);
@@ -558,14 +557,14 @@ int cp_cli_replay(int argc, char **argv)
 		goto out;
 	}
 	/* first with no RTO stall (T_RTO 0: the rule's worst case apart),
-	 * then as eq. 14 says */
+	 * then as eq. 14 says, when it flagged a send */
 	t_rto = net.t_rto_s;
 	net.t_rto_s = 0;
 	rc = cp_replay_run(&net, rk, x.nranks, &res);
 	for (r = 0; (!rc || rc == -CP_ENOPRED) && r < x.nranks; r++)
 		cp_rpl_rank(&x, &rk[r], r, &q[r]);
 	net.t_rto_s = t_rto;
-	if (!rc || rc == -CP_ENOPRED)
+	if ((!rc || rc == -CP_ENOPRED) && res.n_rto)
 		rc = cp_replay_run(&net, rk, x.nranks, &res);
 	if (rc && rc != -CP_ENOPRED) {
 		cp_cli_err("replay: %s", rc == -CP_ENOMEM ? "out of memory" :

@@ -450,8 +450,6 @@ static void run_tree(struct calib *c, struct pt_meas *m)
 	free(buf);
 }
 
-/* The median of x[0..n) into v, the fastest and slowest as its
- * interval; NAN entries (not measured) skipped. */
 /* The measured entries of x[0..n) (not NAN) into y[0..64); how many. */
 static int measured(const double *x, int n, double *y)
 {
@@ -463,6 +461,8 @@ static int measured(const double *x, int n, double *y)
 	return k;
 }
 
+/* The median of x[0..n) into v, the fastest and slowest as its
+ * interval; NAN entries (not measured) skipped. */
 static void put_med(struct cp_pval *v, const double *x, int n,
 		    const char *fail)
 {
@@ -543,8 +543,12 @@ static void fill_tree(struct cp_pt_params *pt, struct pt_meas *m)
 				printf("plogpt: b(%d) %.4g B/s taken as "
 				       "2 b(%d) = %.4g (section III-A)\n", h,
 				       pt->b_bps[h].val, h - 1, b[h]);
+				/* the interval cut at the cap: the bursts
+				 * may all lie above it (a flat table whose
+				 * leaf link is slower than the links across) */
 				pt->b_bps[h].val = b[h];
-				pt->b_bps[h].hi = fmax(b[h], pt->b_bps[h].lo);
+				pt->b_bps[h].lo = fmin(pt->b_bps[h].lo, b[h]);
+				pt->b_bps[h].hi = fmin(pt->b_bps[h].hi, b[h]);
 			}
 	e = cp_plogpt_fit_eps_s(blo, bhi, dlo, dhi, m->height);
 	calib_put_range(&pt->eps_s, e, CP_PLOGPT_EPS_S_MIN, e, R);

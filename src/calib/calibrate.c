@@ -355,6 +355,22 @@ static void do_baselines(const struct plan *pl, struct res *r,
 	free(rtt);
 }
 
+/* The file just written, read back as the library and commprof read
+ * it: a value the reader refuses would leave every run unpredicted. */
+static int read_back(const char *path)
+{
+	struct cp_params *q = NULL;
+	char err[256];
+
+	if (cp_params_load(path, &q, err, sizeof(err)) < 0) {
+		fprintf(stderr, "commprof-calibrate: %s: written but not "
+			"readable (a bug of ours): %s\n", path, err);
+		return 1;
+	}
+	cp_params_free(q);
+	return 0;
+}
+
 static int finish(struct calib *c, const struct plan *pl, struct res *r,
 		  struct cp_params *p, FILE *f, const char *path)
 {
@@ -374,6 +390,8 @@ static int finish(struct calib *c, const struct plan *pl, struct res *r,
 			path);
 		return 1;
 	}
+	if (read_back(path))
+		return 1;
 	printf("wrote %s; total wall time %.1f s\n", path,
 	       MPI_Wtime() - c->t0_s);
 	return 0;

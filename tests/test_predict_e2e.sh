@@ -2,10 +2,10 @@
 # test_predict_e2e.sh - calibrate (--quick, 2 ranks), profile
 # examples/stride with the parameter file, report: the application's
 # output is unchanged, every model that predicted has an accuracy line
-# (a baseline the calibration failed may be missing only when the report
-# names it; LMO and log3P must predict), and the report flags the
-# strided sends of stride.c, not the contiguous ones of the same size
-# (under Open MPI within three calibrations).
+# (a baseline, or PlogPT, that the calibration failed may be missing
+# only when the report names it; LMO and log3P must predict), and the
+# report flags the strided sends of stride.c, not the contiguous ones of
+# the same size (under Open MPI within three calibrations).
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
 CAL="$top_builddir/commprof-calibrate"
@@ -31,8 +31,9 @@ for try in 1 2 3; do
 print(sqlite3.connect(sys.argv[1]).execute("SELECT value FROM meta "
       "WHERE key = \x27pred_models\x27").fetchone()[0])' \
 		"$(cp_run_of "$T/o")/rank-00000.db") || fail "no pred_models in rank 0"
-	# LMO and log3P must be in; a baseline may be out (LogGP's L is
-	# often negative in shared memory), as the check below allows
+	# LMO and log3P must be in; a baseline or PlogPT may be out (LogGP's
+	# and PlogPT's L are often negative in shared memory), as the check
+	# below allows
 	if ! has_model lmo || ! has_model log3p; then
 		note "calibration $try: models $got; again"
 		continue
@@ -81,8 +82,11 @@ models = sys.argv[5].split(",")
 bad = []
 h = r["header"]
 # a baseline that three quick calibrations could not estimate may be out,
-# but only with the header naming it; log3P and LMO must be in
-names = {"hockney": "Hockney", "loggp": "LogGP", "plogp": "PLogP"}
+# and so may PlogPT (whose L, RTT(0)/2 - g(0), a quick calibration in
+# shared memory can find negative), but only with the header naming it;
+# log3P and LMO must be in
+names = {"hockney": "Hockney", "loggp": "LogGP", "plogp": "PLogP",
+         "plogpt": "PlogPT"}
 have = h.get("pred_models", "").split(",")
 for m in models:
     if m in have:

@@ -32,7 +32,7 @@ print(sqlite3.connect(sys.argv[1]).execute("SELECT value FROM meta "
       "WHERE key = \x27pred_models\x27").fetchone()[0])' \
 		"$(cp_run_of "$T/o")/rank-00000.db") || fail "no pred_models in rank 0"
 	# LMO and log3P must be in; a baseline or PlogPT may be out (LogGP's
-	# and PlogPT's L are often negative in shared memory), as the check
+	# L is often negative in shared memory, PlogPT's was once), as the check
 	# below allows
 	if ! has_model lmo || ! has_model log3p; then
 		note "calibration $try: models $got; again"

@@ -546,9 +546,10 @@ static void fill_tree(struct cp_pt_params *pt, struct pt_meas *m)
 				/* the interval cut at the cap: the bursts
 				 * may all lie above it (a flat table whose
 				 * leaf link is slower than the links across) */
-				pt->b_bps[h].val = b[h];
-				pt->b_bps[h].lo = fmin(pt->b_bps[h].lo, b[h]);
-				pt->b_bps[h].hi = fmin(pt->b_bps[h].hi, b[h]);
+				calib_put_range(&pt->b_bps[h], b[h],
+						fmin(pt->b_bps[h].lo, b[h]),
+						fmin(pt->b_bps[h].hi, b[h]),
+						pt->b_bps[h].n);
 			}
 	e = cp_plogpt_fit_eps_s(blo, bhi, dlo, dhi, m->height);
 	calib_put_range(&pt->eps_s, e, CP_PLOGPT_EPS_S_MIN, e, R);

@@ -40,10 +40,13 @@ print(sqlite3.connect(sys.argv[1]).execute("SELECT value FROM meta "
 	fi
 	[ "$got" = "$want" ] || note "calibration $try: models $got (of $want)"
 
-	# Open MPI packs stride.c's column slower than it moves 8 KiB:
-	# l_mw is log3P's largest term after most quick calibrations (7 of
-	# 9 on this machine, the two others one with a steady gauge and
-	# one unknown): another calibration then
+	# Under Open MPI a send of stride.c's column (1024 doubles 1 KiB
+	# apart) takes 2 to 3 times the contiguous one's median time (8
+	# profiled runs on this machine): l_mw was log3P's largest term
+	# after each of 8 quick calibrations on this machine, 2.3 to 3.9
+	# times o_mw + o_net (at the 256-B stride stride.c had before, the
+	# terms were within noise of each other and 3 of the same 8 left it
+	# unflagged); another calibration if not
 	[ "$CP_MPI" = mpich ] && break
 	"$COMMPROF" report "$T/o" --format json >"$T/r.json" || fail "report"
 	n=$("$PYTHON3" -c 'import json, sys

@@ -241,11 +241,73 @@ static void test_errors(void)
 	cp_log3p_free(&m);
 }
 
+/*
+ * Cache-set aliasing: one-double blocks in 8192 B, l_mw (us) at strides
+ * of 256 (neutral) 1000, 1024 (aliased) 2000, 1088 (spread) 1000, 4096
+ * (aliased) 2000, 4160 (spread) 1100 and 8192 (neutral) 2200.  Each
+ * class is interpolated over its own points and the neutral ones; a
+ * table without the spread companions over all its points, as before.
+ */
+static double alias_lmw(const double *g, const double *lmw, int ng,
+			double stride)
+{
+	const double s[] = { 8192 }, b[] = { 8 }, tmem[] = { 3 };
+	const double t00[] = { 10 }, t01[] = { 100 };
+	double t01sd[8];
+	struct cp_log3p_meas in = { 1, s, tmem, t00, t01, 1, 1, ng, s, b, g,
+				    t01sd };
+	struct cp_log3p m;
+	struct cp_log3p_pred p;
+	double v = NAN;
+
+	for (int i = 0; i < ng; i++)
+		t01sd[i] = 100 + lmw[i];
+	if (cp_log3p_derive(&in, &m))
+		return NAN;
+	if (!cp_log3p_eval(&m, 8192, stride, 8, &p))
+		v = p.l_mw_s;
+	cp_log3p_free(&m);
+	return v;
+}
+
+static void test_alias(void)
+{
+	const double g[] = { 248, 1016, 1080, 4088, 4152, 8184 };
+	const double lmw[] = { 1000, 2000, 1000, 2000, 1100, 2200 };
+	const double g4[] = { 248, 1016, 4088, 8184 };
+	const double lmw4[] = { 1000, 2000, 2000, 2200 };
+	double w, v;
+
+	w = (log2(1592) - log2(1080)) / (log2(4152) - log2(1080));
+	v = alias_lmw(g, lmw, 6, 1600);
+	ta_check(fabs(v - (1000 + 100 * w)) < 1e-9,
+		 "stride 1600 (spread): between 1088 and 4160 only, %g "
+		 "(got %g)", 1000 + 100 * w, v);
+	v = alias_lmw(g, lmw, 6, 2048);
+	ta_check(v == 2000, "stride 2048 (aliased): between 1024 and 4096, "
+		 "2000 (got %g)", v);
+	ta_check(alias_lmw(g, lmw, 6, 1024) == 2000 &&
+		 alias_lmw(g, lmw, 6, 1088) == 1000 &&
+		 alias_lmw(g, lmw, 6, 4096) == 2000,
+		 "exact at the points of either class");
+	v = alias_lmw(g, lmw, 6, 512);
+	ta_check(v == 1000, "stride 512 (neutral): between 256 and 1088, "
+		 "not 1024, 1000 (got %g)", v);
+	w = (log2(5992) - log2(4152)) / (log2(8184) - log2(4152));
+	v = alias_lmw(g, lmw, 6, 6000);
+	ta_check(fabs(v - (1100 + 1100 * w)) < 1e-9,
+		 "stride 6000 (neutral): between 4160 and 8192 (got %g)", v);
+	v = alias_lmw(g4, lmw4, 4, 1600);
+	ta_check(v == 2000, "no spread points (an older table): stride 1600 "
+		 "between 1024 and 4096 as before, 2000 (got %g)", v);
+}
+
 int main(void)
 {
 	test_paper();
 	test_grid();
 	test_extrap();
 	test_errors();
+	test_alias();
 	return ta_done("test_analysis_log3p");
 }

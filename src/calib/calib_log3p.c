@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/cp_breaks.h"
 #include "analysis/cp_err.h"
 #include "analysis/cp_stats.h"
 #include "src/calib/calib.h"
@@ -422,6 +423,91 @@ static void strided(struct ctx *x, struct calib_l3 *l)
 		}
 }
 
+/*
+ * The strided protocol's own breaks (ours): a library may switch
+ * protocols for non-contiguous data at sizes of its own, which the
+ * contiguous regimes do not show (MPICH 4 on the development host:
+ * doubles 16 B apart one-way in 9.4 us at 8 KiB and in 52 us at 12
+ * KiB, contiguous ones without a jump there), and a table whose
+ * strided sizes straddle such a jump interpolates across it (a quick
+ * calibration priced an 8-KiB column at 53 us, measured 3 us).  So
+ * one-double blocks 8 B apart are timed at every contiguous size of 1
+ * KiB to 256 KiB, BRK_SAMP samples each, the breaks of their one-way
+ * times found as the LMO sweep's are (cp_breaks_fit_joint, relative
+ * residuals, at least 3 sizes a segment), and the sizes on both sides
+ * of each become strided sizes.  Collective over the pair; on rank 0
+ * prints what it found.
+ */
+#define BRK_SAMP	MIN_SAMP
+#define BRK_MAX		4	/* breaks kept, the first ones */
+
+static void strided_breaks(struct ctx *x, struct calib_l3 *l)
+{
+	double xs[MAXS], ys[MAXS], w[MAXS], v[3], ss[MAXS];
+	int n = 0, i, k, m = x->m, nss = l->nss, nadd = 0;
+	struct cp_breaks b;
+	MPI_Datatype t;
+	char found[320] = "";
+	size_t o = 0;
+
+	x->m = BRK_SAMP;
+	for (i = 0; i < l->ns && n < MAXS; i++) {
+		if (l->sizes[i] < 1024 || l->sizes[i] > 256 << 10 ||
+		    !strided_type(l->sizes[i], 8, 8, &t))
+			continue;
+		value(x, K_REMOTE, t, 1, 0, 0, v);
+		MPI_Type_free(&t);
+		xs[n] = l->sizes[i];
+		ys[n] = v[0];
+		w[n] = v[0] > 0 ? 1 / (v[0] * v[0]) : 0;
+		n++;
+	}
+	x->m = m;
+	memcpy(ss, l->ssizes, (size_t)nss * sizeof(double));
+	if (x->r0 && n >= 6 &&
+	    !cp_breaks_fit_joint(xs, ys, w, 1, n, 3, -1, &b)) {
+		for (k = 0; k < b.m && k < BRK_MAX; k++) {
+			i = b.brk[k];
+			add_size(ss, &nss, xs[i]);
+			add_size(ss, &nss, xs[i + 1]);
+			if (o < sizeof(found))
+				o += (size_t)snprintf(found + o,
+						      sizeof(found) - o,
+						      "%s%.0f-%.0f B (%.1f to "
+						      "%.1f us)", k ? ", " : "",
+						      xs[i], xs[i + 1],
+						      ys[i] * 1e6,
+						      ys[i + 1] * 1e6);
+			nadd++;
+		}
+		cp_breaks_free(&b);
+	}
+	if (x->r0)
+		printf("log3p strided sweep: doubles 16 B apart at %d sizes "
+		       "of 1 KiB to 256 KiB: %s%s\n", n,
+		       nadd ? "breaks between " : "no break",
+		       nadd ? found : "");
+	MPI_Bcast(&nss, 1, MPI_INT, 0, x->pair);
+	MPI_Bcast(ss, nss, MPI_DOUBLE, 0, x->pair);
+	if (nss == l->nss)
+		return;
+	qsort(ss, (size_t)nss, sizeof(double), cmp_dbl);
+	free(l->ssizes);
+	l->ssizes = malloc((size_t)nss * sizeof(double));
+	if (!l->ssizes)
+		calib_fatal("out of memory");
+	memcpy(l->ssizes, ss, (size_t)nss * sizeof(double));
+	l->nss = nss;
+	if (!x->r0)
+		return;
+	for (k = 0; k < 3; k++) {
+		free(l->t01sd[k]);
+		l->t01sd[k] = vec(nss * l->nb * l->ng);
+		for (i = 0; i < nss * l->nb * l->ng; i++)
+			l->t01sd[k][i] = NAN;
+	}
+}
+
 /* Rank 0: the tables from the values. */
 static void derive(struct calib_l3 *l)
 {
@@ -525,6 +611,7 @@ void calib_l3_run(struct calib *c, const double *lmo_sizes, int n,
 	empty_rt(&x);
 	contiguous(&x, l);
 	calib_gauge_pair(c, g);
+	strided_breaks(&x, l);
 	strided(&x, l);
 	if (x.r0) {
 		calib_progress_end(c);

@@ -265,7 +265,8 @@ struct calib_l3 {
  * sweep sizes (lmo_sizes, n, up to 4 MiB) and the regime boundaries
  * (first, nreg: a strided size on both sides of each up to 256 KiB;
  * below[k] > 0: the largest size of regime k - 1 a refined break found,
- * it and first[k] also contiguous sizes),
+ * it and first[k] also contiguous sizes), and the breaks of a sweep of
+ * strided messages (a strided size on both sides of each),
  * blocks of 8 B to 1 KiB, gaps of 8 B to 8 KiB (calib_log3p.c says how
  * each value is measured).  The other ranks sleep in a barrier.  Then
  * derive the tables (rank 0) and print the predicted-versus-measured

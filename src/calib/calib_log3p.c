@@ -427,10 +427,10 @@ static void strided(struct ctx *x, struct calib_l3 *l)
  * The strided protocol's own breaks (ours): a library may switch
  * protocols for non-contiguous data at sizes of its own, which the
  * contiguous regimes do not show (MPICH 4 on the development host:
- * doubles 16 B apart one-way in 9.4 us at 8 KiB and in 52 us at 12
- * KiB, contiguous ones without a jump there), and a table whose
- * strided sizes straddle such a jump interpolates across it (a quick
- * calibration priced an 8-KiB column at 53 us, measured 3 us).  So
+ * doubles 16 B apart one-way in 2.3 us at 8 KiB and in 44.8 us at 10
+ * KiB, in this sweep), and a table whose strided sizes straddle such a
+ * jump interpolates across it (a quick calibration priced
+ * examples/stride's 8-KiB column at 53 us, whose sends took 3 us).  So
  * one-double blocks 8 B apart are timed at every contiguous size of 1
  * KiB to 256 KiB, BRK_SAMP samples each, the breaks of their one-way
  * times found as the LMO sweep's are (cp_breaks_fit_joint, relative
@@ -599,8 +599,8 @@ void calib_l3_run(struct calib *c, const double *lmo_sizes, int n,
 		calib_fatal("out of memory");
 	/* every page written once: a strided cell reads up to CAP_BYTES
 	 * of sbuf, and pages of calloc's never written read as the one
-	 * shared zero page, always in cache (a 16-MiB extent of doubles
-	 * 1 KiB apart packed in 51 us instead of 90 on written pages) */
+	 * shared zero page, always in cache (16384 doubles 1 KiB apart
+	 * were sent in 51 us from such pages, in 90 us from written ones) */
 	calib_touch(x.sbuf, CAP_BYTES + 64);
 	calib_touch(x.rbuf, CAP_BYTES + 64);
 	l->nsamp = x.m;

@@ -76,8 +76,9 @@ for k in 1 2 3; do
 done
 cp "$T/q1.params" "$T/q.params" && cp cal1.out cal.out || fail "cp"
 # A and B profiled with it, replayed under PlogPT (the calibrated tree)
-# and PLogP (the file without its plogpt lines)
-grep -v '^plogpt\.' "$T/q.params" >"$T/p.params"
+# and PLogP (the file without its plogpt lines, failed ones too: a
+# 'fail plogpt.d 1' left behind was refused without its 'plogpt.tree')
+grep -Ev '^((fail|ambiguous) )?plogpt\.' "$T/q.params" >"$T/p.params"
 for m in 65536 262144; do
 	for a in a b; do
 		"$BED" run -t 120 -- -np 4 -x LD_PRELOAD="$CP_PRELOAD" \

@@ -44,8 +44,9 @@
  * a cell is memory's cost, which large strided messages of applications
  * pay (capped at 64 MiB, the table priced 300-900 KB of tests/probe.c
  * from cells that stayed in cache, 2 to 2.6 times too fast); measured
- * with MIN_SAMP samples in the first pass only, it adds about a second
- * to the calibration. */
+ * with MIN_SAMP samples in the first pass only (log3P took 23.6 s
+ * capped at 64 MiB and 24.2 s at 256 MiB, one default 2-rank
+ * calibration each). */
 #define CAP_BYTES	(256u << 20)	/* largest extent of a buffer */
 #define HOT_BYTES	(64u << 20)	/* above: MIN_SAMP samples, one pass */
 #define MAXS		64
@@ -396,6 +397,13 @@ static bool strided_type(double s, double b, double g, MPI_Datatype *t)
 	return true;
 }
 
+/* Is cell (is, ib, ig)'s extent above HOT_BYTES (MIN_SAMP samples)? */
+static bool cold_cell(const struct calib_l3 *l, int is, int ib, int ig)
+{
+	return l->ssizes[is] / l->blocks[ib] *
+	       (l->blocks[ib] + l->gaps[ig]) > HOT_BYTES;
+}
+
 static void strided(struct ctx *x, struct calib_l3 *l)
 {
 	int is, ib, ig, c, n, nc = l->nss * l->nb * l->ng, pass, m = x->m;
@@ -420,8 +428,7 @@ static void strided(struct ctx *x, struct calib_l3 *l)
 				MPI_Type_free(&t);
 				break;
 			}
-			big = l->ssizes[is] / l->blocks[ib] *
-			      (l->blocks[ib] + l->gaps[ig]) > HOT_BYTES;
+			big = cold_cell(l, is, ib, ig);
 			if (pass && big) {
 				MPI_Type_free(&t);
 				continue;
@@ -688,7 +695,8 @@ void calib_l3_fill(const struct calib_l3 *l, struct cp_params *p)
 		e.val = v;
 		e.lo = fmin(v, l->t01sd[1][i] - l->t01[2][k]);
 		e.hi = fmax(v, l->t01sd[2][i] - l->t01[1][k]);
-		e.n = n;
+		e.n = cold_cell(l, is, i / l->ng % l->nb, i % l->ng) ?
+		      MIN_SAMP : n;
 		calib_put(&p->l3_l_mw_s[i], &e, false);
 	}
 }

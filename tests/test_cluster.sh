@@ -46,20 +46,41 @@ cp_bed_or_skip
 export CPBED_STATE="$T/bed" CPBED_DELAYLINE="$top_builddir/tests/cluster/delayline"
 export MPIRUN
 # the bed leaves nothing behind, whatever happens below
-trap '"$BED" down >/dev/null 2>&1; rm -rf "$T"' EXIT
+VM=
+trap '[ -z "$VM" ] || kill "$VM" 2>/dev/null; "$BED" down >/dev/null 2>&1
+	rm -rf "$T"' EXIT
 trap 'exit 1' INT TERM HUP
 cd "$T" || fail "cd $T"
+# The bed's delay line and 4 ranks share 2 cores: how busy the machine
+# was while the calibration ran (load; vmstat's CPU % every 5 s: user,
+# system, idle, I/O wait, stolen by the host, as means), for a failure's
+# log.  cpu_watch starts, cpu_note ends and prints.
+cpu_watch() {
+	vmstat 5 >vm.out 2>/dev/null &
+	VM=$!
+}
+cpu_note() {
+	kill "$VM" 2>/dev/null
+	wait "$VM" 2>/dev/null
+	note "$1: load $(cut -d' ' -f1-3 /proc/loadavg); CPU % us sy id wa" \
+		"st $(awk 'NR > 3 && NF >= 17 { for (i = 13; i <= 17; i++)
+		s[i] += $i; n++ } END { if (n) printf "%.0f %.0f %.0f %.0f %.0f",
+		s[13] / n, s[14] / n, s[15] / n, s[16] / n, s[17] / n }' vm.out)"
+}
 "$MPICC" -O2 -o pairs "$top_srcdir/tests/cluster/pairs.c" ||
 	fail "cannot compile pairs.c"
 
 # calibrate: across the bed, defaults only
 calibrate() {
 	t0=$(date +%s)
+	cpu_watch
 	rc=0
 	"$BED" run -t 300 -- "$CAL" -o bed.params >cal.out 2>cal.err || rc=$?
+	cpu_note "calibration across the bed: $(( $(date +%s) - t0 )) s"
 	[ "$rc" = 0 ] ||
 		{ cat cal.out cal.err >&2; fail "calibrate: status $rc"; }
-	note "calibration across the bed: $(( $(date +%s) - t0 )) s"
+	# what LMO's phase said (regimes, breaks, failures), for a failure's log
+	grep -E '^ *(lmo[ :]|regime)' cal.out | sed 's/^/# /'
 	grep -q "^hosts $NH$(seq -f ' cpbed-h%g' 0 $((NH - 1)) | tr -d '\n')\$" \
 		bed.params || fail "$NH hosts expected: $(grep '^hosts' bed.params)"
 	"$COMMPROF" params show bed.params --format json >p.json ||

@@ -40,6 +40,7 @@ struct tl_exp {
 	int deg[MAXTAU];
 	double *ring;		/* [(is * ntau + it) * reps + r], rank 0 */
 	double *isend;		/* [is * reps + r], rank 0 */
+	int nexp, ncut;		/* experiments run, with fewer iterations */
 };
 
 static const double sizes_full[] = { 0, 256, 1024, 4000, 8192, 16384,
@@ -185,19 +186,45 @@ static int cmp_dbl(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Most time for the repetitions of one experiment (quick: half): where
+ * an iteration is slow, fewer iterations per repetition, at least
+ * EXP_ITERS.  Under MPICH with 4 ranks on 2 cores the waiting ranks
+ * spin, an iteration took 1 to 4 ms whatever its size, and the Rings 47
+ * s of a default calibration of 125 to 136 s; on a core each, the
+ * longest experiment (tau = 12 at 1 MiB, Open MPI) takes about 25 ms. */
+#define EXP_S		0.1
+#define EXP_ITERS	2
+
+/* The iterations of the repetitions after the warm-up, whose time per
+ * iteration w the first participant (world rank root) measured: as many
+ * as fill EXP_S, at most iters.  Collective. */
+static int fit_iters(int iters, int reps, double w, int root, bool quick)
+{
+	int n = iters;
+
+	if (w > 0 && reps * iters * w > (quick ? EXP_S / 2 : EXP_S))
+		n = (int)((quick ? EXP_S / 2 : EXP_S) / (reps * w));
+	n = n < EXP_ITERS ? EXP_ITERS : n > iters ? iters : n;
+	MPI_Bcast(&n, 1, MPI_INT, root, MPI_COMM_WORLD);
+	return n;
+}
+
 /* Experiment it of size m, c->reps times after one warm-up: on the
  * experiment's first participant, the time per iteration into t[] and
  * (tau = 1) the median MPI_Isend duration into o[]. */
-static void run_exp(struct calib *c, const struct tl_exp *e, int it, int m,
+static void run_exp(struct calib *c, struct tl_exp *e, int it, int m,
 		    int reps, char *sb, char *rb, double *t, double *o)
 {
 	int k = e->deg[it] > 1 ? e->n : (int)e->tau[it];
-	int iters = iters_for(m, c->quick), r, i;
+	int iters = iters_for(m, c->quick), n0 = iters, r, i;
 	bool in = e->me >= 0 && e->me < (k < 2 ? 2 : k);
-	double t0, *is = xcalloc((size_t)iters, sizeof(double));
+	double t0, w = 0, *is = xcalloc((size_t)iters, sizeof(double));
 
 	for (r = -1; r < reps; r++) {
 		MPI_Barrier(MPI_COMM_WORLD);
+		if (r == 0)
+			iters = fit_iters(iters, reps, w, e->world[0],
+					  c->quick);
 		if (!in)
 			continue;
 		t0 = MPI_Wtime();
@@ -207,6 +234,8 @@ static void run_exp(struct calib *c, const struct tl_exp *e, int it, int m,
 			else
 				ring(e, k, e->deg[it], sb, rb, m);
 		}
+		if (r < 0 && !e->me)
+			w = (MPI_Wtime() - t0) / iters;
 		if (e->me || r < 0)
 			continue;
 		t[r] = (MPI_Wtime() - t0) / iters / (k == 1 ? 2 : 1);
@@ -216,6 +245,8 @@ static void run_exp(struct calib *c, const struct tl_exp *e, int it, int m,
 		}
 	}
 	free(is);
+	e->nexp++;
+	e->ncut += iters < n0;
 }
 
 /* Every experiment of e over the sizes; results reach rank 0. */
@@ -329,6 +360,11 @@ static void print_chan(const struct tl_exp *e, const double *sizes, int ns,
 	}
 	if (f->flags & CP_TLFIT_CLAMPED)
 		printf("tau-Lop: some L below 0 within noise, set to 0\n");
+	if (e->ncut)
+		printf("tau-Lop channel %d: %d of %d experiments with fewer "
+		       "iterations, to bound their time (slow iterations: "
+		       "ranks waiting for a CPU)\n", e->chan, e->ncut,
+		       e->nexp);
 }
 
 static void fill_chan(struct cp_params *p, const struct tl_exp *e,

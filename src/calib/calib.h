@@ -44,10 +44,12 @@ struct calib {
 				 * current phase */
 	double phase_weight;	/* its share */
 	const char *phase;	/* its name */
+	double phase_t0;	/* MPI_Wtime at its start */
 };
 
 /* Start a phase worth weight of the whole run (the weights of a run sum
- * to 1).  Not collective; cannot fail. */
+ * to 1); rank 0 prints what the phase before took ("phase NAME: S s").
+ * Not collective; cannot fail. */
 void calib_phase(struct calib *c, const char *name, double weight);
 
 /* The current phase is done of total: on rank 0 with a terminal, a

@@ -28,6 +28,12 @@ void calib_fatal(const char *what)
 
 void calib_phase(struct calib *c, const char *name, double weight)
 {
+	double now = MPI_Wtime();
+
+	/* what each phase took, on the output a user keeps */
+	if (c->rank == 0 && c->phase)
+		printf("phase %s: %.1f s\n", c->phase, now - c->phase_t0);
+	c->phase_t0 = now;
 	c->phase_base += c->phase_weight;
 	c->phase_weight = weight;
 	c->phase = name;

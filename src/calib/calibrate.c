@@ -531,6 +531,7 @@ static int calibrate(struct calib *c, const char *path, FILE *f)
 	calib_phase(c, "plogpt", 0.04);
 	calib_plogpt(c, &p);
 	calib_gauge(c, &r.gauge);
+	calib_phase(c, "write", 0);
 	if (c->rank == 0)
 		rc = finish(c, &pl, &r, &p, f, path);
 	free_res(&r);

@@ -191,7 +191,9 @@ static int cmp_dbl(const void *a, const void *b)
  * EXP_ITERS.  Under MPICH with 4 ranks on 2 cores the waiting ranks
  * spin, an iteration took 1 to 4 ms whatever its size, and the Rings 47
  * s of a default calibration of 125 to 136 s; on a core each, the
- * longest experiment (tau = 12 at 1 MiB, Open MPI) takes about 25 ms. */
+ * longest experiment (tau = 12 at 1 MiB, Open MPI: 11 repetitions of 3
+ * iterations of 0.68 ms) takes about 22 ms.  Slow links are cut too: a
+ * MiB at 100 Mbit/s on the test bed takes 84 ms an iteration. */
 #define EXP_S		0.1
 #define EXP_ITERS	2
 

@@ -291,18 +291,30 @@ static double *vec(int n)
 	return v;
 }
 
-static void alloc_values(struct calib_l3 *l)
+/* The strided values (value, lo, hi) of every cell of l's grid, NAN
+ * until measured. */
+static void alloc_strided(struct calib_l3 *l)
 {
 	int k, nc = l->nss * l->nb * l->ng, i;
+
+	for (k = 0; k < 3; k++) {
+		free(l->t01sd[k]);
+		l->t01sd[k] = vec(nc);
+		for (i = 0; i < nc; i++)
+			l->t01sd[k][i] = NAN;
+	}
+}
+
+static void alloc_values(struct calib_l3 *l)
+{
+	int k;
 
 	for (k = 0; k < 3; k++) {
 		l->tmem[k] = vec(l->ns);
 		l->t00[k] = vec(l->ns);
 		l->t01[k] = vec(l->ns);
-		l->t01sd[k] = vec(nc);
-		for (i = 0; i < nc; i++)
-			l->t01sd[k][i] = NAN;
 	}
+	alloc_strided(l);
 }
 
 /* The empty roundtrip's half, for the one-way times. */
@@ -521,14 +533,8 @@ static void strided_breaks(struct ctx *x, struct calib_l3 *l)
 		calib_fatal("out of memory");
 	memcpy(l->ssizes, ss, (size_t)nss * sizeof(double));
 	l->nss = nss;
-	if (!x->r0)
-		return;
-	for (k = 0; k < 3; k++) {
-		free(l->t01sd[k]);
-		l->t01sd[k] = vec(nss * l->nb * l->ng);
-		for (i = 0; i < nss * l->nb * l->ng; i++)
-			l->t01sd[k][i] = NAN;
-	}
+	if (x->r0)
+		alloc_strided(l);
 }
 
 /* Rank 0: the tables from the values. */

@@ -203,9 +203,10 @@ static int cmp_dbl(const void *a, const void *b)
 static int fit_iters(int iters, int reps, double w, int root, bool quick)
 {
 	int n = iters;
+	double budget = quick ? EXP_S / 2 : EXP_S;
 
-	if (w > 0 && reps * iters * w > (quick ? EXP_S / 2 : EXP_S))
-		n = (int)((quick ? EXP_S / 2 : EXP_S) / (reps * w));
+	if (w > 0 && reps * iters * w > budget)
+		n = (int)(budget / (reps * w));
 	n = n < EXP_ITERS ? EXP_ITERS : n > iters ? iters : n;
 	MPI_Bcast(&n, 1, MPI_INT, root, MPI_COMM_WORLD);
 	return n;

@@ -47,7 +47,16 @@ has c3.params '^nranks 3$'
 has c3.params '^assume quick$'
 # LMO: regimes from 0 B, the sweep, every rank and pair in every regime
 has c3.params '^lmo\.regimes [1-8] 0( [0-9]+)*$'
-has c3.params '^lmo\.sizes [0-9]+ 64 96 128 '
+# the sweep: two sizes per doubling to 1 MiB; one to 256 KiB with more
+# ranks than CPUs (--quick: man commprof-calibrate(1))
+if [ "$ncpu" -lt 3 ]; then
+	sweep='64 128 256 '
+	last=262144
+else
+	sweep='64 96 128 '
+	last=1048576
+fi
+has c3.params "^lmo\.sizes [0-9]+ $sweep"
 nreg=$(sed -n 's/^lmo\.regimes \([0-9]*\) .*/\1/p' c3.params)
 k=0
 while [ "$k" -lt "$nreg" ]; do
@@ -94,7 +103,7 @@ has c3.out '^tau-Lop channel 0 \(shared memory\) on 3 ranks'
 # triplet shares a process: one per round), the sweep, the limits and
 # regimes, the check off log3P's tables
 has c3.out '^lmo experiments: 3 empty roundtrips in 3 rounds, then at each size 3 one-to-one in 3 rounds and 3 one-to-two in 3 rounds$'
-has c3.out '^lmo sweep: [0-9]+ sizes from 64 to 1048576 B, 5 repetitions of every experiment at each, '
+has c3.out "^lmo sweep: [0-9]+ sizes from 64 to $last B, 5 repetitions of every experiment at each, "
 if [ "$CP_MPI" = openmpi ]; then
 	has c3.out '^lmo limits reported by the MPI library: .*btl_vader_eager_limit=4096'
 else

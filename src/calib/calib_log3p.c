@@ -247,6 +247,13 @@ static void grids(struct calib_l3 *l, const double *sizes, int n,
 	for (i = 0; i < n; i++)
 		if (sizes[i] <= 4 << 20)
 			add_size(s, &ns, sizes[i]);
+	/* --quick: two sizes per doubling to 1 MiB, also where the LMO
+	 * sweep had one or stopped earlier (more ranks than CPUs) */
+	for (k = 64; quick && k <= 1 << 20; k *= 2) {
+		add_size(s, &ns, k);
+		if (k < 1 << 20)
+			add_size(s, &ns, 1.5 * k);
+	}
 	for (k = 1; k < nreg; k++)
 		if (below[k] > 0) {
 			add_size(s, &ns, below[k]);

@@ -48,7 +48,8 @@ has c3.params '^assume quick$'
 # LMO: regimes from 0 B, the sweep, every rank and pair in every regime
 has c3.params '^lmo\.regimes [1-8] 0( [0-9]+)*$'
 # the sweep: two sizes per doubling to 1 MiB; one to 256 KiB with more
-# ranks than CPUs (--quick: man commprof-calibrate(1))
+# ranks than CPUs (--quick: man commprof-calibrate(1)), where log3P's
+# contiguous sizes stop too
 if [ "$ncpu" -lt 3 ]; then
 	sweep='64 128 256 '
 	last=262144
@@ -78,7 +79,7 @@ has c3.params '^log3p\.sizes [0-9]+ 8 64 96 '
 has c3.params '^log3p\.ssizes [0-9]+ .*1024 .*16384( |$)'
 has c3.params '^log3p\.blocks 3 8 64 1024$'
 has c3.params '^log3p\.gaps 3 8 248 8184$'
-for s in 64 1024 65536 1048576; do
+for s in 64 1024 65536 $last; do
 	has c3.params "^(fail )?log3p\.o_mw $s "
 	has c3.params "^(fail )?log3p\.o_net $s "
 done

@@ -228,7 +228,8 @@ static void add_size(double *s, int *n, double v)
 		s[(*n)++] = v;
 }
 
-/* Grids: the contiguous sizes of the sweep (with 8 B) up to 4 MiB; the
+/* Grids: the contiguous sizes of the sweep (with 8 B and two sizes per
+ * doubling to its largest: 64, 96, 128, ... B) up to 4 MiB; the
  * strided sizes 256 B, 1 KiB, 16 KiB x 2^k (quick: 1 KiB, 16 KiB x 4^k),
  * and the sweep sizes on both sides of each regime boundary up to
  * 256 KiB (a protocol's; above, breaks come from caches and the
@@ -247,13 +248,10 @@ static void grids(struct calib_l3 *l, const double *sizes, int n,
 	for (i = 0; i < n; i++)
 		if (sizes[i] <= 4 << 20)
 			add_size(s, &ns, sizes[i]);
-	/* --quick: two sizes per doubling to 1 MiB, also where the LMO
-	 * sweep had one or stopped earlier (more ranks than CPUs) */
-	for (k = 64; quick && k <= 1 << 20; k *= 2) {
-		add_size(s, &ns, k);
-		if (k < 1 << 20)
-			add_size(s, &ns, 1.5 * k);
-	}
+	/* two sizes per doubling up to the sweep's largest, also where
+	 * the sweep had one (--quick with more ranks than CPUs) */
+	for (k = 64; n > 0 && 1.5 * k < sizes[n - 1]; k *= 2)
+		add_size(s, &ns, 1.5 * k);
 	for (k = 1; k < nreg; k++)
 		if (below[k] > 0) {
 			add_size(s, &ns, below[k]);

@@ -38,6 +38,9 @@ struct calib {
 				 * this (+2%) is run again; 0 never */
 	bool serial;		/* one experiment at a time: the hosts have
 				 * fewer CPUs than ranks */
+	bool sparse;		/* --quick and serial: fewer LMO sizes and
+				 * tau-Lop repetitions, whose exchanges wait
+				 * for time slices there */
 	bool tty;		/* rank 0 and stderr is a terminal */
 	double t0_s;		/* MPI_Wtime at start */
 	double phase_base;	/* progress: share of the run before the

@@ -526,19 +526,16 @@ void calib_lmo_run(struct calib *c, struct calib_lmo *l)
 	struct raw w = { NULL, NULL };
 	double size[MAXSIZES], t0 = MPI_Wtime();
 	int k, nk = c->n > 2 ? 3 : 2;
-	bool sparse;
 
 	memset(l, 0, sizeof(*l));
 	share_limits(c, l);
-	/* --quick on a host with fewer CPUs than ranks: one size per
-	 * doubling, up to 256 KiB.  There a one-to-two's three processes
-	 * share two CPUs, and where the library's waiting processes spin
-	 * (MPICH) its repetitions wait for time slices whatever the size:
-	 * 0.43 s a size on 4 ranks of 2 CPUs, 13 s of sweep in a 21-s
-	 * quick calibration */
-	sparse = c->quick && c->serial;
-	l->nsizes = sweep_sizes(l, sparse ? 256 << 10 : c->quick ? 1 << 20 :
-				4 << 20, sparse, size);
+	/* c->sparse: one size per doubling, up to 256 KiB.  A
+	 * one-to-two's three processes share two CPUs there, and where the
+	 * library's waiting processes spin (MPICH) its repetitions wait
+	 * for time slices whatever the size: 0.43 s a size on 4 ranks of 2
+	 * CPUs, 13 s of sweep in a 21-s quick calibration */
+	l->nsizes = sweep_sizes(l, c->sparse ? 256 << 10 : c->quick ?
+				1 << 20 : 4 << 20, c->sparse, size);
 	l->size_bytes = malloc((size_t)l->nsizes * sizeof(double));
 	if (!l->size_bytes)
 		calib_fatal("out of memory");

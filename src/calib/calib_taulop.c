@@ -430,10 +430,9 @@ static void free_exp(struct tl_exp *e)
 void calib_taulop(struct calib *c, struct cp_params *p)
 {
 	const double *sizes = c->quick ? sizes_quick : sizes_full;
-	/* --quick with more ranks than CPUs: 5 repetitions (their
-	 * iterations wait for time slices there, see fit_iters) */
+	/* c->sparse: 5 repetitions (see fit_iters) */
 	int ns = c->quick ? 5 : 12, nred;
-	int reps = c->quick ? (c->serial ? 5 : 7) : 11;
+	int reps = c->sparse ? 5 : c->quick ? 7 : 11;
 	struct tl_exp e[2];
 	double rb[8], rt[8];
 	int k;

@@ -494,6 +494,7 @@ static int calibrate(struct calib *c, const char *path, FILE *f)
 	memset(&r, 0, sizeof(r));
 	plan_init(&pl, c->quick);
 	c->serial = check_oversub(c);
+	c->sparse = c->quick && c->serial;
 	if (c->rank == 0 && (!(p.hosts = calloc(c->n, sizeof(char *))) ||
 			     !(p.rank_host = calloc(c->n, sizeof(int)))))
 		calib_fatal("out of memory");

@@ -119,7 +119,7 @@ has c3.out '^lmo regime 0: messages of 0 B '
 has c3.out '^lmo\.C 0 2 '
 has c3.out '^wrote c3\.params; total wall time '
 if [ "$ncpu" -lt 3 ]; then
-	has c3.out '^warning: oversubscribed: 3 ranks on a host with [0-9]+ online CPUs'
+	has c3.out '^warning: oversubscribed: 3 ranks on a machine with [0-9]+ online CPUs'
 	has c3.params '^assume oversubscribed$'
 else
 	grep -q oversubscribed c3.out && fail "oversubscription reported"

@@ -74,6 +74,15 @@ void calib_fatal(const char *what) __attribute__((noreturn));
 void calib_idle_barrier_on(MPI_Comm comm);
 void calib_idle_barrier(void);
 
+/* MPI_Waitall of reqs[0..n), which on a crowded host (c->serial) polls
+ * and yields the CPU between polls: a process that waits for a message
+ * in a blocking call spins, and takes from the one that must send it
+ * the core it needs to push its data into the transport (the process
+ * yielded to runs at once; a message's arrival is seen within a
+ * scheduler pass, where sleeping would add a timer's slack).  Not
+ * collective; cannot fail. */
+void calib_wait(const struct calib *c, int n, MPI_Request *reqs);
+
 /* On a host with fewer CPUs than ranks (c->serial), pin this process to
  * the slot-th CPU it may run on, for the two processes of an experiment
  * to run side by side as on a host with a CPU each, instead of the

@@ -89,6 +89,22 @@ void calib_idle_barrier(void)
 	calib_idle_barrier_on(MPI_COMM_WORLD);
 }
 
+void calib_wait(const struct calib *c, int n, MPI_Request *reqs)
+{
+	int done = 0;
+
+	if (!c->serial) {
+		MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
+		return;
+	}
+	for (;;) {
+		MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE);
+		if (done)
+			return;
+		sched_yield();
+	}
+}
+
 /* The CPUs this process may run on, as at its first pin. */
 static cpu_set_t cpus_all;
 static int cpus_known;

@@ -106,9 +106,11 @@ void calib_sched_free(struct calib_sched *s)
 
 /* One repetition of experiment m (members) as process me; returns the
  * initiator's time, 0 on the others.  The initiator writes its message
- * first (calib_touch), untimed. */
-static double run_one(const struct calib_sched *s, const int *m, int me,
-		      char *buf, int bytes)
+ * first (calib_touch), untimed.  Every wait is calib_wait's: on a
+ * crowded host the processes that wait yield their cores to the one
+ * that sends. */
+static double run_one(const struct calib *c, const struct calib_sched *s,
+		      const int *m, int me, char *buf, int bytes)
 {
 	int out = s->kind == CALIB_RT0 ? 0 : bytes;
 	MPI_Request req[2];
@@ -116,8 +118,9 @@ static double run_one(const struct calib_sched *s, const int *m, int me,
 	double t0;
 
 	if (me != 0) {
-		MPI_Recv(buf, out, MPI_BYTE, m[0], TAG_GO, MPI_COMM_WORLD,
-			 MPI_STATUS_IGNORE);
+		MPI_Irecv(buf, out, MPI_BYTE, m[0], TAG_GO, MPI_COMM_WORLD,
+			  req);
+		calib_wait(c, 1, req);
 		MPI_Send(buf, 0, MPI_BYTE, m[0], TAG_REPLY, MPI_COMM_WORLD);
 		return 0;
 	}
@@ -130,10 +133,11 @@ static double run_one(const struct calib_sched *s, const int *m, int me,
 	for (k = 1; k < s->size; k++)
 		MPI_Isend(buf, out, MPI_BYTE, m[k], TAG_GO, MPI_COMM_WORLD,
 			  &req[k - 1]);
-	MPI_Waitall(s->size - 1, req, MPI_STATUSES_IGNORE);
+	calib_wait(c, s->size - 1, req);
 	for (k = 1; k < s->size; k++)
-		MPI_Recv(buf, 0, MPI_BYTE, MPI_ANY_SOURCE, TAG_REPLY,
-			 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		MPI_Irecv(buf, 0, MPI_BYTE, m[k], TAG_REPLY, MPI_COMM_WORLD,
+			  &req[k - 1]);
+	calib_wait(c, s->size - 1, req);
 	return MPI_Wtime() - t0;
 }
 
@@ -159,10 +163,10 @@ void calib_sched_run(struct calib *c, const struct calib_sched *s,
 			/* two processes on a crowded host: a CPU each */
 			if (s->size == 2)
 				calib_pin(c, me);
-			run_one(s, m, me, buf, bytes);	/* warm-up */
+			run_one(c, s, m, me, buf, bytes);	/* warm-up */
 			for (r = 0; r < reps; r++)
 				mine[(size_t)e * reps + r] =
-					run_one(s, m, me, buf, bytes);
+					run_one(c, s, m, me, buf, bytes);
 			if (s->size == 2)
 				calib_unpin(c);
 		}

@@ -145,21 +145,54 @@ static int parse_args(struct calib *c, int argc, char **argv,
 	return 0;
 }
 
-/* More ranks on this host than online CPUs, anywhere: warn once. */
-static bool check_oversub(struct calib *c)
+/* The ranks that share this process's CPUs, itself included: those
+ * running on its kernel (the same boot_id; the hosts that containers or
+ * network namespaces make on one machine are one host to its scheduler,
+ * whatever their names), or, where some rank cannot read its kernel's
+ * boot_id, those of its shared-memory node.  Collective. */
+static int ranks_here(void)
 {
+	char id[40] = "", *all = NULL;
+	int n, i, ok, allok, same = 0;
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
 	MPI_Comm node;
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	int local, over, any = 0;
 
+	if (f) {
+		if (!fgets(id, sizeof(id), f))
+			id[0] = '\0';
+		fclose(f);
+	}
+	id[strcspn(id, "\n")] = '\0';
+	MPI_Comm_size(MPI_COMM_WORLD, &n);
+	ok = id[0] && (all = malloc((size_t)n * sizeof(id)));
+	MPI_Allreduce(&ok, &allok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	if (allok) {
+		MPI_Allgather(id, sizeof(id), MPI_CHAR, all, sizeof(id),
+			      MPI_CHAR, MPI_COMM_WORLD);
+		for (i = 0; i < n; i++)
+			same += !strcmp(all + (size_t)i * sizeof(id), id);
+	}
+	free(all);
+	if (allok)
+		return same;
 	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
 			    MPI_INFO_NULL, &node);
-	MPI_Comm_size(node, &local);
+	MPI_Comm_size(node, &same);
 	MPI_Comm_free(&node);
+	return same;
+}
+
+/* More ranks on one machine than its online CPUs, anywhere: warn
+ * once. */
+static bool check_oversub(struct calib *c)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int local = ranks_here(), over, any = 0;
+
 	over = cpus > 0 && local > cpus;
 	MPI_Allreduce(&over, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
 	if (any && c->rank == 0)
-		printf("warning: oversubscribed: %d ranks on a host with %ld "
+		printf("warning: oversubscribed: %d ranks on a machine with %ld "
 		       "online CPUs; waiting ranks steal cores, timings are "
 		       "distorted; experiments run one at a time\n", local,
 		       cpus);

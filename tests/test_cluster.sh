@@ -4,19 +4,23 @@
 # table names, 4 in ours, 3 at least) joined by the
 # links of a table through the delay line; commprof-calibrate runs across
 # them with its defaults (-o FILE, nothing else); tests/cluster/pairs.c
-# then sends messages between every ordered pair at 3000, 24000, 31000,
-# 38000 and 45000 bytes (off the calibration grid, 24 times each) with
+# then sends messages between every ordered pair at 3000 and 24000 to
+# 59000 bytes in steps of 7000 (off the calibration grid, 24 times each) with
 # and without commprof (same output), predicted from that file.
 # Checked, per link table (tests/cluster/links.table: 100 to 400
 # Mbit/s; links2.table: 100 to 800 Mbit/s):
 #   - what the bed delivers: the per-byte time of each link, the
 #     least-squares slope of the first quartiles of the application's own
-#     one-way times (t_transfer) at 24000 to 45000 bytes (a low quantile,
+#     one-way times (t_transfer) at 24000 to 59000 bytes (a low quantile,
 #     as the calibration sums up its repetitions; from the medians one
 #     link's slope came out below its wire's time), the two hosts'
 #     per-byte costs included; printed beside
 #     the configured rate after Ethernet framing (the delay line's
-#     serialisation: the link alone), the links in the configured order;
+#     serialisation: the link alone), the links in the configured order.
+#     A reference more than 3% below its link's wire time cannot be (no
+#     byte crosses faster than the wire) and is its quartiles' noise:
+#     then the application is profiled again, up to two more times,
+#     before anything is checked against it;
 #   - LMO, in the regime of those sizes, link by link: its per-byte time
 #     t_i + t_j + 1/beta_ij (what its predictions charge a byte on the
 #     link) within 10% of what the bed delivers, and 1/beta_ij (the link
@@ -131,7 +135,7 @@ h = [((n - 1) * sum(delay[p] for p in pairs if i in p) - tot) /
 
 # what the bed delivers: the application's one-way times, per link and
 # size (both directions), the least-squares slope of their first
-# quartiles at the sizes from 24000 to 45000 B
+# quartiles at the sizes from 24000 to 59000 B
 t = {}
 for r in json.load(open(ejson)):
     if r["op"] == "MPI_Send" and r.get("t_transfer") is not None:
@@ -150,12 +154,19 @@ def slope(q):
     return sum((m - mx) * (v - my) for m, v in pts) / \
         sum((m - mx) ** 2 for m, _ in pts)
 bed = {q: slope(q) for q in pairs}
+low = [q for q in pairs if bed[q] < 0.97 * cfg[q]]
+if low:
+    for q in low:
+        print('# the bed\'s reference for link %d-%d, %.2f ns/B, is %.1f%% '
+              'below its wire (%.2f): noise' % (q + (bed[q] * 1e9,
+              100 * (1 - bed[q] / cfg[q]), cfg[q] * 1e9)))
+    sys.exit(3)
 
 p = json.load(open(pjson))["lmo"]
 reg = p["regimes"]
 k = max(i for i, r in enumerate(reg) if r["first_bytes"] <= 24000)
-if k + 1 < len(reg) and reg[k + 1]["first_bytes"] <= 45000:
-    print('# note: a regime starts between 24000 and 45000 B')
+if k + 1 < len(reg) and reg[k + 1]["first_bytes"] <= 59000:
+    print('# note: a regime starts between 24000 and 59000 B')
 r = reg[k]
 bad = []
 print('# LMO regime %d (from %d B)' % (k, r["first_bytes"]))
@@ -242,8 +253,16 @@ for table in $TABLES; do
 	run=1
 	while [ "$run" -le "$RUNS" ]; do
 		calibrate
-		profile
-		check "$table" || fail "$(basename "$table"), run $run"
+		try=1
+		while :; do
+			profile
+			rc=0
+			check "$table" || rc=$?
+			[ "$rc" = 3 ] && [ "$try" -lt 3 ] || break
+			note "the bed's reference is below a wire: profiling again"
+			try=$((try + 1))
+		done
+		[ "$rc" = 0 ] || fail "$(basename "$table"), run $run"
 		note "$(basename "$table"), run $run: passed"
 		run=$((run + 1))
 	done

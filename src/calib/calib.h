@@ -36,8 +36,11 @@ struct calib {
 	double slow_s;		/* --slow-us: an LMO size whose experiment
 				 * median exceeds its minimum by more than
 				 * this (+2%) is run again; 0 never */
-	bool serial;		/* one experiment at a time: the hosts have
-				 * fewer CPUs than ranks */
+	bool crowded;		/* some machine (kernel) runs more ranks
+				 * than it has CPUs: waiting processes
+				 * yield (calib_wait) */
+	bool serial;		/* one experiment at a time: some MPI node
+				 * has fewer CPUs than ranks */
 	bool sparse;		/* --quick and serial: fewer LMO sizes and
 				 * tau-Lop repetitions, whose exchanges wait
 				 * for time slices there */
@@ -74,7 +77,7 @@ void calib_fatal(const char *what) __attribute__((noreturn));
 void calib_idle_barrier_on(MPI_Comm comm);
 void calib_idle_barrier(void);
 
-/* MPI_Waitall of reqs[0..n), which on a crowded host (c->serial) polls
+/* MPI_Waitall of reqs[0..n), which on a crowded machine (c->crowded) polls
  * and yields the CPU between polls: a process that waits for a message
  * in a blocking call spins, and takes from the one that must send it
  * the core it needs to push its data into the transport (the process

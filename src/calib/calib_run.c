@@ -93,7 +93,7 @@ void calib_wait(const struct calib *c, int n, MPI_Request *reqs)
 {
 	int done = 0;
 
-	if (!c->serial) {
+	if (!c->crowded) {
 		MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
 		return;
 	}

@@ -145,17 +145,30 @@ static int parse_args(struct calib *c, int argc, char **argv,
 	return 0;
 }
 
+/* The ranks of this process's MPI node (shared memory), itself
+ * included.  Collective. */
+static int ranks_on_node(void)
+{
+	MPI_Comm node;
+	int n;
+
+	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
+			    MPI_INFO_NULL, &node);
+	MPI_Comm_size(node, &n);
+	MPI_Comm_free(&node);
+	return n;
+}
+
 /* The ranks that share this process's CPUs, itself included: those
  * running on its kernel (the same boot_id; the hosts that containers or
- * network namespaces make on one machine are one host to its scheduler,
- * whatever their names), or, where some rank cannot read its kernel's
- * boot_id, those of its shared-memory node.  Collective. */
-static int ranks_here(void)
+ * network namespaces make on one machine are one machine to its
+ * scheduler, whatever their names), or, where some rank cannot read its
+ * kernel's boot_id, those of its MPI node.  Collective. */
+static int ranks_on_kernel(void)
 {
 	char id[40] = "", *all = NULL;
 	int n, i, ok, allok, same = 0;
 	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
-	MPI_Comm node;
 
 	if (f) {
 		if (!fgets(id, sizeof(id), f))
@@ -166,37 +179,38 @@ static int ranks_here(void)
 	MPI_Comm_size(MPI_COMM_WORLD, &n);
 	ok = id[0] && (all = malloc((size_t)n * sizeof(id)));
 	MPI_Allreduce(&ok, &allok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-	if (allok) {
-		MPI_Allgather(id, sizeof(id), MPI_CHAR, all, sizeof(id),
-			      MPI_CHAR, MPI_COMM_WORLD);
-		for (i = 0; i < n; i++)
-			same += !strcmp(all + (size_t)i * sizeof(id), id);
+	if (!allok) {
+		free(all);
+		return ranks_on_node();
 	}
+	MPI_Allgather(id, sizeof(id), MPI_CHAR, all, sizeof(id), MPI_CHAR,
+		      MPI_COMM_WORLD);
+	for (i = 0; i < n; i++)
+		same += !strcmp(all + (size_t)i * sizeof(id), id);
 	free(all);
-	if (allok)
-		return same;
-	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
-			    MPI_INFO_NULL, &node);
-	MPI_Comm_size(node, &same);
-	MPI_Comm_free(&node);
 	return same;
 }
 
-/* More ranks on one machine than its online CPUs, anywhere: warn
- * once. */
-static bool check_oversub(struct calib *c)
+/* Anywhere, more ranks than CPUs: on one machine (c->crowded: waiting
+ * processes yield), on one MPI node (c->serial: experiments one at a
+ * time).  Warns once. */
+static void check_oversub(struct calib *c)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	int local = ranks_here(), over, any = 0;
+	int kern = ranks_on_kernel(), mine[3], any[3];
 
-	over = cpus > 0 && local > cpus;
-	MPI_Allreduce(&over, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-	if (any && c->rank == 0)
-		printf("warning: oversubscribed: %d ranks on a machine with %ld "
-		       "online CPUs; waiting ranks steal cores, timings are "
-		       "distorted; experiments run one at a time\n", local,
-		       cpus);
-	return any;
+	mine[0] = cpus > 0 && kern > cpus;
+	mine[1] = cpus > 0 && ranks_on_node() > cpus;
+	mine[2] = kern;
+	MPI_Allreduce(mine, any, 3, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	c->crowded = any[0] || any[1];
+	c->serial = any[1];
+	if (c->crowded && c->rank == 0)
+		printf("warning: oversubscribed: %d ranks on a machine with "
+		       "%ld online CPUs; waiting ranks steal cores, timings "
+		       "are distorted; waiting processes yield%s\n", any[2],
+		       cpus, c->serial ? ", experiments run one at a time" :
+		       "");
 }
 
 /* Library, date, hosts and the rank-to-host map into p (rank 0). */
@@ -526,13 +540,13 @@ static int calibrate(struct calib *c, const char *path, FILE *f)
 
 	memset(&r, 0, sizeof(r));
 	plan_init(&pl, c->quick);
-	c->serial = check_oversub(c);
+	check_oversub(c);
 	c->sparse = c->quick && c->serial;
 	if (c->rank == 0 && (!(p.hosts = calloc(c->n, sizeof(char *))) ||
 			     !(p.rank_host = calloc(c->n, sizeof(int)))))
 		calib_fatal("out of memory");
 	p.nranks = c->n;
-	p.assume = (c->serial ? CP_PARAMS_A_OVERSUB : 0) |
+	p.assume = (c->crowded ? CP_PARAMS_A_OVERSUB : 0) |
 		   (c->quick ? CP_PARAMS_A_QUICK : 0);
 	describe(c, &p);
 	if (c->rank == 0)

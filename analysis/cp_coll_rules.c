@@ -228,15 +228,18 @@ static int fixed(const struct cp_coll_call *c, int64_t bytes)
 
 int cp_coll_decide(const struct cp_coll_call *c, const struct cp_coll_mca *mca)
 {
+	/* coll/tuned multiplies an int count by a size_t type size; a
+	 * block of 2^63 bytes or more is no call's (a damaged row's) */
+	double bytes = c ? (double)c->count * c->type_bytes : 0;
+
 	if (!c || c->op < 0 || c->op >= CP_COLL_NOPS || c->nprocs < 1 ||
-	    c->count < 0 || !(c->type_bytes >= 0))
+	    c->count < 0 || !(c->type_bytes >= 0) || !(bytes < 0x1p63))
 		return -CP_COLL_E_ARG;
 	if (mca && mca->use_dynamic && mca->alg[c->op] > 0)
 		return mca->alg[c->op];
 	if (mca && mca->use_dynamic && mca->rules_file)
 		return -CP_COLL_E_RULES;
-	/* coll/tuned multiplies an int count by a size_t type size */
-	return fixed(c, (int64_t)((double)c->count * c->type_bytes));
+	return fixed(c, (int64_t)bytes);
 }
 
 /* ---- names ---- */

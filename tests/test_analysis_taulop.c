@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -250,11 +251,28 @@ static void test_mca_text(void)
 		 "a malformed word: refused, defaults kept");
 }
 
+/* A damaged row's block size (count times type bytes past 2^63, which
+ * the fuzzer found: a float-to-integer overflow) is refused, not
+ * decided. */
+static void test_decide_range(void)
+{
+	struct cp_coll_call c = { CP_COLL_BCAST, 4, 0, 1 << 30, 8, true };
+
+	ta_check(cp_coll_decide(&c, NULL) > 0, "8 GiB broadcast: decided");
+	c.type_bytes = 1.7e10;
+	ta_check(cp_coll_decide(&c, NULL) == -CP_COLL_E_ARG,
+		 "2^30 elements of 1.7e10 B: refused");
+	c.type_bytes = INFINITY;
+	ta_check(cp_coll_decide(&c, NULL) == -CP_COLL_E_ARG,
+		 "infinite element: refused");
+}
+
 int main(void)
 {
 	struct cp_taulop m;
 
 	test_mca_text();
+	test_decide_range();
 	tables(&m);
 	test_formulas(&m);
 	test_colls(&m);

@@ -104,6 +104,8 @@ seed_cli report "report @ --format json --top 2" "$db"
 seed_cli report-md "report @ --format markdown -o out" "$db"
 seed_cli export-csv "export @" "$db"
 seed_cli export-json "export @ --format json -o out" "$db"
+# inputs that once failed, kept as seeds (tests/fuzz/corpus/cli/)
+cp "$S"/tests/fuzz/corpus/cli/* "$T/seed-cli/" || fail "cli corpus"
 
 # shellcheck disable=SC2086
 build params $CP_FUZZ_PARAMS_SOURCES

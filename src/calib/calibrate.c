@@ -163,8 +163,8 @@ static int ranks_on_node(void)
  * running on its kernel (the same boot_id; the hosts that containers or
  * network namespaces make on one machine are one machine to its
  * scheduler, whatever their names), or, where some rank cannot read its
- * kernel's boot_id, those of its MPI node.  Collective. */
-static int ranks_on_kernel(void)
+ * kernel's boot_id, on_node, those of its MPI node.  Collective. */
+static int ranks_on_kernel(int on_node)
 {
 	char id[40] = "", *all = NULL;
 	int n, i, ok, allok, same = 0;
@@ -181,7 +181,7 @@ static int ranks_on_kernel(void)
 	MPI_Allreduce(&ok, &allok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
 	if (!allok) {
 		free(all);
-		return ranks_on_node();
+		return on_node;
 	}
 	MPI_Allgather(id, sizeof(id), MPI_CHAR, all, sizeof(id), MPI_CHAR,
 		      MPI_COMM_WORLD);
@@ -193,17 +193,19 @@ static int ranks_on_kernel(void)
 
 /* Anywhere, more ranks than CPUs: on one machine (c->crowded: waiting
  * processes yield), on one MPI node (c->serial: experiments one at a
- * time).  Warns once. */
+ * time; a node's ranks share a kernel, so serial implies crowded).
+ * Warns once. */
 static void check_oversub(struct calib *c)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	int kern = ranks_on_kernel(), mine[3], any[3];
+	int node = ranks_on_node(), kern = ranks_on_kernel(node);
+	int mine[3], any[3];
 
 	mine[0] = cpus > 0 && kern > cpus;
-	mine[1] = cpus > 0 && ranks_on_node() > cpus;
+	mine[1] = cpus > 0 && node > cpus;
 	mine[2] = kern;
 	MPI_Allreduce(mine, any, 3, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-	c->crowded = any[0] || any[1];
+	c->crowded = any[0];
 	c->serial = any[1];
 	if (c->crowded && c->rank == 0)
 		printf("warning: oversubscribed: %d ranks on a machine with "

@@ -6,7 +6,7 @@
  * again at every flush; the rate is the slope between the first and the
  * newest pair, which becomes more precise the longer the run.  Until the
  * two pairs are 10 ms apart the rate comes from a 2 ms busy measurement
- * made once at init.
+ * made once at init.  Each pair is read as a bracket (ref_point()).
  */
 #include "config.h"
 
@@ -44,21 +44,42 @@ static int cpu_has_invariant_tsc(void)
 #endif
 }
 
+/*
+ * A reference point: ticks and CLOCK_MONOTONIC read together, from the
+ * tightest of a few brackets (clock, ticks, clock).  A rank descheduled
+ * between two plain reads, as on a machine with more ranks than CPUs,
+ * would shift every timestamp converted with that point by its time off
+ * the CPU.
+ */
+static void ref_point(uint64_t *ticks, uint64_t *ns)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (int i = 0; i < 8; i++) {
+		uint64_t a = cp_mono_ns(), t = cp_ticks(), b = cp_mono_ns();
+
+		if (b - a < best) {
+			best = b - a;
+			*ticks = t;
+			*ns = a + (b - a) / 2;
+		}
+	}
+}
+
 void cp_time_init(void)
 {
 	uint64_t t1, n1;
 
 	cp_time_tsc = cpu_has_invariant_tsc();
-	ref_ns0 = cp_mono_ns();
-	ref_tsc0 = cp_ticks();
 	if (!cp_time_tsc) {
+		ref_ns0 = ref_tsc0 = cp_mono_ns();
 		atomic_store(&tick_hz, 1e9);
 		return;
 	}
-	do {
-		n1 = cp_mono_ns();
-		t1 = cp_ticks();
-	} while (n1 - ref_ns0 < 2000000);
+	ref_point(&ref_tsc0, &ref_ns0);
+	do
+		ref_point(&t1, &n1);
+	while (n1 - ref_ns0 < 2000000);
 	atomic_store(&tick_hz, (double)(t1 - ref_tsc0) * 1e9 /
 			       (double)(n1 - ref_ns0));
 }
@@ -69,8 +90,7 @@ void cp_time_refine(void)
 
 	if (!cp_time_tsc)
 		return;
-	n1 = cp_mono_ns();
-	t1 = cp_ticks();
+	ref_point(&t1, &n1);
 	if (n1 - ref_ns0 < 10000000)
 		return;
 	atomic_store(&tick_hz, (double)(t1 - ref_tsc0) * 1e9 /

@@ -17,6 +17,8 @@
 static const char cause_few[] = "fewer than 2 sizes measured in the regime";
 static const char cause_sing[] =
 	"the regime's system does not determine it (too few sizes)";
+static const char cause_neg[] =
+	"below 0 beyond noise: t_i + t_j exceed the link's per-byte sum";
 static const char amb_n2c[] = "2 ranks: only C_0 + C_1 is determined";
 static const char amb_n2t[] =
 	"2 ranks: only t_0 + t_1 + 1/beta_01 is determined";
@@ -603,6 +605,149 @@ static void split_failed(struct cp_lmo *m, const char *why)
 		m->ib_spb[i].fail = why;
 }
 
+/* The slope of one-to-two q's times over the regime's sizes (both
+ * passes), intercept free: its own robust weighted line. */
+static int o2t_slope(const struct cp_lmo_sweep *sw, const int *idx, int ns,
+		     int q, double level, struct cp_est *e)
+{
+	static const bool fr[2] = { true, true };
+	struct sys s;
+	struct cp_nnls o;
+	double *row;
+	int i, ps, drop, rc;
+
+	memset(e, 0, sizeof(*e));
+	e->fail = cause_few;
+	rc = sys_init(&s, 2, ns * npass(sw));
+	for (ps = 0; !rc && ps < npass(sw); ps++)
+		for (i = 0; i < ns; i++) {
+			if (idx[i] < 0)
+				continue;
+			row = sys_row(&s, o2t_of(sw, ps, idx[i], q),
+				      o2t_sd(sw, ps, idx[i], q));
+			if (!row)
+				continue;
+			row[0] = 1;
+			row[1] = size_of(sw, idx[i]);
+		}
+	if (!rc && s.nrows >= 3) {
+		rc = robust_solve(&s, fr, &o, &drop);
+		if (!rc) {
+			est_of(&o, 1, s.nrows, level, e);
+			cp_nnls_free(&o);
+		} else if (rc == -CP_ENUM) {
+			rc = 0;
+		}
+	}
+	sys_free(&s);
+	return rc;
+}
+
+/* Pair (i, j)'s one-way time at bytes from its sums; NAN when failed. */
+static double sums_at(const struct cp_lmo *m, int i, int j, double bytes)
+{
+	int p = cp_lmo_pair_idx(m->n, i, j);
+
+	return m->csum_s[p].fail || m->tsum_spb[p].fail ? NAN :
+	       m->csum_s[p].val + m->tsum_spb[p].val * bytes;
+}
+
+/*
+ * t_i and 1/beta_ij from slopes, the LMO paper's t_i = (T_i(M) -
+ * T_ij(M) - 2C_i) / M taken per byte: the one-to-two's slope less that
+ * of its slower partner's link (its per-byte sum), averaged over the
+ * one-to-twos with root i (inverse variance, the spread widened by their
+ * disagreement), then 1/beta_ij = (t_i + t_j + 1/beta_ij) - t_i - t_j.
+ * Each difference is taken between two lines fitted on their own, so a
+ * misfit of the fixed delays (whose sums need not split into C_i + C_j
+ * exactly) cannot move the per-byte values, as it does in the one
+ * system, where the small sizes weigh most: on the test bed that system
+ * put up to 1.1 ns/B into t_i of hosts whose one-to-twos showed none,
+ * taken from the fastest links' 1/beta (10.6 ns/B).  A t_i below 0 is 0
+ * (a root cannot send faster than alone).  Where no one-to-two of root
+ * i has a slope, the system's t_i stands.
+ */
+static int split_by_slopes(const struct cp_lmo_sweep *sw, const int *idx,
+			   int ns, double level, struct cp_lmo *m)
+{
+	int n = sw->n, r, a, b, p, q, k, rc;
+	double top = size_of(sw, idx[ns - 1]), sw_, sx, chi, d, v, se, tq;
+	double *dv = malloc(2 * (size_t)cp_lmo_no2t(n) * sizeof(double) + 1);
+	struct cp_est e, *t, *ib;
+
+	if (!dv)
+		return -CP_ENOMEM;
+	for (r = 0; r < n; r++) {
+		k = 0;
+		for (a = 0; a < n; a++)
+			for (b = a + 1; b < n; b++) {
+				if (a == r || b == r)
+					continue;
+				q = cp_lmo_o2t_idx(n, r, a, b);
+				rc = o2t_slope(sw, idx, ns, q, level, &e);
+				if (rc) {
+					free(dv);
+					return rc;
+				}
+				p = sums_at(m, r, a, top) >= sums_at(m, r, b, top) ?
+				    a : b;
+				t = &m->tsum_spb[cp_lmo_pair_idx(n, r, p)];
+				if (e.fail || t->fail || !(e.se > 0) ||
+				    isnan(sums_at(m, r, a, top)) ||
+				    isnan(sums_at(m, r, b, top)))
+					continue;
+				dv[2 * k] = e.val - t->val;
+				dv[2 * k + 1] = e.se * e.se + t->se * t->se;
+				k++;
+			}
+		if (!k)
+			continue;
+		for (sw_ = sx = 0, q = 0; q < k; q++) {
+			sw_ += 1 / dv[2 * q + 1];
+			sx += dv[2 * q] / dv[2 * q + 1];
+		}
+		d = sx / sw_;
+		for (chi = 0, q = 0; q < k; q++)
+			chi += (dv[2 * q] - d) * (dv[2 * q] - d) / dv[2 * q + 1];
+		se = sqrt(1 / sw_) * (k > 1 ? sqrt(fmax(1, chi / (k - 1))) : 1);
+		tq = cp_stats_tq(level, k > 1 ? k - 1 : 1);
+		t = &m->t_spb[r];
+		memset(t, 0, sizeof(*t));
+		t->val = fmax(d, 0);
+		t->se = se;
+		t->lo = fmax(d - tq * se, 0);
+		t->hi = fmax(d + tq * se, 0);
+		t->df = k > 1 ? k - 1 : 1;
+		t->n = k;
+	}
+	free(dv);
+	for (a = 0, p = 0; a < n; a++)
+		for (b = a + 1; b < n; b++, p++) {
+			t = &m->tsum_spb[p];
+			ib = &m->ib_spb[p];
+			if (t->fail || m->t_spb[a].fail || m->t_spb[b].fail)
+				continue;
+			v = t->val - m->t_spb[a].val - m->t_spb[b].val;
+			se = sqrt(t->se * t->se + m->t_spb[a].se *
+				  m->t_spb[a].se + m->t_spb[b].se *
+				  m->t_spb[b].se);
+			tq = t->df > 0 ? cp_stats_tq(level, t->df) : 2;
+			memset(ib, 0, sizeof(*ib));
+			ib->se = se;
+			ib->df = t->df;
+			ib->n = t->n;
+			if (v < 0 && v + tq * se < 0) {
+				ib->fail = cause_neg;
+				ib->val = v;
+				continue;
+			}
+			ib->val = fmax(v, 0);
+			ib->lo = fmax(v - tq * se, 0);
+			ib->hi = v + tq * se;
+		}
+	return 0;
+}
+
 /* C, t, 1/beta of n >= 3 ranks from the one system. */
 static int fit_split(const struct cp_lmo_sweep *sw, const int *idx, int ns,
 		     double level, struct cp_lmo *m)
@@ -648,6 +793,7 @@ static int fit_split(const struct cp_lmo_sweep *sw, const int *idx, int ns,
 	for (i = 0; i < c.np; i++)
 		est_of(&o, c.ib0 + i, s.nrows, level, &m->ib_spb[i]);
 	cp_nnls_free(&o);
+	rc = split_by_slopes(sw, idx, ns, level, m);
 	mark_ambiguous(m);
 out:
 	free(c.acol);

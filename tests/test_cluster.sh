@@ -26,9 +26,8 @@
 #     link) within 10% of what the bed delivers, and 1/beta_ij (the link
 #     alone, its hosts' t_i and t_j apart) within 10% of the configured
 #     rate after framing.  (Held against the delivered slope, 1/beta_ij
-#     misses by the hosts' per-byte costs, about 1.5 ns/B here: 11% of
-#     an 800 Mbit/s link, which LMO's 1/beta put within 3% of its framed
-#     rate in that run);
+#     misses by the hosts' per-byte costs t_i + t_j, up to 1.2 ns/B in
+#     six calibrations of links2.table: 11% of an 800 Mbit/s link);
 #   - on a machine with fewer CPUs than the bed has hosts, the
 #     calibration says `assume oversubscribed` (its ranks run on one
 #     kernel, whatever the hosts' names);

@@ -17,8 +17,6 @@
 static const char cause_few[] = "fewer than 2 sizes measured in the regime";
 static const char cause_sing[] =
 	"the regime's system does not determine it (too few sizes)";
-static const char cause_neg[] =
-	"below 0 beyond noise: t_i + t_j exceed the link's per-byte sum";
 static const char amb_n2c[] = "2 ranks: only C_0 + C_1 is determined";
 static const char amb_n2t[] =
 	"2 ranks: only t_0 + t_1 + 1/beta_01 is determined";
@@ -662,22 +660,28 @@ static double sums_at(const struct cp_lmo *m, int i, int j, double bytes)
  * misfit of the fixed delays (whose sums need not split into C_i + C_j
  * exactly) cannot move the per-byte values, as it does in the one
  * system, where the small sizes weigh most: on the test bed that system
- * put up to 1.1 ns/B into t_i of hosts whose one-to-twos showed none,
- * taken from the fastest links' 1/beta (10.6 ns/B).  A t_i below 0 is 0
- * (a root cannot send faster than alone).  Where no one-to-two of root
- * i has a slope, the system's t_i stands.
+ * put up to 1.6 ns/B into a t_i that the slopes put at 0 to 0.7, taken
+ * from the fastest links' 1/beta (10.6 ns/B).  A t_i below 0 is 0 (a
+ * root cannot send faster than alone).  The system's split stands where
+ * a root has no one-to-two with a slope, and for the whole regime where
+ * some 1/beta_ij would fall below 0 beyond its interval (t_i + t_j
+ * above the link's sum: the one-to-twos disagree with the links).
  */
 static int split_by_slopes(const struct cp_lmo_sweep *sw, const int *idx,
 			   int ns, double level, struct cp_lmo *m)
 {
-	int n = sw->n, r, a, b, p, q, k, rc;
+	int n = sw->n, np = cp_lmo_npairs(n), r, a, b, p, q, k, rc = 0;
 	double top = size_of(sw, idx[ns - 1]), sw_, sx, chi, d, v, se, tq;
 	double *dv = malloc(2 * (size_t)cp_lmo_no2t(n) * sizeof(double) + 1);
-	struct cp_est e, *t, *ib;
+	struct cp_est e, *t, *ts = calloc((size_t)n, sizeof(*ts)),
+		*ib = calloc((size_t)np, sizeof(*ib));
 
-	if (!dv)
-		return -CP_ENOMEM;
+	if (!dv || !ts || !ib) {
+		rc = -CP_ENOMEM;
+		goto out;
+	}
 	for (r = 0; r < n; r++) {
+		ts[r] = m->t_spb[r];
 		k = 0;
 		for (a = 0; a < n; a++)
 			for (b = a + 1; b < n; b++) {
@@ -685,10 +689,8 @@ static int split_by_slopes(const struct cp_lmo_sweep *sw, const int *idx,
 					continue;
 				q = cp_lmo_o2t_idx(n, r, a, b);
 				rc = o2t_slope(sw, idx, ns, q, level, &e);
-				if (rc) {
-					free(dv);
-					return rc;
-				}
+				if (rc)
+					goto out;
 				p = sums_at(m, r, a, top) >= sums_at(m, r, b, top) ?
 				    a : b;
 				t = &m->tsum_spb[cp_lmo_pair_idx(n, r, p)];
@@ -711,41 +713,41 @@ static int split_by_slopes(const struct cp_lmo_sweep *sw, const int *idx,
 			chi += (dv[2 * q] - d) * (dv[2 * q] - d) / dv[2 * q + 1];
 		se = sqrt(1 / sw_) * (k > 1 ? sqrt(fmax(1, chi / (k - 1))) : 1);
 		tq = cp_stats_tq(level, k > 1 ? k - 1 : 1);
-		t = &m->t_spb[r];
-		memset(t, 0, sizeof(*t));
-		t->val = fmax(d, 0);
-		t->se = se;
-		t->lo = fmax(d - tq * se, 0);
-		t->hi = fmax(d + tq * se, 0);
-		t->df = k > 1 ? k - 1 : 1;
-		t->n = k;
+		memset(&ts[r], 0, sizeof(ts[r]));
+		ts[r].val = fmax(d, 0);
+		ts[r].se = se;
+		ts[r].lo = fmax(d - tq * se, 0);
+		ts[r].hi = fmax(d + tq * se, 0);
+		ts[r].df = k > 1 ? k - 1 : 1;
+		ts[r].n = k;
 	}
-	free(dv);
 	for (a = 0, p = 0; a < n; a++)
 		for (b = a + 1; b < n; b++, p++) {
 			t = &m->tsum_spb[p];
-			ib = &m->ib_spb[p];
-			if (t->fail || m->t_spb[a].fail || m->t_spb[b].fail)
+			ib[p] = m->ib_spb[p];
+			if (t->fail || ts[a].fail || ts[b].fail)
 				continue;
-			v = t->val - m->t_spb[a].val - m->t_spb[b].val;
-			se = sqrt(t->se * t->se + m->t_spb[a].se *
-				  m->t_spb[a].se + m->t_spb[b].se *
-				  m->t_spb[b].se);
+			v = t->val - ts[a].val - ts[b].val;
+			se = sqrt(t->se * t->se + ts[a].se * ts[a].se +
+				  ts[b].se * ts[b].se);
 			tq = t->df > 0 ? cp_stats_tq(level, t->df) : 2;
-			memset(ib, 0, sizeof(*ib));
-			ib->se = se;
-			ib->df = t->df;
-			ib->n = t->n;
-			if (v < 0 && v + tq * se < 0) {
-				ib->fail = cause_neg;
-				ib->val = v;
-				continue;
-			}
-			ib->val = fmax(v, 0);
-			ib->lo = fmax(v - tq * se, 0);
-			ib->hi = v + tq * se;
+			if (v < 0 && v + tq * se < 0)
+				goto out;	/* the system's split stands */
+			memset(&ib[p], 0, sizeof(ib[p]));
+			ib[p].se = se;
+			ib[p].df = t->df;
+			ib[p].n = t->n;
+			ib[p].val = fmax(v, 0);
+			ib[p].lo = fmax(v - tq * se, 0);
+			ib[p].hi = v + tq * se;
 		}
-	return 0;
+	memcpy(m->t_spb, ts, (size_t)n * sizeof(*ts));
+	memcpy(m->ib_spb, ib, (size_t)np * sizeof(*ib));
+out:
+	free(dv);
+	free(ts);
+	free(ib);
+	return rc;
 }
 
 /* C, t, 1/beta of n >= 3 ranks from the one system. */

@@ -36,6 +36,13 @@ static const char amb_t[] =
  * weights a cell when no spread is given (all of it), and keeps a cell
  * of tiny spread from taking all the weight. */
 #define REL_SD		0.01
+/* Sizes a regime holds at least.  Each link's line in a segment has two
+ * coefficients; with 3 sizes (Bai and Perron's floor) the test bed's
+ * TCP gave regimes of 3 sizes, such as 65536 to 131072 B, whose links'
+ * per-byte terms lay 0.51 to 1.13 of the configured rates (the regimes
+ * from 64 KiB up of 4 calibrations on tests/cluster/links3.table,
+ * refitted); with 4 sizes at least, 0.82 to 1.11. */
+#define MIN_SEG		4
 
 /* A system under construction: rows of a design over nvar unknowns. */
 struct sys {
@@ -360,7 +367,7 @@ int cp_lmo_regimes_find(const struct cp_lmo_sweep *sw,
 	one_regime(sw, r);
 	S = sw->nsizes;
 	np = cp_lmo_npairs(sw->n);
-	if (S < 6)
+	if (S < 2 * MIN_SEG)
 		return 0;
 	y = malloc((size_t)npass(sw) * np * S * sizeof(double));
 	w = malloc((size_t)npass(sw) * np * S * sizeof(double));
@@ -372,7 +379,7 @@ int cp_lmo_regimes_find(const struct cp_lmo_sweep *sw,
 	rc = 0;
 	if (!k)
 		goto out;
-	rc = cp_breaks_fit_joint(sw->size_bytes, y, w, k, S, 3, -1, &b);
+	rc = cp_breaks_fit_joint(sw->size_bytes, y, w, k, S, MIN_SEG, -1, &b);
 	if (rc)
 		goto out;
 	add_regimes(sw, lim, nlim, &b, r, used);

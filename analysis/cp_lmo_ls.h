@@ -16,16 +16,16 @@
  *
  * Regimes (cp_lmo_regimes_find).  The one-way times of all links share
  * one partition of the sizes into linear segments (cp_breaks_fit_joint,
- * each cell weighted as below, number of breaks by BIC, at least 3
- * sizes per segment).  A break is matched to a limit the MPI library
- * reports (Open MPI's btl_*_eager_limit, ...) when that limit lies
- * between the last size before it and the first after it, both
- * included; the regime then starts at the limit when it lies above the
- * last size before (an eager limit), one byte above it when it is that
- * size (the largest size of the lower protocol, as an inline limit is),
- * and at the first size after the break if that comes first.  Limits no
- * break matches are listed as unseen; breaks no limit matches stand, as
- * the data's.
+ * each cell weighted as below, number of breaks by BIC, at least 4
+ * sizes per segment: with 3, a regime's per-byte terms were noise).  A
+ * break is matched to a limit the MPI library reports (Open MPI's
+ * btl_*_eager_limit, ...) when that limit lies between the last size
+ * before it and the first after it, both included; the regime then
+ * starts at the limit when it lies above the last size before (an
+ * eager limit), one byte above it when it is that size (the largest size
+ * of the lower protocol, as an inline limit is), and at the first size
+ * after the break if that comes first.  Limits no break matches are
+ * listed as unseen; breaks no limit matches stand, as the data's.
  *
  * Each regime (cp_lmo_fit_regime), over its sizes M (and M = 0 in the
  * first):
@@ -110,7 +110,7 @@ struct cp_lmo_regimes {
 /*
  * cp_lmo_regimes_find - the regimes of sw (see above).
  * sw: the sweep; lim, nlim: the library's limits (may be 0); r: out.
- * A sweep of fewer than 6 sizes is one regime.  Returns 0, -CP_EINVAL
+ * A sweep of fewer than 8 sizes is one regime.  Returns 0, -CP_EINVAL
  * (bad sweep), -CP_ENOMEM.
  */
 int cp_lmo_regimes_find(const struct cp_lmo_sweep *sw,

@@ -37,7 +37,7 @@ static const char amb_t[] =
  * of tiny spread from taking all the weight. */
 #define REL_SD		0.01
 /* Sizes a regime holds at least.  Each link's line in a segment has two
- * coefficients; with 3 sizes (Bai and Perron's floor) the test bed's
+ * coefficients; with 3 sizes (the least cp_breaks takes) the test bed's
  * TCP gave regimes of 3 sizes, such as 65536 to 131072 B, whose links'
  * per-byte terms lay 0.51 to 1.13 of the configured rates (the regimes
  * from 64 KiB up of 4 calibrations on tests/cluster/links3.table,

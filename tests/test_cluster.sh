@@ -10,7 +10,7 @@
 # Checked, per link table (tests/cluster/links.table: 100 to 400
 # Mbit/s; links2.table: 100 to 800 Mbit/s; links3.table: 150 to 800
 # Mbit/s, its fast links on the longer delays, which it does not yet
-# pass reliably: README, "The test bed"):
+# pass reliably: README, "Heterogeneous test bed"):
 #   - what the bed delivers: the per-byte time of each link, the
 #     least-squares slope of the first quartiles of the application's own
 #     one-way times (t_transfer) at 24000 to 59000 bytes (a low quantile,

@@ -415,25 +415,55 @@ static double size_of(const struct cp_lmo_sweep *sw, int is)
 	return is < 0 ? 0 : sw->size_bytes[is];
 }
 
+/* T_q at size is of pass ps, and its spread (0 none). */
+static double o2t_of(const struct cp_lmo_sweep *sw, int ps, int is, int q)
+{
+	return sw->o2t_s[cell(sw, ps, is) * cp_lmo_no2t(sw->n) + q];
+}
+
+static double o2t_sd(const struct cp_lmo_sweep *sw, int ps, int is, int q)
+{
+	return sw->o2t_sd ? sw->o2t_sd[cell(sw, ps, is) * cp_lmo_no2t(sw->n) +
+				       q] : 0;
+}
+
+/* A line a + b*M over sizes idx[0..ns) of every pass into s (its 2
+ * columns): the one-way times of pair e, or (o2t) the times of
+ * one-to-two e, which has no empty size (-1). */
+static int line_sys(struct sys *s, const struct cp_lmo_sweep *sw,
+		    const int *idx, int ns, bool o2t, int e)
+{
+	double *row;
+	int i, ps, is;
+
+	if (sys_init(s, 2, ns * npass(sw)))
+		return -CP_ENOMEM;
+	for (ps = 0; ps < npass(sw); ps++)
+		for (i = 0; i < ns; i++) {
+			is = idx[i];
+			if (o2t && is < 0)
+				continue;
+			row = o2t ? sys_row(s, o2t_of(sw, ps, is, e),
+					    o2t_sd(sw, ps, is, e)) :
+				    sys_row(s, oneway(sw, ps, e, is),
+					    oneway_sd(sw, ps, e, is));
+			if (!row)
+				continue;
+			row[0] = 1;
+			row[1] = size_of(sw, is);
+		}
+	return 0;
+}
+
 /* C_i + C_j and t_i + t_j + 1/beta_ij of pair p from its one-way times. */
 static int fit_sums(const struct cp_lmo_sweep *sw, const int *idx, int ns,
 		    int p, double level, struct cp_lmo *m)
 {
 	struct sys s;
 	struct cp_nnls o;
-	double *row;
-	int i, rc, drop, ps;
+	int rc, drop;
 
-	rc = sys_init(&s, 2, ns * npass(sw));
-	for (ps = 0; !rc && ps < npass(sw); ps++)
-		for (i = 0; i < ns; i++) {
-			row = sys_row(&s, oneway(sw, ps, p, idx[i]),
-				      oneway_sd(sw, ps, p, idx[i]));
-			if (!row)
-				continue;
-			row[0] = 1;
-			row[1] = size_of(sw, idx[i]);
-		}
+	rc = line_sys(&s, sw, idx, ns, false, p);
 	if (!rc && s.nrows < 2) {
 		m->csum_s[p].fail = m->tsum_spb[p].fail = cause_few;
 		goto out;
@@ -463,18 +493,6 @@ struct cols {
 	int *acol;		/* [n2t] column of a_q, -1 when not used */
 	int nvar;
 };
-
-/* T_q at size is of pass ps, and its spread (0 none). */
-static double o2t_of(const struct cp_lmo_sweep *sw, int ps, int is, int q)
-{
-	return sw->o2t_s[cell(sw, ps, is) * cp_lmo_no2t(sw->n) + q];
-}
-
-static double o2t_sd(const struct cp_lmo_sweep *sw, int ps, int is, int q)
-{
-	return sw->o2t_sd ? sw->o2t_sd[cell(sw, ps, is) * cp_lmo_no2t(sw->n) +
-				       q] : 0;
-}
 
 /* Which one-to-two experiments have 2 usable sizes: they get an a_q. */
 static int cols_init(struct cols *c, const struct cp_lmo_sweep *sw,
@@ -618,23 +636,11 @@ static int o2t_slope(const struct cp_lmo_sweep *sw, const int *idx, int ns,
 	static const bool fr[2] = { true, true };
 	struct sys s;
 	struct cp_nnls o;
-	double *row;
-	int i, ps, drop, rc;
+	int drop, rc;
 
 	memset(e, 0, sizeof(*e));
 	e->fail = cause_few;
-	rc = sys_init(&s, 2, ns * npass(sw));
-	for (ps = 0; !rc && ps < npass(sw); ps++)
-		for (i = 0; i < ns; i++) {
-			if (idx[i] < 0)
-				continue;
-			row = sys_row(&s, o2t_of(sw, ps, idx[i], q),
-				      o2t_sd(sw, ps, idx[i], q));
-			if (!row)
-				continue;
-			row[0] = 1;
-			row[1] = size_of(sw, idx[i]);
-		}
+	rc = line_sys(&s, sw, idx, ns, true, q);
 	if (!rc && s.nrows >= 3) {
 		rc = robust_solve(&s, fr, &o, &drop);
 		if (!rc) {
@@ -680,7 +686,8 @@ static int split_by_slopes(const struct cp_lmo_sweep *sw, const int *idx,
 {
 	int n = sw->n, np = cp_lmo_npairs(n), r, a, b, p, q, k, rc = 0;
 	double top = size_of(sw, idx[ns - 1]), sw_, sx, chi, d, v, se, tq;
-	double ya, yb, *dv = malloc(2 * (size_t)cp_lmo_no2t(n) * sizeof(double) + 1);
+	double ya, yb;
+	double *dv = malloc(2 * (size_t)cp_lmo_no2t(n) * sizeof(double) + 1);
 	struct cp_est e, *t, *ts = calloc((size_t)n, sizeof(*ts)),
 		*ib = calloc((size_t)np, sizeof(*ib));
 

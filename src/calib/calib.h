@@ -23,6 +23,11 @@
 #include "analysis/cp_log3p.h"
 #include "src/common/cp_params.h"
 
+/* The quantile of its samples that a measured value is: log3P's table
+ * cells (calib_log3p.c) and the points that lines through them share,
+ * the baselines' 0-B roundtrip and PLogP's g(0) (calibrate.c). */
+#define CALIB_Q		0.1
+
 /* The run. */
 struct calib {
 	int rank;		/* in MPI_COMM_WORLD */

@@ -50,7 +50,6 @@
 #define CAP_BYTES	(256u << 20)	/* largest extent of a buffer */
 #define HOT_BYTES	(64u << 20)	/* above: MIN_SAMP samples, one pass */
 #define MAXS		64
-#define CALIB_Q		0.1	/* the quantile a value is */
 #define SPREAD		0.25	/* median this far above it: a slow spell */
 #define TRIES		3
 #define CELL_S		0.3	/* most time for the samples of a cell */

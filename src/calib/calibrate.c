@@ -326,16 +326,16 @@ static void fill_thresholds(const struct res *r, struct cp_params *p)
 	}
 }
 
-/* The 10% quantile of x[0..n), the statistic of every value of log3P's
- * tables (calib_log3p.c), so that a line through both takes one
- * statistic.  With the mean of the empty roundtrips beside the tables'
- * quantiles, a 4-rank calibration on 2 CPUs put PLogP's L above the
- * one-way time of every size to 4 KiB and failed g(m) there. */
+/* The CALIB_Q quantile of x[0..n), the statistic of every value of
+ * log3P's tables, so that a line through both takes one statistic.
+ * With the mean of the empty roundtrips beside the tables' quantiles, a
+ * 4-rank calibration on 2 CPUs put PLogP's L above the one-way time of
+ * every size to 4 KiB and failed g(m) there. */
 static double low_of(const double *x, int n)
 {
 	double q = NAN;
 
-	cp_stats_percentile(x, (size_t)n, 0.1, &q);
+	cp_stats_percentile(x, (size_t)n, CALIB_Q, &q);
 	return q;
 }
 

@@ -48,9 +48,11 @@
  *  - n == 2: the split is not determined; C_0 = C_1 = (C_0 + C_1)/2,
  *    t_0 = t_1 = 0, 1/beta_01 = the per-byte sum, each marked ambiguous
  *    (CP_LMO_F_N2).
- * A split value is also marked ambiguous when its 95% interval is wider
- * than the smallest sum it is part of: the data cannot tell it from the
- * other terms of that sum.
+ * A t_i whose interval reaches 0 is taken as 0 and marked ambiguous, its
+ * links' 1/beta_ij holding that part of their sums (the sums and the
+ * intervals do not move).  A split value is also marked ambiguous when
+ * its 95% interval is wider than the smallest sum it is part of: the
+ * data cannot tell it from the other terms of that sum.
  *
  * Intervals: Student-t at the given level around each value, from the
  * system's covariance (cp_nnls: passive unknowns); an unknown at its

@@ -789,7 +789,7 @@ static int t_zero(struct cp_lmo *m)
 	for (a = 0; a < n; a++) {
 		struct cp_est *t = &m->t_spb[a];
 
-		if (t->fail || t->lo > 0 || !(t->val > 0))
+		if (t->fail || t->lo > 0 || !(t->hi > 0))
 			continue;
 		d[a] = t->val;
 		t->val = 0;

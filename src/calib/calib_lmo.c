@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analysis/cp_err.h"
+#include "analysis/cp_stats.h"
 #include "src/calib/calib.h"
 
 #define MAXSIZES	64
@@ -30,15 +31,13 @@ static int cmp_dbl(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The q quantile of x[0..n) (sorted in place), linear between order
- * statistics. */
-static double quantile(double *x, int n, double q)
+/* The q quantile of x[0..n) (cp_stats_percentile); NAN, a cell not
+ * measured, where that fails (out of memory). */
+static double quantile(const double *x, int n, double q)
 {
-	double h = (n - 1) * q;
-	int a = (int)floor(h);
+	double v;
 
-	qsort(x, (size_t)n, sizeof(double), cmp_dbl);
-	return a + 1 < n ? x[a] + (h - a) * (x[a + 1] - x[a]) : x[n - 1];
+	return cp_stats_percentile(x, (size_t)n, q, &v) ? NAN : v;
 }
 
 static void add_size(double *s, int *n, double x)
@@ -105,20 +104,15 @@ static void share_limits(struct calib *c, struct calib_lmo *l)
 static double slow_excess(const double *t, int nexp, int reps, double *val,
 			  double *sd)
 {
-	double *v = malloc((size_t)reps * sizeof(double)), best = -INFINITY;
-	double med;
+	double best = -INFINITY, med;
 	int e;
 
-	if (!v)
-		calib_fatal("out of memory");
 	for (e = 0; e < nexp; e++) {
-		memcpy(v, t + (size_t)e * reps, (size_t)reps * sizeof(double));
-		val[e] = quantile(v, reps, LMO_Q);
-		med = quantile(v, reps, 0.5);
+		val[e] = quantile(t + (size_t)e * reps, reps, LMO_Q);
+		med = quantile(t + (size_t)e * reps, reps, 0.5);
 		sd[e] = med - val[e];
 		best = fmax(best, med > 2 * val[e] ? med - val[e] : -1);
 	}
-	free(v);
 	return best;
 }
 

@@ -150,14 +150,13 @@ static void reps_for(struct ctx *x, enum kind k, MPI_Datatype t, int count,
 		MPI_Bcast(nm, 2, MPI_INT, 0, x->pair);
 }
 
-/* The CALIB_Q quantile of sorted v[0..n), linear between order
- * statistics. */
+/* The q quantile of v[0..n) (cp_stats_percentile); NAN where that
+ * fails (out of memory). */
 static double quantile(const double *v, int n, double q)
 {
-	double h = (n - 1) * q;
-	int a = (int)floor(h);
+	double x;
 
-	return a + 1 < n ? v[a] + (h - a) * (v[a + 1] - v[a]) : v[n - 1];
+	return cp_stats_percentile(v, (size_t)n, q, &x) ? NAN : x;
 }
 
 /* The CALIB_Q quantile of the samples and its 95% interval by order

@@ -118,6 +118,11 @@ void calib_put(struct cp_pval *v, const struct cp_est *e, bool inf_ok);
 void calib_put_range(struct cp_pval *v, double x, double lo, double hi,
 		     int n);
 
+/* The q quantile of x[0..n) (cp_stats_percentile: GSL, linear between
+ * order statistics); NAN where there is none (n < 1, a non-finite
+ * sample, out of memory).  Cannot fail otherwise. */
+double calib_quantile(const double *x, int n, double q);
+
 /* The protocol limits the MPI library reports (MPI_T control variables
  * of transports in use: Open MPI's btl_*_eager_limit, MPICH's
  * *EAGER*MAX_MSG_SIZE), at most max, by increasing size.  Not

@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "analysis/cp_err.h"
-#include "analysis/cp_stats.h"
 #include "src/calib/calib.h"
 
 #define MAXSIZES	64
@@ -29,15 +28,6 @@ static int cmp_dbl(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return (x > y) - (x < y);
-}
-
-/* The q quantile of x[0..n) (cp_stats_percentile); NAN, a cell not
- * measured, where that fails (out of memory). */
-static double quantile(const double *x, int n, double q)
-{
-	double v;
-
-	return cp_stats_percentile(x, (size_t)n, q, &v) ? NAN : v;
 }
 
 static void add_size(double *s, int *n, double x)
@@ -108,8 +98,8 @@ static double slow_excess(const double *t, int nexp, int reps, double *val,
 	int e;
 
 	for (e = 0; e < nexp; e++) {
-		val[e] = quantile(t + (size_t)e * reps, reps, LMO_Q);
-		med = quantile(t + (size_t)e * reps, reps, 0.5);
+		val[e] = calib_quantile(t + (size_t)e * reps, reps, LMO_Q);
+		med = calib_quantile(t + (size_t)e * reps, reps, 0.5);
 		sd[e] = med - val[e];
 		best = fmax(best, med > 2 * val[e] ? med - val[e] : -1);
 	}

@@ -150,15 +150,6 @@ static void reps_for(struct ctx *x, enum kind k, MPI_Datatype t, int count,
 		MPI_Bcast(nm, 2, MPI_INT, 0, x->pair);
 }
 
-/* The q quantile of v[0..n) (cp_stats_percentile); NAN where that
- * fails (out of memory). */
-static double quantile(const double *v, int n, double q)
-{
-	double x;
-
-	return cp_stats_percentile(v, (size_t)n, q, &x) ? NAN : x;
-}
-
 /* The CALIB_Q quantile of the samples and its 95% interval by order
  * statistics (binomial ranks, normal approximation); returns the
  * spread (median / quantile - 1) that says whether a slow spell lifted
@@ -172,12 +163,12 @@ static double summarize(const struct ctx *x, int n, double out[3])
 	sd = sqrt(n * CALIB_Q * (1 - CALIB_Q));
 	lo = (int)floor(n * CALIB_Q - 1.96 * sd);
 	hi = (int)ceil(n * CALIB_Q + 1.96 * sd);
-	out[0] = quantile(v, n, CALIB_Q);
+	out[0] = calib_quantile(v, n, CALIB_Q);
 	out[1] = v[lo < 0 ? 0 : lo];
 	out[2] = v[hi > n - 1 ? n - 1 : hi];
 	out[1] = fmin(out[1], out[0]);
 	out[2] = fmax(out[2], out[0]);
-	return out[0] > 0 ? quantile(v, n, 0.5) / out[0] - 1 : 0;
+	return out[0] > 0 ? calib_quantile(v, n, 0.5) / out[0] - 1 : 0;
 }
 
 /* One table value: value, lo, hi of kind k into out (rank 0); a cell

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "analysis/cp_stats.h"
 #include "src/calib/calib.h"
 
 #define BAR	24	/* characters of the bar */
@@ -169,6 +170,13 @@ void calib_put(struct cp_pval *v, const struct cp_est *e, bool inf_ok)
 	v->n = e->n;
 	if (e->ambig)
 		snprintf(v->ambig, sizeof(v->ambig), "%s", e->ambig);
+}
+
+double calib_quantile(const double *x, int n, double q)
+{
+	double v;
+
+	return n < 1 || cp_stats_percentile(x, (size_t)n, q, &v) ? NAN : v;
 }
 
 void calib_put_range(struct cp_pval *v, double x, double lo, double hi,

@@ -326,19 +326,6 @@ static void fill_thresholds(const struct res *r, struct cp_params *p)
 	}
 }
 
-/* The CALIB_Q quantile of x[0..n), the statistic of every value of
- * log3P's tables, so that a line through both takes one statistic.
- * With the mean of the empty roundtrips beside the tables' quantiles, a
- * 4-rank calibration on 2 CPUs put PLogP's L above the one-way time of
- * every size to 4 KiB and failed g(m) there. */
-static double low_of(const double *x, int n)
-{
-	double q = NAN;
-
-	cp_stats_percentile(x, (size_t)n, CALIB_Q, &q);
-	return q;
-}
-
 static void put_pt(struct cp_pval *v, double x, int n)
 {
 	calib_put_range(v, x, x, x, n);
@@ -365,7 +352,11 @@ static void do_baselines(const struct plan *pl, struct res *r,
 	rtt = calloc((size_t)n, sizeof(double));
 	if (!x || !y || !rtt)
 		calib_fatal("out of memory");
-	y[0] = low_of(r->rtt, pl->lg_samp) / 2;
+	/* the statistic of log3P's values, so that a line through both
+	 * takes one: with the mean of the empty roundtrips, a 4-rank
+	 * calibration on 2 CPUs put PLogP's L above the one-way time of
+	 * every size to 4 KiB and failed g(m) there */
+	y[0] = calib_quantile(r->rtt, pl->lg_samp, CALIB_Q) / 2;
 	rtt[0] = 2 * y[0];
 	/* the sizes even when log3P failed: PLogP's failed entries are
 	 * written at them, and a file with sizes 0 0 ... is unreadable */
@@ -393,8 +384,9 @@ static void do_baselines(const struct plan *pl, struct res *r,
 		calib_put(&p->loggp_gb_spb, &lg.gb_spb, false);
 	}
 	memcpy(p->plogp_size_bytes, x, (size_t)n * sizeof(double));
-	i = l->ok ? cp_plogp_from_rtt(low_of(r->bs, pl->lg_samp) /
-				      pl->lg_burst, x, rtt, n, &pg) :
+	i = l->ok ? cp_plogp_from_rtt(calib_quantile(r->bs, pl->lg_samp,
+						     CALIB_Q) / pl->lg_burst,
+				      x, rtt, n, &pg) :
 	    -CP_EINVAL;
 	if (i && i != -CP_ENUM) {
 		printf("plogp: failed: %s\n", cp_err_str(i));

@@ -607,7 +607,7 @@ static void mark_ambiguous(struct cp_lmo *m)
 		    (m->c_s[i].hi - m->c_s[i].lo) / 2 >
 		    least_sum(m, m->csum_s, i))
 			m->c_s[i].ambig = amb_c;
-		if (!m->t_spb[i].fail &&
+		if (!m->t_spb[i].fail && !m->t_spb[i].ambig &&
 		    (m->t_spb[i].hi - m->t_spb[i].lo) / 2 >
 		    least_sum(m, m->tsum_spb, i))
 			m->t_spb[i].ambig = amb_t;

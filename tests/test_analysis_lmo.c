@@ -592,6 +592,45 @@ static void test_thresholds(gsl_rng *g)
 	cp_lmo_free(&m);
 }
 
+/* Hosts of no per-byte cost (every t_i 0): a t_i whose interval reaches
+ * 0 is 0 and says why, and each 1/beta_ij, which then holds the rest of
+ * its link's sum, still covers its true value. */
+static void test_t_zero(gsl_rng *g)
+{
+	struct truth p;
+	struct data d;
+	struct cp_lmo_regimes r;
+	struct cp_lmo m;
+	int k, i, q, rc, taken = 0, bad = 0, n = 4;
+
+	truth_init(&p, n, g);
+	memset(p.t, 0, sizeof(p.t));
+	synth(g, &p, &d);
+	rc = cp_lmo_regimes_find(&d.sw, lim, 2, &r);
+	for (k = 0; !rc && k < r.nreg; k++) {
+		rc = cp_lmo_fit_regime(&d.sw, &r, k, LEVEL, &m);
+		if (rc)
+			break;
+		for (i = 0; i < n; i++) {
+			const struct cp_est *t = &m.t_spb[i];
+
+			if (t->fail || t->lo > 0 || !(t->hi > 0))
+				continue;
+			taken++;
+			bad += t->val != 0 || !t->ambig ||
+			       !strstr(t->ambig, "taken as 0");
+		}
+		for (q = 0; q < cp_lmo_npairs(n); q++)
+			bad += !covers(&m.ib_spb[q], p.ib[k][q]);
+		cp_lmo_free(&m);
+	}
+	ta_check(!rc && taken > 0 && !bad, "no per-byte host cost: each of "
+		 "%d t_i whose interval reaches 0 taken as 0 and marked, every "
+		 "1/beta_ij in its interval (%d misses, rc %d)", taken, bad,
+		 rc);
+	data_free(&d);
+}
+
 int main(void)
 {
 	gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
@@ -609,6 +648,7 @@ int main(void)
 	test_spread(g);
 	test_two_passes(g);
 	test_thresholds(g);
+	test_t_zero(g);
 	gsl_rng_free(g);
 	return ta_done("test_analysis_lmo");
 }

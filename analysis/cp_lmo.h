@@ -141,7 +141,9 @@ int cp_lmo_scatter_thresh(const double *bytes, const double *t_s, int n,
 /* M1 and M2 from a gather size row.  M1 = M_k, k = min{i : T^(i+1)/T^1 >
  * 10} (0-based here; the last size and CP_LMO_T_NO_M1 if none), small =
  * the line through sizes 0..k; M2 = first size of the last segment of the
- * BIC-chosen partition (cp_breaks_fit), large = its line.  Fewer than 3
+ * BIC-chosen partition (cp_breaks_fit) that is not escalated (more than
+ * twice the line through the sizes after it, while 3 remain), large =
+ * the line through M2 and the sizes after it.  Fewer than 3
  * sizes up to M1 leaves small.n == 0 (kappa1 then fails).
  * bytes, t_s: the row; n: length; h: minimum segment size (<= 0 default);
  * level: confidence level; th: updated (m1_*, m2_*, small, large...).

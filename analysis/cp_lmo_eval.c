@@ -121,5 +121,6 @@ int cp_lmo_eval_gather(const struct cp_lmo_tab *m, int root,
 	if (isnan(kappa))
 		return -CP_ENUM;
 	*t_s = t + kappa * bytes;
-	return 0;
+	/* a correction that prices the gather at no time is no estimate */
+	return *t_s > 0 ? 0 : -CP_ENUM;
 }

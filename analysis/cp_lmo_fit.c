@@ -158,6 +158,36 @@ int cp_lmo_scatter_thresh(const double *bytes, const double *t_s, int n,
 	return 0;
 }
 
+/*
+ * The last segment's first sizes while each is escalated: more than
+ * ESCAL_X times the line through the sizes after it.  The least-squares
+ * partition can leave one escalated size at the head of the linear
+ * segment (its level, hundreds of ms, is noise to a partition of flat
+ * levels), and the line through it priced large gathers at a negative
+ * time (tests/test_analysis_lmo, 1 of 100 noise draws).  M2 moves past
+ * such sizes, and large is the line through the rest, while at least 3
+ * sizes remain.
+ */
+#define ESCAL_X 2.0
+
+static void m2_past_escalation(const double *bytes, const double *t_s,
+			       int n, double level, struct cp_lmo_thresh *th)
+{
+	struct cp_linfit rest;
+	int f;
+
+	for (f = th->m2_idx; n - (f + 1) >= 3; f++) {
+		if (cp_stats_linfit(bytes + f + 1, t_s + f + 1,
+				    (size_t)(n - (f + 1)), level, &rest))
+			return;
+		if (!(t_s[f] > ESCAL_X * (rest.c0.val + rest.c1.val *
+					  bytes[f])))
+			return;
+		th->m2_idx = f + 1;
+		th->large = rest;
+	}
+}
+
 int cp_lmo_gather_thresh(const double *bytes, const double *t_s, int n,
 			 int h, double level, struct cp_lmo_thresh *th)
 {
@@ -190,8 +220,10 @@ int cp_lmo_gather_thresh(const double *bytes, const double *t_s, int n,
 	if (!b.m)
 		th->flags |= CP_LMO_T_NO_M2;
 	th->m2_idx = b.seg[b.m].first;
-	th->m2_bytes = bytes[th->m2_idx];
 	th->large = b.seg[b.m].fit;
+	if (b.m)
+		m2_past_escalation(bytes, t_s, n, level, th);
+	th->m2_bytes = bytes[th->m2_idx];
 	cp_breaks_free(&b);
 	return 0;
 }

@@ -118,7 +118,8 @@ int cp_lmo_eval_scatter(const struct cp_lmo_tab *m, int root,
  * their sum for M >= M2 plus kappa2*M (cp_lmo_gather_range).  Returns 0
  * and *t_s; -CP_ENOPRED in the escalation range; -CP_ENUM when a
  * parameter used is NAN (kappa1 below M1, kappa2 from M2 on: a failed
- * estimate); -CP_EINVAL as cp_lmo_eval_scatter, or the range unknown.
+ * estimate) or the time comes out at 0 or less (a kappa no fit should
+ * have given); -CP_EINVAL as cp_lmo_eval_scatter, or the range unknown.
  * Arguments as cp_lmo_eval_scatter.
  */
 int cp_lmo_eval_gather(const struct cp_lmo_tab *m, int root,

@@ -716,6 +716,10 @@ int main(void)
 	test_outlier(g);
 	test_spread(g);
 	test_two_passes(g);
+	/* test_thresholds' single draw from its own seed: its checks of S
+	 * and M2 within one size hold in 89 of 100 seeds (the rest miss by
+	 * 2 or 3 sizes), so a test added before it must not move its draw */
+	gsl_rng_set(g, 2024);
 	test_thresholds(g);
 	test_t_zero(g);
 	test_gather_draws(g);

@@ -698,6 +698,29 @@ static void test_t_zero(gsl_rng *g)
 		 "1/beta_ij in its interval (%d misses, rc %d)", taken, bad,
 		 rc);
 	data_free(&d);
+	/* host 1 below 0 per byte (one-to-twos it roots faster per byte
+	 * than its slower link alone, as the test bed's slopes gave) */
+	truth_init(&p, n, g);
+	memset(p.t, 0, sizeof(p.t));
+	p.t[0][1] = -0.15e-9;
+	p.t[1][1] = -0.04e-9;
+	synth(g, &p, &d);
+	rc = cp_lmo_regimes_find(&d.sw, lim, 2, &r);
+	for (taken = bad = 0, k = 0; !rc && k < r.nreg; k++) {
+		rc = cp_lmo_fit_regime(&d.sw, &r, k, LEVEL, &m);
+		if (rc)
+			break;
+		if (!m.t_spb[1].fail && !(m.t_spb[1].hi > 0)) {
+			taken++;
+			bad += m.t_spb[1].val != 0 || !m.t_spb[1].ambig ||
+			       !strstr(m.t_spb[1].ambig, "below 0");
+		}
+		cp_lmo_free(&m);
+	}
+	ta_check(!rc && taken > 0 && !bad, "a host below 0 per byte: its "
+		 "t_i in %d regimes at 0 with [0, 0] and marked (%d not, rc "
+		 "%d)", taken, bad, rc);
+	data_free(&d);
 }
 
 int main(void)

@@ -10,8 +10,8 @@
 # Checked, per link table (tests/cluster/links.table: 100 to 400
 # Mbit/s; links2.table: 100 to 800 Mbit/s; links3.table: 150 to 800
 # Mbit/s, its fast links on the longer delays; links4.table: 100 to 800
-# Mbit/s, the fastest on the shortest delay; the last two not yet
-# passed reliably: README, "Heterogeneous test bed"):
+# Mbit/s, the fastest on the shortest delay; runs of each counted in
+# README, "Heterogeneous test bed"):
 #   - what the bed delivers: the per-byte time of each link, the
 #     least-squares slope of the first quartiles of the application's own
 #     one-way times (t_transfer) at 24000 to 59000 bytes (a low quantile,

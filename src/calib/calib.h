@@ -44,9 +44,10 @@ struct calib {
 	bool crowded;		/* some machine (kernel) runs more ranks
 				 * than it has CPUs: waiting processes
 				 * yield (calib_wait) */
-	bool serial;		/* one experiment at a time: some MPI node
-				 * has fewer CPUs than ranks */
-	bool sparse;		/* --quick and serial: fewer LMO sizes and
+	bool serial;		/* one experiment at a time, the processes
+				 * of a pair pinned: crowded */
+	bool sparse;		/* --quick and some MPI node has more
+				 * ranks than CPUs: fewer LMO sizes and
 				 * tau-Lop repetitions, whose exchanges wait
 				 * for time slices there */
 	bool tty;		/* rank 0 and stderr is a terminal */

@@ -2,8 +2,9 @@
  * calib_sched.c - LMO experiments of commprof-calibrate: empty
  * roundtrips, one-to-one and one-to-two (LMO paper), scheduled in
  * rounds so that experiments sharing no process run at the same time
- * (LMO paper, section 4), or one at a time on hosts with fewer CPUs than
- * ranks, where concurrent experiments would take each other's cores.
+ * (LMO paper, section 4), or one at a time on a machine (kernel) with
+ * fewer CPUs than ranks, where concurrent experiments would take each
+ * other's cores.
  */
 #include <mpi.h>
 #include <stdlib.h>

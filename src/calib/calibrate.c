@@ -191,10 +191,10 @@ static int ranks_on_kernel(int on_node)
 	return same;
 }
 
-/* Anywhere, more ranks than CPUs: on one machine (c->crowded: waiting
- * processes yield), on one MPI node (c->serial: experiments one at a
- * time; a node's ranks share a kernel, so serial implies crowded).
- * Warns once. */
+/* Anywhere, more ranks than CPUs on one machine (c->crowded: waiting
+ * processes yield, experiments run one at a time, c->serial), or on one
+ * MPI node (c->sparse with --quick; a node's ranks share a kernel, so
+ * a crowded node is a crowded machine).  Warns once. */
 static void check_oversub(struct calib *c)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -206,13 +206,13 @@ static void check_oversub(struct calib *c)
 	mine[2] = kern;
 	MPI_Allreduce(mine, any, 3, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
 	c->crowded = any[0];
-	c->serial = any[1];
+	c->serial = any[0];
+	c->sparse = c->quick && any[1];
 	if (c->crowded && c->rank == 0)
 		printf("warning: oversubscribed: %d ranks on a machine with "
 		       "%ld online CPUs; waiting ranks steal cores, timings "
-		       "are distorted; waiting processes yield%s\n", any[2],
-		       cpus, c->serial ? ", experiments run one at a time" :
-		       "");
+		       "are distorted; waiting processes yield, experiments "
+		       "run one at a time\n", any[2], cpus);
 }
 
 /* Library, date, hosts and the rank-to-host map into p (rank 0). */
@@ -540,7 +540,6 @@ static int calibrate(struct calib *c, const char *path, FILE *f)
 	memset(&r, 0, sizeof(r));
 	plan_init(&pl, c->quick);
 	check_oversub(c);
-	c->sparse = c->quick && c->serial;
 	if (c->rank == 0 && (!(p.hosts = calloc(c->n, sizeof(char *))) ||
 			     !(p.rank_host = calloc(c->n, sizeof(int)))))
 		calib_fatal("out of memory");

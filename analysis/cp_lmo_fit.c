@@ -174,14 +174,15 @@ static void m2_past_escalation(const double *bytes, const double *t_s,
 			       int n, double level, struct cp_lmo_thresh *th)
 {
 	struct cp_linfit rest;
+	double at;
 	int f;
 
 	for (f = th->m2_idx; n - (f + 1) >= 3; f++) {
 		if (cp_stats_linfit(bytes + f + 1, t_s + f + 1,
 				    (size_t)(n - (f + 1)), level, &rest))
 			return;
-		if (!(t_s[f] > ESCAL_X * (rest.c0.val + rest.c1.val *
-					  bytes[f])))
+		at = rest.c0.val + rest.c1.val * bytes[f];
+		if (!(at > 0) || !(t_s[f] > ESCAL_X * at))
 			return;
 		th->m2_idx = f + 1;
 		th->large = rest;

@@ -29,8 +29,8 @@ static const char amb_t0[] =
 	"interval reaches 0: taken as 0, its links' 1/beta_ij hold the rest "
 	"of their sums";
 static const char amb_tneg[] =
-	"estimated below 0 beyond its interval: taken as 0, interval [0, 0] "
-	"not a measure of its uncertainty";
+	"interval [0, 0]: its estimate lay at or below 0 and was taken as 0; "
+	"no measure of its uncertainty";
 
 /* Standardized residuals beyond this many robust standard deviations,
  * and relative ones beyond OUT_FLOOR, mark a row an outlier (a cell
@@ -775,9 +775,9 @@ out:
  * A t_i whose interval reaches 0 (not told from 0 at the fit's level)
  * is taken as 0 and marked ambiguous, the 1/beta_ij of its links taking
  * what it held of their sums (the sums do not move; the intervals of
- * 1/beta_ij, which held t_i's uncertainty, stand).  One whose whole
- * interval lay below 0 was already taken as 0 with the interval [0, 0]
- * (split_by_slopes): it is marked too.  In 10 default
+ * 1/beta_ij, which held t_i's uncertainty, stand).  One already at 0
+ * with the interval [0, 0] (split_by_slopes found its whole interval
+ * below 0) is marked too.  In 10 default
  * calibrations on the test bed (tests/cluster/links3.table, refitted
  * from their --series), the slopes put up to 2.4 ns/B into a t_i of the
  * eager regime and up to 0.34 in the rendezvous one, every interval

@@ -24,7 +24,8 @@
 #     byte crosses faster than the wire) and is its quartiles' noise:
 #     then the application is profiled again, up to two more times,
 #     before anything is checked against it;
-#   - LMO, in the regime of those sizes, link by link: its per-byte time
+#   - LMO, in the regime that prices most of those sizes, link by
+#     link: its per-byte time
 #     t_i + t_j + 1/beta_ij (what its predictions charge a byte on the
 #     link) within 10% of what the bed delivers, and 1/beta_ij (the link
 #     alone, its hosts' t_i and t_j apart) within 10% of the configured
@@ -176,9 +177,16 @@ if low:
 
 p = json.load(open(pjson))["lmo"]
 reg = p["regimes"]
-k = max(i for i, r in enumerate(reg) if r["first_bytes"] <= 24000)
-if k + 1 < len(reg) and reg[k + 1]["first_bytes"] <= 59000:
-    print('# note: a regime starts between 24000 and 59000 B')
+# the regime that prices most of the reference's sizes (a break in the
+# data at 24576 B once left the regime of 24000 B with 1 of the 6)
+ref = sorted({m for (q, m) in med if m >= 24000})
+in_reg = [max(i for i, r in enumerate(reg) if r["first_bytes"] <= m)
+          for m in ref]
+k = max(sorted(set(in_reg)), key=in_reg.count)
+if len(set(in_reg)) > 1:
+    print('# note: the sizes %d to %d B fall in regimes %s; regime %d '
+          'prices %d of the %d' % (ref[0], ref[-1], sorted(set(in_reg)), k,
+                                   in_reg.count(k), len(ref)))
 r = reg[k]
 bad = []
 print('# LMO regime %d (from %d B)' % (k, r["first_bytes"]))

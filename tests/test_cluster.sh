@@ -40,7 +40,10 @@
 #     of h_i - h_0);
 #   - `commprof report` gives mu_bar per link: LMO's is lower than
 #     Hockney's (one link's parameters for all) on every link of 200
-#     Mbit/s or less.
+#     Mbit/s or less, except on link 0-1, whose own one-way times
+#     Hockney is fitted to (commprof-calibrate(1), step 7): there
+#     within 2% of it (links4.table's 100-Mbit/s link 0-1 once gave
+#     LMO 1.028 and Hockney 1.026).
 # CP_BED_TABLES (default links.table) and CP_BED_RUNS (default 1: runs
 # per table) choose what runs.  Root only; skipped where network
 # namespaces cannot be made.
@@ -254,7 +257,8 @@ for q in pairs:
     (l, nr), (hk, _) = m['lmo'], m['hockney']
     print('# %-5s %11.0f | %12.3f %8.3f %6d | %s' % (
         key, rate[q] / 1e6, l, hk, nr, 'yes' if l < hk else 'no'))
-    if rate[q] <= 200e6 and not l < hk:
+    # Hockney is fitted to link 0-1's own times: there a tie
+    if rate[q] <= 200e6 and not l < (1.02 * hk if q == (0, 1) else hk):
         bad.append('slow link %s: LMO mu_bar %.3f not below Hockney %.3f'
                    % (key, l, hk))
 for b in bad:

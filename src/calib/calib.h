@@ -43,9 +43,8 @@ struct calib {
 				 * this (+2%) is run again; 0 never */
 	bool crowded;		/* some machine (kernel) runs more ranks
 				 * than it has CPUs: waiting processes
-				 * yield (calib_wait) */
-	bool serial;		/* one experiment at a time, the processes
-				 * of a pair pinned: crowded */
+				 * yield (calib_wait), experiments run one
+				 * at a time, a pair's processes pinned */
 	bool sparse;		/* --quick and some MPI node has more
 				 * ranks than CPUs: fewer LMO sizes and
 				 * tau-Lop repetitions, whose exchanges wait
@@ -92,7 +91,7 @@ void calib_idle_barrier(void);
  * collective; cannot fail. */
 void calib_wait(const struct calib *c, int n, MPI_Request *reqs);
 
-/* On a host with fewer CPUs than ranks (c->serial), pin this process to
+/* On a machine with fewer CPUs than ranks (c->crowded), pin this process to
  * the slot-th CPU it may run on, for the two processes of an experiment
  * to run side by side as on a host with a CPU each, instead of the
  * scheduler putting them on one CPU now and then (a message then waits

@@ -526,7 +526,7 @@ void calib_lmo_run(struct calib *c, struct calib_lmo *l)
 	memcpy(l->size_bytes, size, (size_t)l->nsizes * sizeof(double));
 	lmo_alloc(c, l, l->nsizes);
 	for (k = 0; k < nk; k++)
-		if (calib_sched_build(&s[k], k, c->n, c->serial))
+		if (calib_sched_build(&s[k], k, c->n, c->crowded))
 			calib_fatal("out of memory");
 	if (c->rank == 0 && c->series) {
 		w.f = fopen(c->series, "w");
@@ -560,7 +560,7 @@ void calib_lmo_run(struct calib *c, struct calib_lmo *l)
 		       "repetitions of every experiment at each, %s, %d sizes "
 		       "in a second pass; %.1f s\n", l->nsizes,
 		       l->size_bytes[0], l->size_bytes[l->nsizes - 1],
-		       c->reps, c->serial ?
+		       c->reps, c->crowded ?
 		       "one experiment at a time (fewer CPUs than ranks)" :
 		       "disjoint experiments at once", l->npass2,
 		       MPI_Wtime() - t0);

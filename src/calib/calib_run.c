@@ -115,7 +115,7 @@ void calib_pin(const struct calib *c, int slot)
 	cpu_set_t one;
 	int i, k = -1, n;
 
-	if (!c->serial)
+	if (!c->crowded)
 		return;
 	if (!cpus_known)
 		cpus_known = sched_getaffinity(0, sizeof(cpus_all),
@@ -133,7 +133,7 @@ void calib_pin(const struct calib *c, int slot)
 
 void calib_unpin(const struct calib *c)
 {
-	if (c->serial && cpus_known > 0)
+	if (c->crowded && cpus_known > 0)
 		sched_setaffinity(0, sizeof(cpus_all), &cpus_all);
 }
 

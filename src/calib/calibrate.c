@@ -192,7 +192,7 @@ static int ranks_on_kernel(int on_node)
 }
 
 /* Anywhere, more ranks than CPUs on one machine (c->crowded: waiting
- * processes yield, experiments run one at a time, c->serial), or on one
+ * processes yield, experiments run one at a time), or on one
  * MPI node (c->sparse with --quick; a node's ranks share a kernel, so
  * a crowded node is a crowded machine).  Warns once. */
 static void check_oversub(struct calib *c)
@@ -206,7 +206,6 @@ static void check_oversub(struct calib *c)
 	mine[2] = kern;
 	MPI_Allreduce(mine, any, 3, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
 	c->crowded = any[0];
-	c->serial = any[0];
 	c->sparse = c->quick && any[1];
 	if (c->crowded && c->rank == 0)
 		printf("warning: oversubscribed: %d ranks on a machine with "

@@ -210,7 +210,10 @@ int cp_coll_decide(const struct cp_coll_call *c, const struct cp_coll_mca *mca);
  * after another) and then reduce for the local reductions grouped by
  * rank; round() closes each round (a round is a set of transfers that
  * run at once: what the algorithm lets start together).  Messages a
- * process sends to itself are left out.
+ * process sends to itself are left out.  scratch() names each temporary
+ * buffer the algorithm mallocs, on the ranks that malloc it, as
+ * coll_base_*.c sizes it (a nested collective's buffers too, as if they
+ * lived as long as the call).
  */
 struct cp_coll_sink {
 	/* a message of bytes from src to dst (group ranks) */
@@ -220,6 +223,11 @@ struct cp_coll_sink {
 	/* end of a round */
 	void (*round)(void *arg);
 	void *arg;
+	/* rank mallocs bytes of scratch for the call (a temporary buffer
+	 * of Open MPI's algorithm, freed before the call returns) and
+	 * writes used of them; handed out before the first round, in the
+	 * order of the mallocs; may be NULL */
+	void (*scratch)(void *arg, int rank, double bytes, double used);
 };
 
 /*

@@ -30,6 +30,7 @@ struct gen {
 	int rounds;		/* rounds closed */
 	bool open;		/* handed out something since the close */
 	bool anyred;		/* red[] holds something */
+	bool commute;		/* the call's operation commutes */
 	double red[CP_COLL_MAXP];	/* elements reduced per rank, this
 					 * round */
 };
@@ -40,6 +41,16 @@ static void xfer(struct gen *g, int src, int dst, double elems)
 		return;
 	g->s->xfer(g->s->arg, src, dst, elems * g->tb);
 	g->open = true;
+}
+
+/* Rank r mallocs a temporary buffer of elems elements for the call and
+ * writes the first used of them (what it receives or copies there; a
+ * range elsewhere in the buffer counts as the same pages). */
+static void scratch(struct gen *g, int r, double elems, double used)
+{
+	if (elems > 0 && g->s->scratch)
+		g->s->scratch(g->s->arg, r, elems * g->tb,
+			      (used < elems ? used : elems) * g->tb);
 }
 
 /* Rank r reduces elems this round (handed out, by rank, at its end). */
@@ -406,6 +417,52 @@ static int bcast(struct gen *g, int alg, int root, int64_t count)
 /* ---- reduce ---- */
 
 /*
+ * The buffers of ompi_coll_base_reduce_generic: a node with children
+ * mallocs an accumulator of the whole message unless it is the tree's
+ * root (which reduces into its receive buffer), and one segment's
+ * buffer, two when there are several segments or children.  The
+ * accumulator takes the first child's segments (a commutative
+ * operation) or a copy of the send buffer; the segment buffers take the
+ * other children's segments, alternating child after child, so that
+ * with one child and a commutative operation neither is written.  The
+ * in-order binary tree's root P-1 receives into a buffer of its own
+ * when the call's root is another rank.  par: parents (virtual ranks,
+ * real for the in-order tree); troot: the tree's root; rroot: its real
+ * rank.
+ */
+static void reduce_tree_scratch(struct gen *g, const int *par, int troot,
+				int rroot, bool inorder, int root,
+				int64_t count, int64_t seg, int nseg)
+{
+	int nch[CP_COLL_MAXP], v, r, s, i;
+
+	for (v = 0; v < g->p; v++)
+		nch[v] = 0;
+	for (v = 0; v < g->p; v++)
+		if (par[v] >= 0)
+			nch[par[v]]++;
+	for (v = 0; v < g->p; v++) {
+		bool used[2] = { false, false };
+
+		if (!nch[v])
+			continue;
+		r = inorder ? v : real(v, root, g->p);
+		if (r != rroot)
+			scratch(g, r, (double)count, (double)count);
+		/* receive k = s * nch + i goes to buffer k % 2; two
+		 * segments show every parity */
+		for (s = 0; s < nseg && s < 2; s++)
+			for (i = g->commute ? 1 : 0; i < nch[v]; i++)
+				used[(s * nch[v] + i) % 2] = true;
+		scratch(g, r, (double)seg, used[0] ? (double)seg : 0);
+		if (nseg > 1 || nch[v] > 1)
+			scratch(g, r, (double)seg, used[1] ? (double)seg : 0);
+	}
+	if (inorder && root != troot)
+		scratch(g, troot, (double)count, (double)count);
+}
+
+/*
  * ompi_coll_base_reduce_generic: a node receives every segment from its
  * children, reduces it and sends it up; height(v) is the round of its
  * first send.  For T_INORDER_BIN the tree's own root is P-1 and the
@@ -433,6 +490,8 @@ static void reduce_tree(struct gen *g, const struct tree *t, int root,
 	for (v = 0; v < g->p; v++)
 		if (v != troot && hgt[v] + 1 > maxh)
 			maxh = hgt[v] + 1;
+	reduce_tree_scratch(g, par, troot, inorder ? troot : root, inorder,
+			    root, count, seg, nseg);
 	for (round = 0; round < maxh + nseg - 1; round++) {
 		for (r = 0; r < g->p; r++) {
 			int s, to;
@@ -462,6 +521,9 @@ static void reduce_linear(struct gen *g, int root, int64_t count)
 	int i;
 	bool first = root != g->p - 1;
 
+	/* the root receives all but rank P-1's block into a buffer */
+	scratch(g, root, (double)count,
+		g->p > 2 || root != 0 ? (double)count : 0);
 	for (i = g->p - 1; i >= 0; i--) {
 		if (i == root)
 			continue;
@@ -522,6 +584,8 @@ static void allreduce_rd(struct gen *g, int64_t count)
 {
 	int p = g->p, adj = floor_pow2(p), extra = p - adj, r, d;
 
+	for (r = 0; r < p; r++)		/* the partial result */
+		scratch(g, r, (double)count, (double)count);
 	if (extra) {
 		for (r = 0; r < 2 * extra; r += 2) {
 			xfer(g, r, r + 1, count);
@@ -559,6 +623,13 @@ static void allreduce_ring(struct gen *g, int64_t count)
 	if (count < p) {
 		allreduce_rd(g, count);
 		return;
+	}
+	for (r = 0; r < p; r++) {	/* one block in, two when P > 2 */
+		double b = (double)block_of(count, p, 0);
+
+		scratch(g, r, b, b);
+		if (p > 2)
+			scratch(g, r, b, b);
 	}
 	for (r = 0; r < p; r++)
 		xfer(g, r, (r + 1) % p, block_of(count, p, r));
@@ -616,6 +687,8 @@ static void allreduce_rsag(struct gen *g, int64_t count)
 
 	for (nsteps = 0; (1 << nsteps) < pof2; nsteps++)
 		;
+	for (r = 0; r < p; r++)		/* receives half, then less */
+		scratch(g, r, (double)count, (double)(count - count / 2));
 	if (rem) {
 		int64_t lh = count / 2, rh = count - lh;
 
@@ -774,6 +847,17 @@ static void gather_binomial(struct gen *g, int root, int64_t count)
 
 	while ((1 << maxlev) < p)
 		maxlev++;
+	/* a root other than 0 gathers into a buffer it then rotates; the
+	 * other even virtual ranks take all P blocks' room and fill their
+	 * subtree's */
+	for (r = 0; r < p; r++) {
+		v = vrank(r, root, p);
+		if (!v && root)
+			scratch(g, r, (double)count * p, (double)count * p);
+		else if (v && v % 2 == 0)
+			scratch(g, r, (double)count * p,
+				(double)count * subtree(v, p));
+	}
 	for (lev = 0; lev < maxlev; lev++) {
 		for (r = 0; r < p; r++) {
 			v = vrank(r, root, p);
@@ -830,6 +914,16 @@ static void scatter_binomial(struct gen *g, int root, int64_t count)
 
 	while ((1 << maxlev) < p)
 		maxlev++;
+	/* a root other than 0 packs the rotated blocks into a buffer; the
+	 * other even virtual ranks receive their subtree's blocks */
+	for (r = 0; r < p; r++) {
+		v = vrank(r, root, p);
+		if (!v && root)
+			scratch(g, r, (double)count * p, (double)count * p);
+		else if (v && v % 2 == 0)
+			scratch(g, r, (double)count * subtree(v, p),
+				(double)count * subtree(v, p));
+	}
 	for (step = 0; step < maxlev; step++) {
 		int mask = 1 << (maxlev - 1 - step);
 
@@ -878,6 +972,8 @@ static void alltoall_bruck(struct gen *g, int64_t count)
 {
 	int p = g->p, r, d, i, k;
 
+	for (r = 0; r < p; r++)
+		scratch(g, r, (double)count * p, (double)count * p);
 	for (d = 1; d < p; d <<= 1) {
 		for (k = 0, i = 1; i < p; i++)
 			if (i & d)
@@ -901,11 +997,30 @@ static int range_sum(int a, int b, int r)
 	return 2 * (r - a + 1) + b - r;
 }
 
+/* The two buffers of all P blocks of recursive halving, recursive
+ * doubling and the butterfly, on every rank: the first takes a copy of
+ * the send buffer, the second what the rank receives, the most at the
+ * first step (recv: its elements; rem: ranks below 2*rem that are odd
+ * first receive all P blocks). */
+static void rsb_scratch(struct gen *g, int64_t rcount, int64_t recv,
+			int rem)
+{
+	double total = (double)rcount * g->p;
+	int r;
+
+	for (r = 0; r < g->p; r++) {
+		scratch(g, r, total, total);
+		scratch(g, r, total, r < 2 * rem && r % 2 ? total :
+			(double)recv);
+	}
+}
+
 static void rsb_halving(struct gen *g, int64_t rcount)
 {
 	int p = g->p, pof2 = floor_pow2(p), rem = p - pof2, r, mask;
 	int64_t total = (int64_t)p * rcount;
 
+	rsb_scratch(g, rcount, total - total / 2, rem);
 	if (rem) {
 		for (r = 0; r < 2 * rem; r += 2) {
 			xfer(g, r, r + 1, total);
@@ -970,6 +1085,7 @@ static void rsb_rd(struct gen *g, int64_t rcount)
 {
 	int p = g->p, r, mask, rh;
 
+	rsb_scratch(g, rcount, rcount * (p - 1), 0);
 	for (mask = 1; mask < p; mask <<= 1) {
 		for (r = 0; r < p; r++) {
 			int rem = r ^ mask, cur = r & ~(mask - 1);
@@ -1024,6 +1140,7 @@ static void rsb_butterfly(struct gen *g, int64_t rcount)
 	int p = g->p, pof2 = floor_pow2(p), rem = p - pof2, r, mask;
 	int64_t total = (int64_t)p * rcount;
 
+	rsb_scratch(g, rcount, total - total / 2, rem);
 	if (!rem) {
 		int64_t nb = total;
 
@@ -1371,7 +1488,9 @@ static int sched(struct gen *g, const struct cp_coll_call *c, int alg)
 		break;
 	case CP_COLL_REDUCE_SCATTER_BLOCK:
 		switch (alg) {
-		case 1:
+		case 1:	/* rank 0 reduces into a buffer, then scatters */
+			scratch(g, 0, (double)n * c->nprocs,
+				(double)n * c->nprocs);
 			rc = nested(g, c, CP_COLL_REDUCE, 0, n * c->nprocs);
 			return rc ? rc : nested(g, c, CP_COLL_SCATTER, 0, n);
 		case 2:
@@ -1417,6 +1536,7 @@ int cp_coll_sched(const struct cp_coll_call *c, int alg,
 	g.s = sink;
 	g.p = c->nprocs;
 	g.tb = c->type_bytes;
+	g.commute = c->commute;
 	rc = sched(&g, c, alg);
 	close_round(&g);
 	return rc < 0 ? rc : g.rounds;

@@ -42,6 +42,30 @@ struct cp_taulop_chan {
 	const double *l_s;	/* [is * ntau + it] L_c(m, tau) */
 };
 
+/*
+ * glibc malloc's settings (mallopt(3), malloc/malloc.c) that decide
+ * whether the scratch buffers of a collective come back as fresh pages
+ * on every call.  All zero: glibc's defaults, with its dynamic mmap
+ * threshold.  fixed: the user set one of them, which turns the dynamic
+ * threshold off; the three fields then hold what glibc uses (the
+ * defaults for those not set).  cp_taulop_heap_env reads them from the
+ * environment.
+ */
+struct cp_taulop_heap {
+	bool fixed;
+	double mmap_threshold;	/* MALLOC_MMAP_THRESHOLD_, bytes */
+	double trim_threshold;	/* MALLOC_TRIM_THRESHOLD_ */
+	double top_pad;		/* MALLOC_TOP_PAD_ */
+};
+
+/* glibc's defaults: M_TOP_PAD, the first mmap and trim thresholds, and
+ * the most the dynamic mmap threshold rises to (64-bit). */
+#define CP_TL_HEAP_PAD		(128.0 * 1024)
+#define CP_TL_HEAP_MMAP		(128.0 * 1024)
+#define CP_TL_HEAP_TRIM		(128.0 * 1024)
+#define CP_TL_HEAP_MMAP_MAX	(32.0 * 1024 * 1024)
+#define CP_TL_PAGE		4096.0
+
 /* The model's parameters. */
 struct cp_taulop {
 	struct cp_taulop_chan ch[CP_TL_NCHAN];
@@ -50,7 +74,59 @@ struct cp_taulop {
 				 * the paper's kernels do not have);
 				 * NAN: collectives that reduce are not
 				 * priced */
+	double page_s;		/* first touch of a fresh page of
+				 * CP_TL_PAGE bytes, every rank of the
+				 * node at once (ours: the scratch of
+				 * Open MPI's algorithms); NAN: scratch
+				 * not priced */
+	struct cp_taulop_heap heap;	/* the allocator the run uses */
 };
+
+/* One rank's scratch in one call, as cp_taulop_fresh needs it. */
+struct cp_taulop_scratch {
+	double heap;		/* bytes malloc took from the heap */
+	double heap_max;	/* the largest of them */
+	double heap_new;	/* of those written, the bytes past the top
+				 * pad (the pad stays mapped after a trim) */
+	double mapped;		/* bytes written of those malloc maps on
+				 * its own */
+};
+
+/*
+ * cp_taulop_heap_env - h from the environment's MALLOC_MMAP_THRESHOLD_,
+ * MALLOC_TRIM_THRESHOLD_ and MALLOC_TOP_PAD_ (unset, empty or not a
+ * number: glibc's default).  GLIBC_TUNABLES is not read.  Cannot fail.
+ */
+void cp_taulop_heap_env(struct cp_taulop_heap *h);
+
+/*
+ * cp_taulop_scratch_add - one malloc of bytes, of which used are
+ * written, into a rank's sc, in the order of the mallocs: mapped on its
+ * own when glibc would mmap it (at or above a set mmap threshold; with
+ * the dynamic threshold, which rises to the largest block freed so that
+ * a call's repeated buffers come from the heap, only above
+ * CP_TL_HEAP_MMAP_MAX), else laid after the earlier ones on the top of
+ * the heap.  h may be NULL (defaults).  Cannot fail.
+ */
+void cp_taulop_scratch_add(const struct cp_taulop_heap *h,
+			   struct cp_taulop_scratch *sc, double bytes,
+			   double used);
+
+/*
+ * cp_taulop_fresh - the bytes of fresh pages a rank writes on each of a
+ * run of identical calls whose buffers sc are allocated together and
+ * freed together: the written bytes of its mapped buffers, and those of
+ * its heap buffers past the top pad when the top of the heap, once they
+ * are freed (their sum and the pad), reaches the trim threshold (set,
+ * or twice the dynamic mmap threshold, which the largest buffer raised;
+ * 128 KiB before any did): free() then gives them back to the kernel
+ * down to the pad, and the next call faults in again what it writes.
+ * Assumes the call's own buffers are the largest the process frees (a
+ * larger block freed raises the thresholds above them: fewer faults
+ * than said).  h may be NULL (defaults).  Cannot fail.
+ */
+double cp_taulop_fresh(const struct cp_taulop_heap *h,
+		       const struct cp_taulop_scratch *sc);
 
 /* Flags of a prediction. */
 #define CP_TL_F_EXTRAP_SIZE	0x1	/* m beyond the largest size */
@@ -121,7 +197,9 @@ struct cp_coll_place {
  * cp_taulop_coll - tau-Lop of collective c under algorithm alg (rules
  * of cp_coll_decide with mca): the sum over its rounds of the slowest
  * channel's round (rule A3: channels do not interfere), plus red_spb
- * times the largest reduction of the round.  Returns 0 and *t_s;
+ * times the largest reduction of the round, plus page_s times the
+ * fresh pages (cp_taulop_fresh) of the rank whose scratch faults most
+ * (none when page_s is NAN).  Returns 0 and *t_s;
  * -CP_COLL_E_* from the schedule; -1 when a round cannot be priced
  * (*flags says why: CP_TL_F_NOCHAN, CP_TL_F_NORED).  m: model; c: the
  * call; alg: algorithm; mca: overrides or NULL; pl: placement, may be

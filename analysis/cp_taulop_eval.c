@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/cp_model.h"
@@ -108,6 +109,87 @@ double cp_taulop_round(const struct cp_taulop *m, int chan,
 	return o_s + x;
 }
 
+/* ---- scratch buffers and glibc's heap ---- */
+
+static double env_bytes(const char *name, double dflt, bool *set)
+{
+	const char *v = getenv(name);
+	char *end;
+	double x;
+
+	if (!v || !*v)
+		return dflt;
+	x = strtod(v, &end);
+	if (*end || !(x >= 0))
+		return dflt;
+	*set = true;
+	return x;
+}
+
+void cp_taulop_heap_env(struct cp_taulop_heap *h)
+{
+	bool set = false;
+
+	h->mmap_threshold = env_bytes("MALLOC_MMAP_THRESHOLD_",
+				      CP_TL_HEAP_MMAP, &set);
+	h->trim_threshold = env_bytes("MALLOC_TRIM_THRESHOLD_",
+				      CP_TL_HEAP_TRIM, &set);
+	h->top_pad = env_bytes("MALLOC_TOP_PAD_", CP_TL_HEAP_PAD, &set);
+	h->fixed = set;
+}
+
+void cp_taulop_scratch_add(const struct cp_taulop_heap *h,
+			   struct cp_taulop_scratch *sc, double bytes,
+			   double used)
+{
+	double pad = h && h->fixed ? h->top_pad : CP_TL_HEAP_PAD;
+	double from, to;
+	bool mapped;
+
+	if (!(bytes > 0))
+		return;
+	if (!(used > 0))
+		used = 0;
+	if (used > bytes)
+		used = bytes;
+	if (h && h->fixed)
+		mapped = bytes >= h->mmap_threshold;
+	else
+		mapped = bytes > CP_TL_HEAP_MMAP_MAX;
+	if (mapped) {
+		sc->mapped += used;
+		return;
+	}
+	/* written: [heap, heap + used) of the top; the pad's pages stay */
+	from = sc->heap > pad ? sc->heap : pad;
+	to = sc->heap + used;
+	if (to > from)
+		sc->heap_new += to - from;
+	sc->heap += bytes;
+	if (bytes > sc->heap_max)
+		sc->heap_max = bytes;
+}
+
+double cp_taulop_fresh(const struct cp_taulop_heap *h,
+		       const struct cp_taulop_scratch *sc)
+{
+	double pad = h && h->fixed ? h->top_pad : CP_TL_HEAP_PAD;
+	double trim, fresh = sc->mapped;
+
+	if (h && h->fixed)
+		trim = h->trim_threshold;
+	else if (sc->heap_max > CP_TL_HEAP_MMAP)
+		/* twice the mmapped chunk the largest buffer was: its
+		 * bytes, a header, rounded up to pages */
+		trim = 2 * ceil((sc->heap_max + 16) / CP_TL_PAGE) *
+		       CP_TL_PAGE;
+	else
+		trim = CP_TL_HEAP_TRIM;
+	if (sc->heap + pad >= trim)
+		fresh += sc->heap_new;
+	return fresh;
+}
+
 /* ---- a collective, round by round ---- */
 
 #define NSZ 8		/* distinct sizes kept per round and channel */
@@ -128,6 +210,9 @@ struct tl_sink {
 	double total;
 	unsigned flags;
 	bool bad;
+	bool anysc;		/* sc[] holds something */
+	struct cp_taulop_scratch sc[CP_COLL_MAXP];	/* per rank; last:
+							 * only P zeroed */
 };
 
 static int host_of(const struct cp_coll_place *pl, int g)
@@ -192,6 +277,33 @@ static void tl_reduce(void *arg, int rank, double bytes)
 		s->red_max = bytes;
 }
 
+static void tl_scratch(void *arg, int rank, double bytes, double used)
+{
+	struct tl_sink *s = arg;
+
+	if (rank < 0 || rank >= CP_COLL_MAXP)
+		return;
+	/* the schedule hands out ranks of the call only */
+	cp_taulop_scratch_add(&s->m->heap, &s->sc[rank], bytes, used);
+	s->anysc = true;
+}
+
+/* The fresh pages of the rank whose scratch faults most. */
+static double tl_faults(const struct tl_sink *s, int p)
+{
+	double worst = 0, f;
+	int r;
+
+	if (!s->anysc || isnan(s->m->page_s))
+		return 0;
+	for (r = 0; r < p && r < CP_COLL_MAXP; r++) {
+		f = cp_taulop_fresh(&s->m->heap, &s->sc[r]);
+		if (f > worst)
+			worst = f;
+	}
+	return ceil(worst / CP_TL_PAGE) * s->m->page_s;
+}
+
 static void tl_round(void *arg)
 {
 	struct tl_sink *s = arg;
@@ -233,10 +345,15 @@ int cp_taulop_coll(const struct cp_taulop *m, const struct cp_coll_call *c,
 		   unsigned *flags)
 {
 	struct tl_sink s;
-	struct cp_coll_sink sink = { tl_xfer, tl_reduce, tl_round, &s };
-	int rc;
+	struct cp_coll_sink sink = { .xfer = tl_xfer, .reduce = tl_reduce,
+				     .round = tl_round, .arg = &s,
+				     .scratch = tl_scratch };
+	int rc, np = c && c->nprocs > 0 && c->nprocs <= CP_COLL_MAXP ?
+		     c->nprocs : 0;
 
-	memset(&s, 0, sizeof(s));
+	/* sc[]: only the call's ranks (the prediction is online) */
+	memset(&s, 0, offsetof(struct tl_sink, sc));
+	memset(s.sc, 0, sizeof(s.sc[0]) * (size_t)np);
 	s.m = m;
 	s.pl = pl;
 	s.ch[0].src = s.ch[1].src = -1;
@@ -248,7 +365,7 @@ int cp_taulop_coll(const struct cp_taulop *m, const struct cp_coll_call *c,
 		return rc;
 	if (s.bad || isnan(s.total))
 		return -1;
-	*t_s = s.total;
+	*t_s = s.total + tl_faults(&s, np);
 	return 0;
 }
 
@@ -308,7 +425,8 @@ int cp_coll_baseline(enum cp_coll_base kind, double a, double b, double c,
 		     const struct cp_coll_mca *mca, double *t_s)
 {
 	struct base_sink s;
-	struct cp_coll_sink sink = { base_xfer, NULL, base_round, &s };
+	struct cp_coll_sink sink = { .xfer = base_xfer, .round = base_round,
+				     .arg = &s };
 	int rc;
 
 	*t_s = NAN;

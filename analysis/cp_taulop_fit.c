@@ -169,13 +169,13 @@ void cp_taulop_fit_free(struct cp_taulop_fit *f)
 	f->nsizes = f->ntau = 0;
 }
 
-int cp_taulop_fit_red(const double *bytes, const double *t_s, int n,
+int cp_taulop_fit_unit(const double *units, const double *t_s, int n,
 		      double level, struct cp_est *e)
 {
 	struct cp_linfit lf;
 	int rc;
 
-	rc = cp_stats_linfit(bytes, t_s, (size_t)n, level, &lf);
+	rc = cp_stats_linfit(units, t_s, (size_t)n, level, &lf);
 	if (rc)
 		return rc;
 	*e = lf.c1;

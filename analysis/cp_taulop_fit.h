@@ -82,13 +82,15 @@ int cp_taulop_fit(const struct cp_taulop_meas *in, double level,
 void cp_taulop_fit_free(struct cp_taulop_fit *f);
 
 /*
- * cp_taulop_fit_red - the cost per byte of a local reduction (MPI_SUM
- * over doubles by MPI_Reduce_local), the slope of a least-squares line
- * through (bytes, time), with its interval.  Returns 0 or -CP_EINVAL as
- * cp_stats_linfit, -CP_ENUM for a slope below 0 (e->fail set).
- * bytes, t_s: points; n: their count; level: confidence level; e: out.
+ * cp_taulop_fit_unit - the cost per unit of a local operation whose time
+ * grows with its size: a local reduction per byte (MPI_SUM over doubles
+ * by MPI_Reduce_local), a fresh page's first touch per page; the slope
+ * of a least-squares line through (units, time), with its interval.
+ * Returns 0 or -CP_EINVAL as cp_stats_linfit, -CP_ENUM for a slope below
+ * 0 (e->fail set).  units, t_s: points; n: their count; level:
+ * confidence level; e: out.
  */
-int cp_taulop_fit_red(const double *bytes, const double *t_s, int n,
+int cp_taulop_fit_unit(const double *units, const double *t_s, int n,
 		      double level, struct cp_est *e);
 
 #endif

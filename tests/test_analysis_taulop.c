@@ -9,8 +9,12 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "analysis/cp_err.h"
 #include "analysis/cp_taulop.h"
@@ -221,10 +225,151 @@ static void test_fit(void)
 		const double b[] = { 1000, 2000, 4000, 8000 };
 		const double t[] = { 1.0, 2.1, 3.9, 8.0 };
 
-		rc = cp_taulop_fit_red(b, t, 4, 0.95, &e);
+		rc = cp_taulop_fit_unit(b, t, 4, 0.95, &e);
 		ta_check(!rc && ta_near(e.val, 0.001, 0.05) && e.lo <= e.val,
 			 "reduction cost per byte from a line: %g", e.val);
 	}
+}
+
+/* Fresh bytes of buffers of the given sizes under the defaults. */
+static double fresh_of(const struct cp_taulop_heap *h, const double *n,
+		       int k)
+{
+	struct cp_taulop_scratch sc = { 0 };
+	int i;
+
+	for (i = 0; i < k; i++)
+		cp_taulop_scratch_add(h, &sc, n[i], n[i]);
+	return cp_taulop_fresh(h, &sc);
+}
+
+/* Minor faults per call, in a child of its own (a fresh heap), of k
+ * buffers of n bytes malloc'ed, written and freed together, after 3
+ * calls to settle glibc's thresholds; -1 when the child failed. */
+static long faults_of(size_t n, int k)
+{
+	int fd[2], i, it;
+	long f = -1;
+	pid_t pid;
+
+	if (pipe(fd))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		struct rusage r0, r1;
+		char *b[8];
+
+		for (it = 0; it < 8; it++) {
+			if (it == 3)
+				getrusage(RUSAGE_SELF, &r0);
+			for (i = 0; i < k; i++) {
+				b[i] = malloc(n);
+				if (!b[i])
+					_exit(1);
+				memset(b[i], it, n);
+			}
+			for (i = 0; i < k; i++)
+				free(b[i]);
+		}
+		getrusage(RUSAGE_SELF, &r1);
+		f = (r1.ru_minflt - r0.ru_minflt) / 5;
+		_exit(write(fd[1], &f, sizeof(f)) == sizeof(f) ? 0 : 1);
+	}
+	close(fd[1]);
+	if (pid < 0 || read(fd[0], &f, sizeof(f)) != sizeof(f))
+		f = -1;
+	close(fd[0]);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	return f;
+}
+
+/* The scratch of Open MPI's algorithms and glibc's heap: when the
+ * buffers of a call come back as fresh pages, and what tau-Lop adds. */
+static void test_scratch(const struct cp_taulop *m)
+{
+	static const struct {
+		double n;
+		int k;
+	} cases[] = { { 800000, 2 }, { 200000, 1 }, { 200000, 3 },
+		      { 100000, 2 }, { 60000, 3 }, { 600000, 2 },
+		      { 50000, 1 }, { 300000, 2 } };
+	struct cp_taulop_heap dflt = { 0 }, fixed = { true, 65536, 1e9, 0 };
+	struct cp_coll_call c = { CP_COLL_REDUCE_SCATTER_BLOCK, 4, 0, 25000,
+				  8, true };
+	struct cp_taulop m2 = *m;
+	double n[3] = { 800000, 800000, 0 }, t0, t1;
+	int i, rc, bad = 0;
+
+	/* two buffers of 800000 B: the top of the heap reaches twice the
+	 * largest once they are freed, is trimmed to the pad, and the
+	 * next call faults all but the pad in again */
+	ta_check(fresh_of(&dflt, n, 2) == 1600000 - CP_TL_HEAP_PAD,
+		 "2 x 800000 B: fresh %g B", fresh_of(&dflt, n, 2));
+	ta_check(fresh_of(&dflt, n, 1) == 0,
+		 "one buffer of 800000 B: kept by the heap");
+	n[0] = 40e6;
+	ta_check(fresh_of(&dflt, n, 1) == 40e6,
+		 "40 MB: above the dynamic threshold's cap, mapped each call");
+	n[0] = 100000;
+	ta_check(fresh_of(&fixed, n, 1) == 100000 &&
+		 fresh_of(&fixed, n + 2, 1) == 0,
+		 "MALLOC_MMAP_THRESHOLD_ 65536: 100000 B mapped each call");
+	/* against glibc itself, in a fresh process per case */
+	for (i = 0; i < (int)(sizeof(cases) / sizeof(cases[0])); i++) {
+		double want, nn[3] = { cases[i].n, cases[i].n, cases[i].n };
+		long got = faults_of((size_t)cases[i].n, cases[i].k);
+
+		want = fresh_of(&dflt, nn, cases[i].k) / CP_TL_PAGE;
+		if (got < 0 || fabs((double)got - want) > 0.1 * want + 3) {
+			bad++;
+			printf("note: glibc: %d x %.0f B: %ld faults a call, "
+			       "said %.1f\n", cases[i].k, cases[i].n, got,
+			       want);
+		}
+	}
+#if defined(__SANITIZE_ADDRESS__)
+	printf("note: glibc's faults not compared: AddressSanitizer's "
+	       "malloc\n");
+#else
+	ta_check(!bad, "glibc's faults per call as said in %d cases of %d",
+		 (int)(sizeof(cases) / sizeof(cases[0])) - bad,
+		 (int)(sizeof(cases) / sizeof(cases[0])));
+#endif
+	/* recursive halving on 4 ranks: every rank mallocs twice the four
+	 * blocks of 200000 B, copies its send buffer into the first and
+	 * receives half of it into the second: 800000 + 400000 B written,
+	 * less the top pad, 261 pages (262 faults a call counted in Open
+	 * MPI 4.1); the page cost is added once, for the rank that faults
+	 * most */
+	m2.page_s = 0;
+	rc = cp_taulop_coll(&m2, &c, 3, NULL, NULL, &t0, NULL);
+	m2.page_s = 1e-6;
+	rc |= cp_taulop_coll(&m2, &c, 3, NULL, NULL, &t1, NULL);
+	ta_check(!rc && ta_near(t1 - t0, 261e-6, 1e-6),
+		 "recursive halving of 4 x 200000 B: + 261 pages x 1 us = "
+		 "%g us", (t1 - t0) * 1e6);
+	/* binomial reduce of 200000 B on 4: the root's segment buffers,
+	 * the second written by its second child (the first child's data
+	 * go to the receive buffer): 49 pages (50 counted); rank 2's
+	 * accumulator past the pad: 17 (17) */
+	c.op = CP_COLL_REDUCE;
+	c.count = 25000;
+	rc = cp_taulop_coll(&m2, &c, 5, NULL, NULL, &t1, NULL);
+	m2.page_s = 0;
+	rc |= cp_taulop_coll(&m2, &c, 5, NULL, NULL, &t0, NULL);
+	ta_check(!rc && ta_near(t1 - t0, 49e-6, 1e-6),
+		 "binomial reduce of 200000 B: + 49 pages x 1 us = %g us",
+		 (t1 - t0) * 1e6);
+	m2.page_s = 1e-6;
+	/* a binomial reduce of 24000 B: one buffer and a segment's, both
+	 * within the top pad: no fault */
+	c.op = CP_COLL_REDUCE;
+	c.count = 3000;
+	rc = cp_taulop_coll(&m2, &c, 5, NULL, NULL, &t1, NULL);
+	m2.page_s = 0;
+	rc |= cp_taulop_coll(&m2, &c, 5, NULL, NULL, &t0, NULL);
+	ta_check(!rc && t1 == t0, "binomial reduce of 24000 B: no fault");
 }
 
 /* The collective settings a run's meta table carries, both ways. */
@@ -276,6 +421,7 @@ int main(void)
 	tables(&m);
 	test_formulas(&m);
 	test_colls(&m);
+	test_scratch(&m);
 	test_fit();
 	return ta_done("test_analysis_taulop");
 }

@@ -109,8 +109,8 @@ static int expect(enum cp_coll_op op, int count, const struct cp_coll_mca *m,
 		  bool keep)
 {
 	struct cp_coll_call c = { op, nprocs, root_of(op), count, 8.0, true };
-	struct cp_coll_sink s = { sink_xfer, NULL, sink_round, NULL };
-	struct cp_coll_sink none = { sink_none, NULL, sink_round, NULL };
+	struct cp_coll_sink s = { .xfer = sink_xfer, .round = sink_round };
+	struct cp_coll_sink none = { .xfer = sink_none, .round = sink_round };
 	int alg;
 
 	if (op == CP_COLL_BARRIER)

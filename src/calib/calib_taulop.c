@@ -1,8 +1,8 @@
 /*
  * calib_taulop.c - the Ring experiments of tau-Lop (tau-Lop paper section 5.2;
  * analysis/cp_taulop_fit.h says how o and L come out of them) and the
- * cost of a local reduction, into the tau-Lop section of the parameter
- * file (src/common/cp_tl_params.h).
+ * costs of a local reduction and of a fresh page, into the tau-Lop
+ * section of the parameter file (src/common/cp_tl_params.h).
  *
  * Channel 0 (shared memory) is measured among the ranks of the host
  * that has the most: a ping-pong for tau = 1, rings of 2..n of them,
@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "analysis/cp_err.h"
 #include "analysis/cp_taulop.h"
@@ -320,6 +321,49 @@ static void run_red(struct calib *c, double *bytes, double *t_s, int *n)
 	free(y);
 }
 
+/*
+ * The first touch of fresh pages (what Open MPI's scratch buffers cost
+ * when glibc gave their pages back at the last call's free): between two
+ * barriers every rank of the job at once, as in a collective, maps 16 to
+ * 512 pages of its own (no huge pages), writes one byte of each and
+ * unmaps them; rank 0's medians of the time between the barriers, whose
+ * slope over the pages is the cost of a page with all ranks faulting
+ * (4 ranks on 2 CPUs: twice one rank's).  pages, t_s: out, *n points.
+ */
+static void run_page(struct calib *c, double *pages, double *t_s, int *n)
+{
+	static const int np[] = { 16, 64, 128, 256, 512 };
+	int k, r, reps = c->quick ? 5 : 11;
+	double v[16], t0;
+	size_t i, len;
+	char *m;
+
+	*n = (int)(sizeof(np) / sizeof(np[0]));
+	for (k = 0; k < *n; k++) {
+		len = (size_t)np[k] * (size_t)CP_TL_PAGE;
+		for (r = -1; r < reps; r++) {
+			MPI_Barrier(MPI_COMM_WORLD);
+			t0 = MPI_Wtime();
+			m = mmap(NULL, len, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			if (m == MAP_FAILED)
+				calib_fatal("out of memory");
+#ifdef MADV_NOHUGEPAGE
+			madvise(m, len, MADV_NOHUGEPAGE);
+#endif
+			for (i = 0; i < len; i += (size_t)CP_TL_PAGE)
+				((volatile char *)m)[i] = 1;
+			munmap(m, len);
+			MPI_Barrier(MPI_COMM_WORLD);
+			if (r >= 0)
+				v[r] = MPI_Wtime() - t0;
+		}
+		qsort(v, (size_t)reps, sizeof(double), cmp_dbl);
+		pages[k] = np[k];
+		t_s[k] = v[reps / 2];
+	}
+}
+
 /* ---- from estimates to the file (rank 0) ---- */
 
 static void pval(struct cp_pval *v, const struct cp_est *e)
@@ -410,7 +454,7 @@ static void fill_red(struct cp_params *p, const double *b, const double *t,
 
 	if (!tl)
 		calib_fatal("out of memory");
-	rc = cp_taulop_fit_red(b, t, n, CP_STATS_LEVEL, &e);
+	rc = cp_taulop_fit_unit(b, t, n, CP_STATS_LEVEL, &e);
 	if (rc && !e.fail)
 		e.fail = cp_err_str(rc);
 	e.n = n;
@@ -418,6 +462,25 @@ static void fill_red(struct cp_params *p, const double *b, const double *t,
 	if (!e.fail)
 		printf("tau-Lop: local reduction %.4f ns/B (MPI_SUM of "
 		       "doubles)\n", e.val * 1e9);
+}
+
+static void fill_page(struct cp_params *p, const double *pg,
+		      const double *t, int n)
+{
+	struct cp_tl_params *tl = cp_tl_params_get(p);
+	struct cp_est e = { 0 };
+	int rc;
+
+	if (!tl)
+		calib_fatal("out of memory");
+	rc = cp_taulop_fit_unit(pg, t, n, CP_STATS_LEVEL, &e);
+	if (rc && !e.fail)
+		e.fail = cp_err_str(rc);
+	e.n = n;
+	pval(&tl->page_s, &e);
+	if (!e.fail)
+		printf("tau-Lop: fresh page %.3f us (first touch of %.0f B, "
+		       "every rank at once)\n", e.val * 1e6, CP_TL_PAGE);
 }
 
 static void free_exp(struct tl_exp *e)
@@ -434,8 +497,8 @@ void calib_taulop(struct calib *c, struct cp_params *p)
 	int ns = c->quick ? 5 : 12, nred;
 	int reps = c->sparse ? 5 : c->quick ? 7 : 11;
 	struct tl_exp e[2];
-	double rb[8], rt[8];
-	int k;
+	double rb[8], rt[8], pb[8], pt[8];
+	int k, npage;
 
 	memset(e, 0, sizeof(e));
 	pick_node(c, &e[0]);
@@ -446,6 +509,7 @@ void calib_taulop(struct calib *c, struct cp_params *p)
 			run_chan(c, &e[k], sizes, ns, reps);
 	}
 	run_red(c, rb, rt, &nred);
+	run_page(c, pb, pt, &npage);
 	if (c->rank == 0) {
 		calib_progress_end(c);
 		for (k = 0; k < 2; k++)
@@ -456,6 +520,7 @@ void calib_taulop(struct calib *c, struct cp_params *p)
 			printf("tau-Lop: no host runs 2 ranks: shared memory "
 			       "channel not measured\n");
 		fill_red(p, rb, rt, nred);
+		fill_page(p, pb, pt, npage);
 	}
 	for (k = 0; k < 2; k++)
 		free_exp(&e[k]);

@@ -110,6 +110,8 @@ int cp_tl_params_write(const struct cp_tl_params *tl, FILE *f)
 		}
 	}
 	cp_sec_put_val(f, "taulop.red", &tl->red_spb);
+	if (tl->page_s.state != CP_PV_UNSET)
+		cp_sec_put_val(f, "taulop.page", &tl->page_s);
 	return ferror(f) ? -1 : 0;
 }
 
@@ -260,6 +262,9 @@ int cp_tl_params_line(struct cp_params *p, char **tok, int ntok,
 	if (!strcmp(tok[0], "taulop.red"))
 		return cp_sec_rd_val(tok, ntok, 1, cause, tok[0], &tl->red_spb,
 				     err, errlen);
+	if (!strcmp(tok[0], "taulop.page"))
+		return cp_sec_rd_val(tok, ntok, 1, cause, tok[0], &tl->page_s,
+				     err, errlen);
 	return cp_sec_bad(err, errlen, "unknown parameter '%s'", tok[0]);
 }
 
@@ -294,6 +299,8 @@ int cp_tl_params_print(const struct cp_tl_params *tl, FILE *f)
 		}
 	}
 	cp_sec_print_val(f, "taulop.red", "s/B", &tl->red_spb);
+	if (tl->page_s.state != CP_PV_UNSET)
+		cp_sec_print_val(f, "taulop.page", "s", &tl->page_s);
 	return ferror(f) ? -1 : 0;
 }
 
@@ -338,6 +345,8 @@ int cp_tl_params_json(const struct cp_tl_params *tl, FILE *f)
 	json_chan(f, &tl->ch[1]);
 	fputs(",\n    \"red_spb\": ", f);
 	cp_json_pval(f, &tl->red_spb);
+	fputs(",\n    \"page_s\": ", f);
+	cp_json_pval(f, &tl->page_s);
 	fputc('}', f);
 	return ferror(f) ? -1 : 0;
 }

@@ -2,8 +2,8 @@
  * cp_tl_params.h - the tau-Lop section of the parameter file
  * (src/common/cp_params.h, man/commprof-params.5): per channel (0 shared
  * memory, 1 network) the sizes and concurrencies measured, o_c(m) and
- * L_c(m, tau) with their intervals, and the cost per byte of a local
- * reduction.  Written, read and printed by the functions below, which
+ * L_c(m, tau) with their intervals, the cost per byte of a local
+ * reduction and of a fresh page's first touch.  Written, read and printed by the functions below, which
  * the parameter file's writer, reader and printers call; the reader
  * hands them every line whose name starts with "taulop.".
  *
@@ -13,7 +13,8 @@
  *   taulop.o C SIZE VALUE lo LO hi HI n N
  *   taulop.L C SIZE TAU VALUE lo LO hi HI n N
  *   taulop.red VALUE lo LO hi HI n N
- *   fail taulop.L C SIZE TAU : CAUSE (and so for o, red)
+ *   taulop.page VALUE lo LO hi HI n N   seconds per fresh 4-KiB page
+ *   fail taulop.L C SIZE TAU : CAUSE (and so for o, red, page)
  *
  * Plain libc; no global state.
  */
@@ -40,6 +41,8 @@ struct cp_tl_chan_params {
 struct cp_tl_params {
 	struct cp_tl_chan_params ch[2];	/* [CP_TL_SHM], [CP_TL_NET] */
 	struct cp_pval red_spb;		/* reduction cost per byte */
+	struct cp_pval page_s;		/* first touch of a fresh page;
+					 * absent in files before it */
 };
 
 /* cp_tl_params_get - p->tl, allocated empty when p has none.  Returns

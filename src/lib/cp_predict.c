@@ -401,6 +401,8 @@ static int build_taulop(struct cp_pred *m, const struct cp_params *p,
 	int c, r, most = 0, k;
 
 	m->tl.red_spb = NAN;
+	m->tl.page_s = NAN;
+	cp_taulop_heap_env(&m->tl.heap);	/* the run's allocator */
 	if (!tl || (!tl->ch[0].nsizes && !tl->ch[1].nsizes)) {
 		note_add(note, len, "tau-Lop: no tables");
 		return 0;
@@ -422,6 +424,7 @@ static int build_taulop(struct cp_pred *m, const struct cp_params *p,
 		ch->ntau = pc->ntau;
 	}
 	m->tl.red_spb = pv_or_nan(&tl->red_spb);
+	m->tl.page_s = pv_or_nan(&tl->page_s);
 	for (r = 0; r < m->n; r++) {
 		for (k = 0, c = 0; c < m->n; c++)
 			k += m->host[c] == m->host[r];

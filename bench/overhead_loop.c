@@ -31,6 +31,11 @@
  *   rss        ITERS MPI_Send to MPI_PROC_NULL between two readings of
  *              VmHWM (peak RSS); a third reading after MPI_Finalize,
  *              which may flush what a profiler kept
+ *   stalls     ITERS round trips of 1 KiB between ranks 0 and 1, each
+ *              timed on rank 0, once; prints "stalls N MEAN_NS MEDIAN_NS
+ *              P999_NS MAX_NS OVER_100US": how often and how long the
+ *              application is held up (a profiler's thread taking a
+ *              core from a rank that spins in MPI)
  *
  * Rank 0 prints one line per timed BENCH, "BENCH NS_PER_CALL", the median
  * over REPS repetitions of ITERS iterations each.  Before them come WARMUP
@@ -298,6 +303,48 @@ static void paced(long n)
 		       cpu_s() - cpu0);
 }
 
+/* n round trips of 1 KiB, each timed on rank 0 (after the warm-up and
+ * the pause, as the timed benchmarks) */
+static int stalls(long n)
+{
+	static char buf[1024];
+	double *t = calloc((size_t)n, sizeof(*t)), sum = 0, t0;
+	long i, over = 0;
+
+	if (!t || nranks < 2) {
+		free(t);
+		return -1;
+	}
+	pingpong_loop(warmup / 2, 8);
+	pause_all();
+	MPI_Barrier(MPI_COMM_WORLD);
+	for (i = 0; i < n; i++) {
+		t0 = now_ns();
+		if (rank == 0) {
+			MPI_Send(buf, sizeof(buf), MPI_CHAR, 1, 1,
+				 MPI_COMM_WORLD);
+			MPI_Recv(buf, sizeof(buf), MPI_CHAR, 1, 1,
+				 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		} else if (rank == 1) {
+			MPI_Recv(buf, sizeof(buf), MPI_CHAR, 0, 1,
+				 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			MPI_Send(buf, sizeof(buf), MPI_CHAR, 0, 1,
+				 MPI_COMM_WORLD);
+		}
+		t[i] = now_ns() - t0;
+		sum += t[i];
+		over += t[i] > 100e3;
+	}
+	MPI_Barrier(MPI_COMM_WORLD);
+	qsort(t, (size_t)n, sizeof(*t), cmp_double);
+	if (rank == 0)
+		printf("stalls %ld %.0f %.0f %.0f %.0f %ld\n", n, sum / n,
+		       t[n / 2], t[(size_t)((double)n * 0.999)], t[n - 1],
+		       over);
+	free(t);
+	return 0;
+}
+
 static void rss(long *before_kb, long *after_kb)
 {
 	procnull_loop(warmup);
@@ -349,6 +396,13 @@ int main(int argc, char **argv)
 			want_rss = 1;
 		} else if (!strcmp(b, "rate") && rate > 0) {
 			paced(iters);
+		} else if (!strcmp(b, "stalls")) {
+			if (stalls(iters)) {
+				if (rank == 0)
+					fprintf(stderr, "overhead_loop: stalls"
+						" needs 2 ranks\n");
+				rc = 2;
+			}
 		} else if (!strcmp(b, "burst")) {
 			burst_t0 = now_ns();
 			procnull_loop(iters);

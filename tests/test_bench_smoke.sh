@@ -2,8 +2,9 @@
 # test_bench_smoke.sh - bench/overhead --quick runs from the build tree and
 # prints its whole table: a row with a number (and an added number) for
 # every benchmark and configuration, the callgrind rows when valgrind is
-# installed, the drop rates, the flusher's throughput, both RSS lines
-# and the target lines.  Never the figures: this machine is shared and
+# installed, the drop rates, the flusher's throughput, the stalls of a
+# timed ping-pong without and with commprof, both RSS lines and the
+# target lines.  Never the figures: this machine is shared and
 # the quick counts are tiny.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
@@ -59,6 +60,12 @@ for c in commprof 'cp\+pred'; do
 	has "^$c +20000 calls in [0-9.]+ s, [0-9]+ rows stored, [0-9]+ \
 dropped, [0-9.]+ s to the end of MPI_Finalize: [0-9]+ rows/s$"
 done
+has '^stalls: 5000 round trips of 1 KiB, 2 ranks, each timed; medians over the rounds$'
+for c in none commprof; do
+	has "^$c +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+$"
+done
+has "^commprof / none: mean $num, median $num, p99\.9 $num, max $num; round \
+trips over 100 us [0-9]+ against [0-9]+$"
 kb='[0-9]+ kB'
 add='\(\+-?[0-9]+ kB\)'
 for c in none commprof; do

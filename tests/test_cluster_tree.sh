@@ -12,6 +12,8 @@
 #   - three --quick calibrations across the shallow tree measure d(1),
 #     the height-1 buffer's delay: their median within 20% of the time
 #     its 256 KiB take to drain at 400 Mbit/s (the incast of commprof-calibrate(1) step 9);
+#     when it is not, three more, and the median of the six
+#     (CP_TREE_D1_AGAIN=1: the six always);
 #   - A and B profiled with the first calibration and replayed: the time in
 #     the replayed calls nearer the measured under PlogPT's tree (without
 #     RTO stalls) than under PLogP, mu averaged over the four runs.
@@ -94,11 +96,34 @@ done
 "$BED" down >/dev/null
 grep '^plogpt: height' cal.out | sed 's/^/# /'
 want=$(awk '$1 == "height" && $2 == 1 { print $5 * 1024 * 8 / ($3 * 1e6) }' "$TABLE")
-d1s=$(for k in 1 2 3; do
-	awk '$1 == "plogpt.d" && $2 == 1 { print $3 }' "$T/q$k.params"; done)
-d1=$(printf '%s\n' $d1s | sort -g | sed -n 2p)
-awk -v d="$d1" -v w="$want" 'BEGIN { exit !(d >= 0.8 * w && d <= 1.2 * w) }' ||
-	fail "d(1) ${d1:-not measured} s (median of" $d1s"), the buffer drains in $want s"
+# d1_of K...: the median of d(1) in calibrations K... (in d1s)
+d1_of() {
+	d1s=$(for k in "$@"; do
+		awk '$1 == "plogpt.d" && $2 == 1 { print $3 }' "$T/q$k.params"
+	done)
+	d1=$(printf '%s\n' $d1s | sort -g |
+		awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }')
+}
+d1_ok() {
+	awk -v d="$d1" -v w="$want" \
+		'BEGIN { exit !(d != "" && d >= 0.8 * w && d <= 1.2 * w) }'
+}
+d1_of 1 2 3
+# a noisy measurement is measured again: when the median of three misses
+# (two incasts of three timed at 0.74 and 0.19 ms once, in one full check
+# of six), three more calibrations, and the median of all six
+if ! d1_ok || [ -n "${CP_TREE_D1_AGAIN:-}" ]; then
+	note "d(1) $d1 s (median of" $d1s"): three more calibrations"
+	"$BED" up 4 "$TABLE" >/dev/null || fail "bed up $TABLE"
+	for k in 4 5 6; do
+		"$BED" run -t 300 -- -np 4 "$top_builddir/commprof-calibrate" \
+			--quick -o "$T/q$k.params" >cal$k.out 2>&1 ||
+			fail "calibration $k: $(tail -n 5 cal$k.out)"
+	done
+	"$BED" down >/dev/null
+	d1_of 1 2 3 4 5 6
+fi
+d1_ok || fail "d(1) ${d1:-not measured} s (median of" $d1s"), the buffer drains in $want s"
 note "d(1) $d1 s (median of" $d1s"): the buffer of 256 KiB drains in $want s"
 sum_pt=0 sum_pl=0
 for m in 65536 262144; do

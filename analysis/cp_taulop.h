@@ -48,8 +48,8 @@ struct cp_taulop_chan {
  * on every call.  All zero: glibc's defaults, with its dynamic mmap
  * threshold.  fixed: the user set one of them, which turns the dynamic
  * threshold off; the three fields then hold what glibc uses (the
- * defaults for those not set).  cp_taulop_heap_env reads them from the
- * environment.
+ * defaults for those not set).  The preloaded library reads them from
+ * the environment at start (src/lib/cp_predict.c).
  */
 struct cp_taulop_heap {
 	bool fixed;
@@ -91,13 +91,6 @@ struct cp_taulop_scratch {
 	double mapped;		/* bytes written of those malloc maps on
 				 * its own */
 };
-
-/*
- * cp_taulop_heap_env - h from the environment's MALLOC_MMAP_THRESHOLD_,
- * MALLOC_TRIM_THRESHOLD_ and MALLOC_TOP_PAD_ (unset, empty or not a
- * number: glibc's default).  GLIBC_TUNABLES is not read.  Cannot fail.
- */
-void cp_taulop_heap_env(struct cp_taulop_heap *h);
 
 /*
  * cp_taulop_scratch_add - one malloc of bytes, of which used are

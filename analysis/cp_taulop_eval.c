@@ -6,7 +6,6 @@
  */
 #include <math.h>
 #include <stddef.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/cp_model.h"
@@ -110,33 +109,6 @@ double cp_taulop_round(const struct cp_taulop *m, int chan,
 }
 
 /* ---- scratch buffers and glibc's heap ---- */
-
-static double env_bytes(const char *name, double dflt, bool *set)
-{
-	const char *v = getenv(name);
-	char *end;
-	double x;
-
-	if (!v || !*v)
-		return dflt;
-	x = strtod(v, &end);
-	if (*end || !(x >= 0))
-		return dflt;
-	*set = true;
-	return x;
-}
-
-void cp_taulop_heap_env(struct cp_taulop_heap *h)
-{
-	bool set = false;
-
-	h->mmap_threshold = env_bytes("MALLOC_MMAP_THRESHOLD_",
-				      CP_TL_HEAP_MMAP, &set);
-	h->trim_threshold = env_bytes("MALLOC_TRIM_THRESHOLD_",
-				      CP_TL_HEAP_TRIM, &set);
-	h->top_pad = env_bytes("MALLOC_TOP_PAD_", CP_TL_HEAP_PAD, &set);
-	h->fixed = set;
-}
 
 void cp_taulop_scratch_add(const struct cp_taulop_heap *h,
 			   struct cp_taulop_scratch *sc, double bytes,

@@ -317,8 +317,10 @@ int cp_plogpt_height(int leaf_a, int leaf_b);
 
 /* P_S(h, h') of eq. 5: a switch lies between heights h and h' when
  * (log(2^(h'-h) b(h)/b(h')))^2 + (log(d(h)/d(h')))^2 > eps_S; false for
- * h == h', and for an h outside 1..D or a parameter that is not positive
- * (nothing to tell switches apart with).  Cannot fail. */
+ * h == h', and for an h outside 1..D or a b that is not positive
+ * (nothing to tell switches apart with).  A d(h) or d(h') that is not
+ * positive (not measured: NAN) leaves the rates alone to tell (ours).
+ * Cannot fail. */
 bool cp_plogpt_switch(const struct cp_plogpt_net *n, int h, int h2);
 
 /* P_B of eqs. 8-9 (ours: for the buffer's whole depth): a height-h

@@ -34,11 +34,12 @@ bool cp_plogpt_switch(const struct cp_plogpt_net *n, int h, int h2)
 	double lb, ld;
 
 	if (h == h2 || !cp_plogpt_h_ok(n, h) || !cp_plogpt_h_ok(n, h2) ||
-	    !(n->b_bps[h] > 0) || !(n->b_bps[h2] > 0) || !(n->d_s[h] > 0) ||
-	    !(n->d_s[h2] > 0))
+	    !(n->b_bps[h] > 0) || !(n->b_bps[h2] > 0))
 		return false;
 	lb = log(ldexp(n->b_bps[h] / n->b_bps[h2], h2 - h));
-	ld = log(n->d_s[h] / n->d_s[h2]);
+	/* a d not measured (NAN, 0): the rates alone */
+	ld = n->d_s[h] > 0 && n->d_s[h2] > 0 ? log(n->d_s[h] / n->d_s[h2])
+					     : 0;
 	return lb * lb + ld * ld > n->eps_s;
 }
 

@@ -9,6 +9,7 @@
 #define CP_PLOGPT_FIT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Below this, eq. 5's left side is noise and no switch: b or d must
  * differ by more than 25% between heights (log(1.25)^2). */
@@ -24,11 +25,34 @@
  * when L comes out negative (*l_s set all the same). */
 int cp_plogpt_fit_l(double rtt0_s, double g0_s, double *l_s);
 
-/* d(h): the leftmost-rightmost ping-pong under the burst less without
- * it, half of that when the burst went both ways.  -CP_EINVAL as
- * cp_plogpt_fit_l; -CP_ENUM when negative (*d_s set all the same). */
-int cp_plogpt_fit_d(double rtt_load_s, double rtt_free_s, bool both,
-		    double *d_s);
+/* One roundtrip timed in a burst: its queue's delay (the roundtrip less
+ * the median free one) and which burst (0..63) it was timed in. */
+struct cp_plogpt_delay {
+	double s;
+	int burst;
+};
+
+/* d(h) from the roundtrips timed during bursts (ours): a drop-tail
+ * buffer caps its queue, so the delays pile up at the buffer's delay
+ * while it is full, roundtrip after roundtrip, in burst after burst;
+ * they lie below it while the queue builds or TCP backs off, and some
+ * lie far above it (a ping dropped and resent 10 ms later, a host that
+ * stalled for a while in one burst).  So each delay is first taken as
+ * held: the smaller of it and the next of its burst (the last of each
+ * burst has none and is dropped); d is the median of the highest pile
+ * of held delays: the highest v whose window
+ * [v (1 - CP_PLOGPT_PILE_WIDTH), v] holds at least CP_PLOGPT_PILE_MIN of
+ * them from at least CP_PLOGPT_PILE_BURSTS bursts (a majority of the
+ * calibrator's 7).  *lo_s and *hi_s are the lowest and highest of that
+ * window, *n_pile how many it holds.  q[0..n) in the order timed, each
+ * burst's together; overwritten.  -CP_EINVAL when a delay is not finite
+ * or fewer than CP_PLOGPT_PILE_MIN are held; -CP_ENUM when no window
+ * above 0 holds enough (no queue seen). */
+#define CP_PLOGPT_PILE_MIN	5
+#define CP_PLOGPT_PILE_BURSTS	4
+#define CP_PLOGPT_PILE_WIDTH	0.1
+int cp_plogpt_fit_pile(struct cp_plogpt_delay *q, size_t n, double *d_s,
+		       double *lo_s, double *hi_s, size_t *n_pile);
 
 /* b(h + 1) <= 2 b(h) (section III-A: an edge never carries more than
  * its two children): b_bps[2..height] capped in place.  Returns how

@@ -17,6 +17,7 @@
 #include "analysis/cp_err.h"
 #include "analysis/cp_model.h"
 #include "analysis/cp_plogpt_fit.h"
+#include "analysis/cp_stats.h"
 #include "analysis/cp_replay.h"
 #include "tests/test_analysis.h"
 
@@ -211,6 +212,16 @@ static void test_rto(void)
 	net.d_s[1] = net.d_s[2] = 1e-3;
 	ta_check(cp_plogpt_switch(&net, 1, 2) && !cp_plogpt_switch(&net, 2, 2),
 		 "P_S(1, 2) with b(2) = b(1); P_S(2, 2) false");
+	net.d_s[2] = NAN;
+	ta_check(cp_plogpt_switch(&net, 1, 2) &&
+		 cp_plogpt_rto_bytes(&net, 1) == 1e4,
+		 "d(2) not measured: P_S(1, 2) from the rates alone, and the "
+		 "RTO rule's buffer at height 1 as before");
+	net.b_bps[2] = 2e7;
+	ta_check(!cp_plogpt_switch(&net, 1, 2),
+		 "d(2) not measured: no P_S(1, 2) with b(2) = 2 b(1)");
+	net.b_bps[2] = 1e7;
+	net.d_s[2] = 1e-3;
 	alltoall(&p, 2, false, m);
 	rc = cp_replay_run(&net, p.ranks, 4, &res);
 	cp_plogpt_alltoall_b(&net, m, 1, &want);
@@ -296,6 +307,63 @@ static void test_errors(void)
 }
 
 /* One transfer alone, eq. 24's threshold and N_RTO, and the fits. */
+/* q[0..n) as delays timed in bursts of 6 roundtrips each */
+static void delays(struct cp_plogpt_delay *d, const double *q, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		d[i] = (struct cp_plogpt_delay){ .s = q[i], .burst = (int)i / 6 };
+}
+
+/* d(h) from roundtrips timed in 7 incasts on the tree bed's 256-KiB
+ * buffer (5.24 ms at 400 Mbit/s), less the free median, in ms, six a
+ * burst: slow start, the full buffer, TCP backed off, single pings
+ * resent 10 ms later in five bursts (10.2 to 10.9) and three in a row in
+ * one, a burst in which the host stalled (6.6 to 7.3), the idle queue of
+ * a timeout. */
+static void test_pile(void)
+{
+	static const double q[] = {
+		0.1, 10.4, 1.2, 2.9, 5.22, 5.25,
+		15.9, 5.24, 5.26, 3.5, 10.6, 4.4,
+		12.5, 12.3, 11.8, 5.2, 5.23, 4.1,
+		7.3, 6.6, 7.1, 6.9, 7.2, 6.8,
+		0.02, 10.5, 0.02, 0.01, 0.03, 0.02,
+		0.3, 10.2, 2.8, 5.21, 5.27, 5.1,
+		0.2, 10.9, 2.5, 5.26, 5.23, 3.9 };
+	static const double idle[] = { 0, -0.01, 0, 0, -0.02, 0, 0 };
+	static const double bad[] = { 1, 2, NAN, 3, 4, 5, 6 };
+	enum { N = sizeof(q) / sizeof(q[0]) };
+	struct cp_plogpt_delay d[N];
+	double v = NAN, lo, hi, p90 = NAN;
+	size_t k = 0;
+	int rc = cp_stats_percentile(q, N, 0.9, &p90);
+
+	delays(d, q, N);
+	rc = rc ? rc : cp_plogpt_fit_pile(d, N, &v, &lo, &hi, &k);
+	ta_check(rc == 0 && ta_near(v, 5.215, 1e-9) && lo == 5.1 &&
+		 hi == 5.24 && k == 8 && p90 > 6.5,
+		 "d(h): the median of the highest pile of 5 or more held "
+		 "delays within 10%% from 4 bursts or more, %g (%g to %g, %zu),"
+		 " not the stalled burst's 6.6 to 7.3 nor the resent pings; "
+		 "the 90th percentile is %g", v, lo, hi, k, p90);
+	delays(d, q, N);
+	for (size_t i = 0; i < N; i++)
+		d[i].burst %= 3;
+	ta_check(cp_plogpt_fit_pile(d, N, &v, &lo, &hi, &k) == -CP_ENUM,
+		 "d(h): the same delays from three bursts make no pile");
+	delays(d, q, 5);
+	ta_check(cp_plogpt_fit_pile(d, 5, &v, &lo, &hi, &k) == -CP_EINVAL,
+		 "d(h): fewer than 5 held delays refused");
+	delays(d, bad, 7);
+	ta_check(cp_plogpt_fit_pile(d, 7, &v, &lo, &hi, &k) == -CP_EINVAL,
+		 "d(h): NaN refused");
+	delays(d, idle, 7);
+	for (size_t i = 0; i < 7; i++)
+		d[i].burst = 0;
+	ta_check(cp_plogpt_fit_pile(d, 7, &v, &lo, &hi, &k) == -CP_ENUM,
+		 "d(h): no queue seen");
+}
+
 static void test_online(void)
 {
 	static const double gm[] = { 0, 65536 }, gt[] = { 2e-5, 6.8e-3 };
@@ -337,12 +405,7 @@ static void test_online(void)
 		 cp_plogpt_fit_l(1e-5, 2e-5, &t) == -CP_ENUM &&
 		 cp_plogpt_fit_l(NAN, 0, &t) == -CP_EINVAL,
 		 "L = RTT(0)/2 - g(0); negative and NaN refused");
-	ta_check(!cp_plogpt_fit_d(3e-4, 1e-4, false, &t) &&
-		 ta_near(t, 2e-4, 1e-12) &&
-		 !cp_plogpt_fit_d(3e-4, 1e-4, true, &t) &&
-		 ta_near(t, 1e-4, 1e-12) &&
-		 cp_plogpt_fit_d(1e-4, 3e-4, false, &t) == -CP_ENUM,
-		 "d(h): the difference, halved both ways");
+	test_pile();
 	ta_check(cp_plogpt_fit_cap_b(b, 3) == 1 && b[2] == 2e7 && b[3] == 4e7,
 		 "b(h + 1) <= 2 b(h): b(2) capped to 2e7, b(3) kept");
 	ta_check(ta_near(cp_plogpt_fit_eps_s(lo, hi, lo, lo, 3),

@@ -68,8 +68,8 @@ tree() {
 }
 
 # d(1): three quick calibrations across the shallow tree, their median
-# (a quick calibration times 3 incasts; one of six checks saw 7.6 ms
-# from one of them, the others 5.1 to 5.3); A and B use the first
+# (each reads d(1) from the roundtrips of 7 incasts); A and B use the
+# first
 "$BED" up 4 "$TABLE" >/dev/null || fail "bed up $TABLE"
 for k in 1 2 3; do
 	"$BED" run -t 300 -- -np 4 "$top_builddir/commprof-calibrate" --quick \
@@ -109,9 +109,11 @@ d1_ok() {
 		'BEGIN { exit !(d != "" && d >= 0.8 * w && d <= 1.2 * w) }'
 }
 d1_of 1 2 3
-# a noisy measurement is measured again: when the median of three misses
-# (two incasts of three timed at 0.74 and 0.19 ms once, in one full check
-# of six), three more calibrations, and the median of all six
+# a noisy measurement is measured again: when the median of three misses,
+# three more calibrations, and the median of all six (before d(1) was
+# read from the roundtrips' pile, the 90th percentile of each of three
+# incasts missed in 10 of 30 quick calibrations, and the median of six
+# once in CI)
 if ! d1_ok || [ -n "${CP_TREE_D1_AGAIN:-}" ]; then
 	note "d(1) $d1 s (median of" $d1s"): three more calibrations"
 	"$BED" up 4 "$TABLE" >/dev/null || fail "bed up $TABLE"

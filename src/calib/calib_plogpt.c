@@ -23,16 +23,20 @@
  *           time from a common barrier (the sum of the pairs' rates
  *           would count a pair that finished early at its own rate);
  *   d(h)    h >= 2: leaves 0 and 2^h - 1 time empty roundtrips during
- *           that burst and without it: the 90th percentile of the
- *           loaded less the median of the free (the burst goes one
- *           way).  h = 1 (ours): the subtree's ends are the burst's own
- *           pair, whose roundtrip would wait behind the whole burst on
- *           their one connection; instead leaves 0 and 2 burst into
- *           leaf 1 at once (an incast: the queue forms in the buffer of
- *           leaf 1's edge, where a real switch drops), and leaf 3 times
- *           roundtrips to leaf 1 through it.  With two hosts (D = 1)
- *           d(1) is not measured, and no RTO is predicted.
- * Every value is the median of its repetitions, with the fastest and
+ *           that burst and without it; each loaded one less the median
+ *           of the free is a queue's delay, and d(h) is where those
+ *           held for two roundtrips pile up highest in most bursts
+ *           (cp_plogpt_fit_pile: a drop-tail buffer caps its queue,
+ *           ours; the burst goes one way).  h = 1 (ours): the
+ *           subtree's ends are the burst's own pair, whose roundtrip
+ *           would wait behind the whole burst on their one connection;
+ *           instead leaves 0 and 2 burst into leaf 1 at once (an
+ *           incast: the queue forms in the buffer of leaf 1's edge,
+ *           where a real switch drops), and leaf 3 times roundtrips to
+ *           leaf 1 through it.  With two hosts (D = 1) d(1) is not
+ *           measured, and no RTO is predicted.
+ * Every other value is the median of its repetitions (TREE_REPS at each
+ * height, --quick too: the bursts are short), with the fastest and
  * slowest as its interval.  Ranks outside an experiment wait in
  * calib_idle_barrier.
  */
@@ -53,7 +57,7 @@
 #define TAG_PONG	93
 #define BURST_MSG	(1 << 20)	/* b(h): messages of 1 MiB */
 #define NPING		20		/* roundtrips without load */
-#define D_QUANTILE	0.9		/* d(h): of the loaded roundtrips */
+#define TREE_REPS	7		/* bursts a height */
 #define MAX_K		4		/* b(h): messages a sender */
 #define MAX_SRC		2		/* senders into one leaf */
 
@@ -71,8 +75,16 @@ struct pt_meas {
 	const double *sizes;
 	double *g, *os, *or_;	/* [is * reps + r] */
 	double *rtt0;		/* [reps] empty roundtrips */
-	double *b, *d;		/* [h * reps + r], h = 1..D */
+	double *b;		/* [h * TREE_REPS + r], h = 1..D */
+	struct cp_pval d[CP_PT_MAX_HEIGHT + 1];	/* [h], h = 1..D */
 	int reps;
+};
+
+/* The loaded roundtrips of one height, on the pinger. */
+struct pings {
+	struct cp_plogpt_delay *s;
+	size_t n, cap;
+	int bursts;		/* timed so far */
 };
 
 static void *xcalloc(size_t n, size_t sz)
@@ -248,25 +260,31 @@ static double median_of(double *x, int n)
 }
 
 /* The pinger's side of d(h) under load: roundtrips until the ponger
- * says its burst is in; their D_QUANTILE (the queue when the buffer
- * holds most: d(h) stands for the buffer's depth in eqs. 8-9, ours),
- * or NAN below 3. */
-static double ping_loaded(MPI_Comm sub, int q)
+ * says its burst is in, all but that last one appended to pings (NULL:
+ * not kept). */
+static void ping_loaded(MPI_Comm sub, int q, struct pings *pings)
 {
-	double s[4096], t, v = NAN;
-	int n = 0, done = 0, go = 1;
+	double t, prev = NAN;
+	int done = 0, go = 1, nb = pings ? pings->bursts++ : 0;
 
 	while (!done) {
 		t = MPI_Wtime();
 		MPI_Send(&go, 1, MPI_INT, q, TAG_PING, sub);
 		MPI_Recv(&done, 1, MPI_INT, q, TAG_PONG, sub,
 			 MPI_STATUS_IGNORE);
-		if (n < 4096)
-			s[n++] = MPI_Wtime() - t;
+		if (pings && !isnan(prev)) {
+			if (pings->n == pings->cap) {
+				pings->cap = pings->cap ? 2 * pings->cap : 256;
+				pings->s = realloc(pings->s, pings->cap *
+						   sizeof(*pings->s));
+				if (!pings->s)
+					calib_fatal("out of memory");
+			}
+			pings->s[pings->n].s = prev;
+			pings->s[pings->n++].burst = nb;
+		}
+		prev = MPI_Wtime() - t;
 	}
-	if (n < 3 || cp_stats_percentile(s, (size_t)n - 1, D_QUANTILE, &v))
-		return NAN;
-	return v;
 }
 
 /* The ponger's side: answer pings while the burst's receives (req[0..k),
@@ -323,14 +341,14 @@ static int load_size(const struct load *ld)
 }
 
 /* Run ld once: on sub's rank 0 the rate of the whole burst (its bytes
- * over the slowest receiver's time from a common start), on ping the
- * loaded roundtrips' D_QUANTILE. */
+ * over the slowest receiver's time from a common start) into *b, on
+ * ping the loaded roundtrips appended to pings. */
 static void burst(MPI_Comm sub, const struct load *ld, int k, char *buf,
-		  double *b, double *rtt)
+		  double *b, struct pings *pings)
 {
 	int me, n = load_size(ld), i, j, nreq = 0, nsend = 0;
 	MPI_Request req[MAX_SRC * MAX_K + 1];
-	double t0, t = 0, slow = 0, ping_rtt = NAN;
+	double t0, t = 0, slow = 0;
 
 	MPI_Comm_rank(sub, &me);
 	for (i = 0; i < n; i++) {
@@ -350,7 +368,7 @@ static void burst(MPI_Comm sub, const struct load *ld, int k, char *buf,
 			MPI_Isend(buf, BURST_MSG, MPI_BYTE, load_dst(ld, me),
 				  TAG_PT, sub, &req[nreq]);
 	if (me == ld->ping)
-		ping_rtt = ping_loaded(sub, ld->pong);
+		ping_loaded(sub, ld->pong, pings);
 	if (me == ld->pong) {
 		t = pong_loaded(sub, ld->ping, req, nreq, t0);
 	} else {
@@ -361,8 +379,6 @@ static void burst(MPI_Comm sub, const struct load *ld, int k, char *buf,
 	MPI_Reduce(&t, &slow, 1, MPI_DOUBLE, MPI_MAX, 0, sub);
 	if (me == 0)
 		*b = (double)nsend * k * BURST_MSG / slow;
-	if (me == ld->ping)
-		*rtt = ping_rtt;
 }
 
 /* Unloaded empty roundtrips between sub's ranks ping and pong; their
@@ -380,23 +396,38 @@ static double free_rtt(MPI_Comm sub, int ping, int pong)
 	return median_of(s, NPING);
 }
 
-/* d(h) of one repetition on sub's rank 0: ping's loaded roundtrips
- * (rtt) less its free ones (free), NAN when they failed. */
-static double load_d(MPI_Comm sub, const struct load *ld, double rtt,
-		     double free)
+/* d(h) from the loaded roundtrips (pings, on ping) less the median free
+ * one (free), into *d on sub's rank 0. */
+static void load_d(MPI_Comm sub, const struct load *ld, struct pings *pings,
+		   double free, struct cp_pval *d)
 {
-	int me;
-	double d = NAN;
+	double v[4] = { NAN, NAN, NAN, 0 };	/* d, lo, hi, pile */
+	size_t i, k = 0;
+	int me, rc = 0;
 
 	MPI_Comm_rank(sub, &me);
-	if (me == ld->ping && cp_plogpt_fit_d(rtt, free, false, &d))
-		d = NAN;
+	if (me == ld->ping) {
+		for (i = 0; i < pings->n; i++)
+			pings->s[i].s -= free;
+		rc = cp_plogpt_fit_pile(pings->s, pings->n, &v[0], &v[1],
+					&v[2], &k);
+		v[3] = rc == -CP_EINVAL ? -1 : rc ? -2 : (double)k;
+	}
 	if (ld->ping != 0 && me == ld->ping)
-		MPI_Send(&d, 1, MPI_DOUBLE, 0, TAG_PT, sub);
+		MPI_Send(v, 4, MPI_DOUBLE, 0, TAG_PT, sub);
 	if (ld->ping != 0 && me == 0)
-		MPI_Recv(&d, 1, MPI_DOUBLE, ld->ping, TAG_PT, sub,
+		MPI_Recv(v, 4, MPI_DOUBLE, ld->ping, TAG_PT, sub,
 			 MPI_STATUS_IGNORE);
-	return me == 0 ? d : NAN;
+	if (me != 0)
+		return;
+	if (v[3] > 0) {
+		calib_put_range(d, v[0], v[1], v[2], (int)v[3]);
+		return;
+	}
+	d->state = CP_PV_FAIL;
+	snprintf(d->fail, sizeof(d->fail), "%s", v[3] == -1 ?
+		 "too few roundtrips timed in the bursts" :
+		 "no queue seen by the roundtrips in the bursts");
 }
 
 /* b(h) and d(h) for h = 1..D; leaf 0 (world rank 0, the lowest rank of
@@ -427,21 +458,23 @@ static void run_tree(struct calib *c, struct pt_meas *m)
 			       me >= 0 && me < w ? 0 : MPI_UNDEFINED, me, &sub);
 		if (sub != MPI_COMM_NULL) {
 			struct load *dl = d_in ? &in : &ld;
-			double b, rl = NAN, rf = dl->ping < 0 ? NAN :
+			struct pings pings = { 0 };
+			double b, rf = dl->ping < 0 ? NAN :
 				free_rtt(sub, dl->ping, dl->pong);
 
-			burst(sub, &ld, k, buf, &b, &rl);	/* warm-up */
+			burst(sub, &ld, k, buf, &b, NULL);	/* warm-up */
 			if (d_in)
-				burst(sub, &in, k, buf, &b, &rl);
-			for (r = 0; r < m->reps; r++) {
+				burst(sub, &in, k, buf, &b, NULL);
+			for (r = 0; r < TREE_REPS; r++) {
 				burst(sub, &ld, k, buf,
-				      &m->b[h * m->reps + r], &rl);
+				      &m->b[h * TREE_REPS + r],
+				      d_in ? NULL : &pings);
 				if (d_in)
-					burst(sub, &in, k, buf, &b, &rl);
-				if (dl->ping >= 0)
-					m->d[h * m->reps + r] =
-						load_d(sub, dl, rl, rf);
+					burst(sub, &in, k, buf, &b, &pings);
 			}
+			if (dl->ping >= 0)
+				load_d(sub, dl, &pings, rf, &m->d[h]);
+			free(pings.s);
 			MPI_Comm_free(&sub);
 		}
 		calib_idle_barrier();
@@ -516,9 +549,10 @@ static void quartiles(const double *x, int n, double *q1, double *q3)
 		*q1 = *q3 = 0;
 }
 
-/* eps_S from the quartiles of each height's repetitions (ours): the
- * slowest and fastest of 7 bursts differ by 10 to 50 times in d(h) when
- * TCP stalls in one of them, which would leave no switch to see. */
+/* eps_S from the quartiles of each height's bursts for b(h) and d(h)'s
+ * pile (ours): the slowest and fastest of 7 bursts differ by 10 to 50
+ * times in their roundtrips when TCP stalls in one of them, which would
+ * leave no switch to see. */
 static void fill_tree(struct cp_pt_params *pt, struct pt_meas *m)
 {
 	double blo[CP_PT_MAX_HEIGHT + 1] = { 0 };
@@ -526,15 +560,20 @@ static void fill_tree(struct cp_pt_params *pt, struct pt_meas *m)
 	double dlo[CP_PT_MAX_HEIGHT + 1] = { 0 };
 	double dhi[CP_PT_MAX_HEIGHT + 1] = { 0 };
 	double b[CP_PT_MAX_HEIGHT + 1] = { 0 }, e;
-	int h, R = m->reps;
+	int h, R = TREE_REPS;
 
 	for (h = 1; h <= m->height; h++) {
 		put_med(&pt->b_bps[h], &m->b[h * R], R, "no burst measured");
 		quartiles(&m->b[h * R], R, &blo[h], &bhi[h]);
-		quartiles(&m->d[h * R], R, &dlo[h], &dhi[h]);
-		put_med(&pt->d_s[h], &m->d[h * R], R,
-			m->height == 1 ? "two hosts: no third to time the queue"
-			: "no queue seen by the roundtrips in the burst");
+		pt->d_s[h] = m->d[h];
+		if (m->d[h].state == CP_PV_OK) {
+			dlo[h] = m->d[h].lo;
+			dhi[h] = m->d[h].hi;
+		} else if (m->d[h].state == CP_PV_UNSET) {
+			pt->d_s[h].state = CP_PV_FAIL;
+			snprintf(pt->d_s[h].fail, sizeof(pt->d_s[h].fail),
+				 "two hosts: no third to time the queue");
+		}
 		b[h] = pt->b_bps[h].val;
 	}
 	if (cp_plogpt_fit_cap_b(b, m->height))
@@ -592,10 +631,9 @@ void calib_plogpt(struct calib *c, struct cp_params *p)
 	m.os = xcalloc((size_t)m.ns * m.reps, sizeof(double));
 	m.or_ = xcalloc((size_t)m.ns * m.reps, sizeof(double));
 	m.rtt0 = xcalloc((size_t)m.reps, sizeof(double));
-	m.b = xcalloc((size_t)nh * m.reps, sizeof(double));
-	m.d = xcalloc((size_t)nh * m.reps, sizeof(double));
-	for (int i = 0; i < nh * m.reps; i++)
-		m.b[i] = m.d[i] = NAN;
+	m.b = xcalloc((size_t)nh * TREE_REPS, sizeof(double));
+	for (int i = 0; i < nh * TREE_REPS; i++)
+		m.b[i] = NAN;
 	run_pair(c, &m);
 	run_tree(c, &m);
 	if (c->rank == 0) {
@@ -616,5 +654,4 @@ void calib_plogpt(struct calib *c, struct cp_params *p)
 	free(m.or_);
 	free(m.rtt0);
 	free(m.b);
-	free(m.d);
 }

@@ -42,14 +42,14 @@ struct cp_plogpt_delay {
  * burst has none and is dropped); d is the median of the highest pile
  * of held delays: the highest v whose window
  * [v (1 - CP_PLOGPT_PILE_WIDTH), v] holds at least CP_PLOGPT_PILE_MIN of
- * them from at least CP_PLOGPT_PILE_BURSTS bursts (a majority of the
- * calibrator's 7).  *lo_s and *hi_s are the lowest and highest of that
+ * them from at least CP_PLOGPT_PILE_BURSTS bursts (of the calibrator's
+ * 7: on a shallow buffer TCP times out in most bursts).  *lo_s and *hi_s are the lowest and highest of that
  * window, *n_pile how many it holds.  q[0..n) in the order timed, each
  * burst's together; overwritten.  -CP_EINVAL when a delay is not finite
  * or fewer than CP_PLOGPT_PILE_MIN are held; -CP_ENUM when no window
  * above 0 holds enough (no queue seen). */
-#define CP_PLOGPT_PILE_MIN	5
-#define CP_PLOGPT_PILE_BURSTS	4
+#define CP_PLOGPT_PILE_MIN	8
+#define CP_PLOGPT_PILE_BURSTS	3
 #define CP_PLOGPT_PILE_WIDTH	0.1
 int cp_plogpt_fit_pile(struct cp_plogpt_delay *q, size_t n, double *d_s,
 		       double *lo_s, double *hi_s, size_t *n_pile);

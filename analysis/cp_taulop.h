@@ -49,7 +49,7 @@ struct cp_taulop_chan {
  * threshold.  fixed: the user set one of them, which turns the dynamic
  * threshold off; the three fields then hold what glibc uses (the
  * defaults for those not set).  The preloaded library reads them from
- * the environment at start (src/lib/cp_predict.c).
+ * the environment at start (src/lib/cp_pred_rt.c).
  */
 struct cp_taulop_heap {
 	bool fixed;

@@ -701,8 +701,7 @@ static void tl_of(const struct cp_params *p, struct fit *f)
 	f->tl.red_spb = p->tl->red_spb.val;
 	f->tl.page_s = p->tl->page_s.state == CP_PV_OK ? p->tl->page_s.val :
 		       NAN;
-	/* tl.heap zero: glibc's defaults, as the library reads them from
-	 * an environment without MALLOC_* settings (lib.sh sets none) */
+	/* tl.heap zero: glibc's defaults, as cp_pred_build leaves them */
 	for (c = 0; c < CP_TL_NCHAN; c++) {
 		const struct cp_tl_chan_params *pc = &p->tl->ch[c];
 		int nl = pc->nsizes * pc->ntau;

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/cp_taulop.h"
 #include "pmpi/cp_calls_gen.h"
 #include "src/common/cp_row.h"
 #include "src/lib/cp_coll_mca.h"
@@ -118,6 +119,38 @@ static void models_text(unsigned models)
 					      cp_model_name(i));
 }
 
+/* A glibc malloc setting from the environment: dflt when unset, empty or
+ * not a number of bytes (*set otherwise). */
+static double heap_env_bytes(const char *name, double dflt, bool *set)
+{
+	const char *v = getenv(name);
+	char *end;
+	double x;
+
+	if (!v || !*v)
+		return dflt;
+	x = strtod(v, &end);
+	if (*end || !(x >= 0))
+		return dflt;
+	*set = true;
+	return x;
+}
+
+/* The run's glibc malloc settings (MALLOC_MMAP_THRESHOLD_,
+ * MALLOC_TRIM_THRESHOLD_, MALLOC_TOP_PAD_; GLIBC_TUNABLES is not read):
+ * one set turns glibc's dynamic thresholds off. */
+static void heap_from_env(struct cp_taulop_heap *h)
+{
+	bool set = false;
+
+	h->mmap_threshold = heap_env_bytes("MALLOC_MMAP_THRESHOLD_",
+					   CP_TL_HEAP_MMAP, &set);
+	h->trim_threshold = heap_env_bytes("MALLOC_TRIM_THRESHOLD_",
+					   CP_TL_HEAP_TRIM, &set);
+	h->top_pad = heap_env_bytes("MALLOC_TOP_PAD_", CP_TL_HEAP_PAD, &set);
+	h->fixed = set;
+}
+
 /* Load, build and keep the tables; the note says what went wrong or
  * differs.  Returns true when a warning line is due. */
 static bool load(char (*hosts)[CP_HOST_BYTES])
@@ -153,9 +186,13 @@ static bool load(char (*hosts)[CP_HOST_BYTES])
 	{
 		struct cp_coll_mca mca;
 
+		struct cp_taulop_heap heap;
+
 		cp_coll_mca_read(&mca);
 		cp_pred_set_coll(tab, &mca);
 		cp_coll_mca_format(&mca, cp_pred_coll, sizeof(cp_pred_coll));
+		heap_from_env(&heap);
+		cp_pred_set_heap(tab, &heap);
 	}
 	if (err[0])
 		snprintf(cp_pred_note, sizeof(cp_pred_note),

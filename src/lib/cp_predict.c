@@ -392,38 +392,6 @@ static int build_hosts(struct cp_pred *m, const char *const *hosts)
 	return 0;
 }
 
-/* A glibc malloc setting from the environment: dflt when unset, empty or
- * not a number of bytes (*set otherwise). */
-static double heap_env_bytes(const char *name, double dflt, bool *set)
-{
-	const char *v = getenv(name);
-	char *end;
-	double x;
-
-	if (!v || !*v)
-		return dflt;
-	x = strtod(v, &end);
-	if (*end || !(x >= 0))
-		return dflt;
-	*set = true;
-	return x;
-}
-
-/* The run's glibc malloc settings (MALLOC_MMAP_THRESHOLD_,
- * MALLOC_TRIM_THRESHOLD_, MALLOC_TOP_PAD_; GLIBC_TUNABLES is not read):
- * one set turns glibc's dynamic thresholds off. */
-static void heap_from_env(struct cp_taulop_heap *h)
-{
-	bool set = false;
-
-	h->mmap_threshold = heap_env_bytes("MALLOC_MMAP_THRESHOLD_",
-					   CP_TL_HEAP_MMAP, &set);
-	h->trim_threshold = heap_env_bytes("MALLOC_TRIM_THRESHOLD_",
-					   CP_TL_HEAP_TRIM, &set);
-	h->top_pad = heap_env_bytes("MALLOC_TOP_PAD_", CP_TL_HEAP_PAD, &set);
-	h->fixed = set;
-}
-
 /* tau-Lop's tables from the file's section; a job whose hosts hold
  * another number of ranks than the in-node Rings had is noted. */
 static int build_taulop(struct cp_pred *m, const struct cp_params *p,
@@ -434,7 +402,6 @@ static int build_taulop(struct cp_pred *m, const struct cp_params *p,
 
 	m->tl.red_spb = NAN;
 	m->tl.page_s = NAN;
-	heap_from_env(&m->tl.heap);	/* the run's allocator, once */
 	if (!tl || (!tl->ch[0].nsizes && !tl->ch[1].nsizes)) {
 		note_add(note, len, "tau-Lop: no tables");
 		return 0;
@@ -649,6 +616,12 @@ void cp_pred_set_coll(struct cp_pred *m, const struct cp_coll_mca *mca)
 {
 	if (m && mca)
 		m->mca = *mca;
+}
+
+void cp_pred_set_heap(struct cp_pred *m, const struct cp_taulop_heap *h)
+{
+	if (m && h)
+		m->tl.heap = *h;
 }
 
 /* ---- evaluation ---------------------------------------------------- */

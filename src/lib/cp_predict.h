@@ -108,6 +108,15 @@ void cp_pred_free(struct cp_pred *m);
 void cp_pred_set_coll(struct cp_pred *m, const struct cp_coll_mca *mca);
 
 /*
+ * cp_pred_set_heap - the run's glibc malloc settings (analysis/cp_taulop.h),
+ * with which tau-Lop prices the page faults of collectives' scratch
+ * buffers.  Until set, glibc's defaults.  Set as cp_pred_set_coll.
+ * Cannot fail.
+ */
+struct cp_taulop_heap;
+void cp_pred_set_heap(struct cp_pred *m, const struct cp_taulop_heap *h);
+
+/*
  * cp_pred_eval - price one call with every model.  Cannot fail: what a
  * model does not cover, or cannot price from in, is NAN.  No allocation,
  * lock or system call.  m: tables; in: the call; out: predictions.

@@ -318,12 +318,13 @@ static void alloc_values(struct calib_l3 *l)
  * roundtrips (a message, an empty reply) until one_way() takes it off.
  * Timed at three moments (before the contiguous sizes, before the
  * strided sweep, after the strided cells), the least kept: one timing
- * takes half a millisecond, and where the host ran slow for it (two
- * virtual CPUs far apart, say) all its samples are slow, so that the
- * contiguous times of every size to 8 KiB, less it, came out negative
- * and failed under MPICH (CI of stop 33: 17 failed log3P entries and
- * a failed PLogP g(m), whose points are these times).  A value timed
- * while the host was slow is then a little too long, never negative.
+ * takes half a millisecond, and where the host ran slow for it (this
+ * virtual machine changes speed for minutes: a gauge of 19 us, then 33
+ * us) all its samples are slow, so that fast roundtrips of small
+ * messages, less it, come out negative (the likely cause of 17 failed
+ * log3P entries to 8 KiB and a failed PLogP g(m), whose points are
+ * these times, in stop 33's CI under MPICH).  A value timed while the
+ * host was slow is then a little too long, not negative.
  */
 static void empty_rt(struct ctx *x)
 {

@@ -11,7 +11,9 @@
 # against the target of 1.30, and the report's collective
 # section; PLogP's g(m) of the same calibration fails at 2 sizes at
 # most.  CP_TAULOP_TARGETS=1 asserts the target too: on 4 ranks
-# sharing 2 busy cores it is not met (README "Collectives").
+# sharing 2 busy cores it is not met (README "Collectives").  Then one
+# more profile with MALLOC_MMAP_THRESHOLD_ and MALLOC_TRIM_THRESHOLD_
+# set: the page-fault rule reads them (prices only, no timing).
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
 CAL="$top_builddir/commprof-calibrate"
@@ -139,3 +141,43 @@ sys.exit(1 if bad else 0)
 PY
 	{ cat "$T/cal.out"; fail "tau-Lop's collectives"; }
 sed -n '/^9\. Collectives/,/^$/p' "$T/r.txt"
+
+# The run's glibc settings reach the page-fault rule (MALLOC_*, read by
+# the library at MPI_Init, README "Collectives"): with both thresholds
+# at 16 MiB glibc neither maps nor trims scratch buffers of these sizes,
+# no call faults in fresh pages, and tau-Lop's reduce-scatter at 200000
+# B, whose price with glibc's defaults is mostly pages, is priced below
+# half of it; MPI_Bcast's linear tree mallocs nothing and is priced
+# the same.  Prices only, no timing.
+cp_run_preload 300 4 "$T/m" -x COMMPROF_PARAMS="$T/c.params" \
+	-x MALLOC_MMAP_THRESHOLD_=16777216 -x MALLOC_TRIM_THRESHOLD_=16777216 \
+	"$COLLS" 20 $SIZES >"$T/m.out" 2>"$T/m.err" ||
+	fail "colls with commprof and MALLOC_*: $(cat "$T/m.err")"
+expect_eq "colls with MALLOC_*: same output" "$(cat "$T/m.out")" \
+	"$(cat "$T/plain.out")"
+"$COMMPROF" export "$T/m" --format csv >"$T/m.csv" || fail "export (MALLOC_*)"
+"$PYTHON3" - "$T/x.csv" "$T/m.csv" <<'PY' || fail "MALLOC_* and tau-Lop's page faults"
+import csv, statistics, sys
+
+
+def pred(path, op, b):
+    return statistics.median(float(r["pred_taulop"])
+                             for r in csv.DictReader(open(path))
+                             if r["op"] == op and int(r["bytes"]) == b
+                             and r["pred_taulop"])
+
+
+bad = []
+for op, b, cmp in (("MPI_Reduce_scatter_block", 200000, "lower"),
+                   ("MPI_Bcast", 200000, "same")):
+    d, m = pred(sys.argv[1], op, b), pred(sys.argv[2], op, b)
+    print("# %s %d B: tau-Lop %.2f us with glibc's defaults, %.2f us with "
+          "MALLOC_* at 16 MiB" % (op, b, d * 1e6, m * 1e6))
+    if cmp == "lower" and not m < 0.5 * d:
+        bad.append("%s not priced lower under MALLOC_*" % op)
+    if cmp == "same" and abs(m - d) > 1e-3 * d:
+        bad.append("%s priced differently under MALLOC_*" % op)
+for x in bad:
+    print("FAIL:", x, file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY

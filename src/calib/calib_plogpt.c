@@ -76,6 +76,8 @@ struct pt_meas {
 	double *g, *os, *or_;	/* [is * reps + r] */
 	double *rtt0;		/* [reps] empty roundtrips */
 	double *b;		/* [h * TREE_REPS + r], h = 1..D */
+	unsigned char *b_rto;	/* [h * TREE_REPS + r]: a host's TCP timed
+				 * out during that burst */
 	struct cp_pval d[CP_PT_MAX_HEIGHT + 1];	/* [h], h = 1..D */
 	int reps;
 };
@@ -340,15 +342,47 @@ static int load_size(const struct load *ld)
 	return ld->incast ? 4 : 1 << ld->h;
 }
 
+/* The kernel's count of TCP retransmission timeouts (TcpExt
+ * TCPTimeouts of /proc/net/netstat, this host's network namespace), -1
+ * when it cannot be read (not Linux, no TCP statistics). */
+static long tcp_timeouts(void)
+{
+	char head[4096], val[4096], *hs, *vs, *h, *v;
+	long n = -1;
+	FILE *f = fopen("/proc/net/netstat", "re");
+
+	if (!f)
+		return -1;
+	while (fgets(head, sizeof(head), f) && fgets(val, sizeof(val), f)) {
+		if (strncmp(head, "TcpExt:", 7) || strncmp(val, "TcpExt:", 7))
+			continue;
+		h = strtok_r(head, " \n", &hs);
+		v = strtok_r(val, " \n", &vs);
+		while ((h = strtok_r(NULL, " \n", &hs)) &&
+		       (v = strtok_r(NULL, " \n", &vs)))
+			if (!strcmp(h, "TCPTimeouts")) {
+				n = strtol(v, NULL, 10);
+				break;
+			}
+		break;
+	}
+	fclose(f);
+	return n;
+}
+
 /* Run ld once: on sub's rank 0 the rate of the whole burst (its bytes
- * over the slowest receiver's time from a common start) into *b, on
- * ping the loaded roundtrips appended to pings. */
+ * over the slowest receiver's time from a common start) into *b, and
+ * into *rto whether the TCP of a host of sub timed out meanwhile (its
+ * kernel's count rose: on the tree bed a burst that waited 200 ms for
+ * one measured about 70 Mbit/s where the others measured 365); on ping
+ * the loaded roundtrips appended to pings. */
 static void burst(MPI_Comm sub, const struct load *ld, int k, char *buf,
-		  double *b, struct pings *pings)
+		  double *b, unsigned char *rto, struct pings *pings)
 {
 	int me, n = load_size(ld), i, j, nreq = 0, nsend = 0;
 	MPI_Request req[MAX_SRC * MAX_K + 1];
-	double t0, t = 0, slow = 0;
+	double t0, t[2] = { 0, 0 }, slow[2] = { 0, 0 };
+	long c0 = tcp_timeouts(), c1;
 
 	MPI_Comm_rank(sub, &me);
 	for (i = 0; i < n; i++) {
@@ -370,15 +404,23 @@ static void burst(MPI_Comm sub, const struct load *ld, int k, char *buf,
 	if (me == ld->ping)
 		ping_loaded(sub, ld->pong, pings);
 	if (me == ld->pong) {
-		t = pong_loaded(sub, ld->ping, req, nreq, t0);
+		t[0] = pong_loaded(sub, ld->ping, req, nreq, t0);
 	} else {
 		MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
 		if (load_dst(ld, me) < 0 && nreq)
-			t = MPI_Wtime() - t0;
+			t[0] = MPI_Wtime() - t0;
 	}
-	MPI_Reduce(&t, &slow, 1, MPI_DOUBLE, MPI_MAX, 0, sub);
-	if (me == 0)
-		*b = (double)nsend * k * BURST_MSG / slow;
+	/* every rank waits for the slowest: a sender's timeout may fire
+	 * after its own sends completed */
+	MPI_Barrier(sub);
+	c1 = tcp_timeouts();
+	t[1] = c0 >= 0 && c1 > c0;
+	MPI_Reduce(t, slow, 2, MPI_DOUBLE, MPI_MAX, 0, sub);
+	if (me == 0) {
+		*b = (double)nsend * k * BURST_MSG / slow[0];
+		if (rto)
+			*rto = slow[1] > 0;
+	}
 }
 
 /* Unloaded empty roundtrips between sub's ranks ping and pong; their
@@ -462,15 +504,17 @@ static void run_tree(struct calib *c, struct pt_meas *m)
 			double b, rf = dl->ping < 0 ? NAN :
 				free_rtt(sub, dl->ping, dl->pong);
 
-			burst(sub, &ld, k, buf, &b, NULL);	/* warm-up */
+			burst(sub, &ld, k, buf, &b, NULL, NULL); /* warm-up */
 			if (d_in)
-				burst(sub, &in, k, buf, &b, NULL);
+				burst(sub, &in, k, buf, &b, NULL, NULL);
 			for (r = 0; r < TREE_REPS; r++) {
 				burst(sub, &ld, k, buf,
 				      &m->b[h * TREE_REPS + r],
+				      &m->b_rto[h * TREE_REPS + r],
 				      d_in ? NULL : &pings);
 				if (d_in)
-					burst(sub, &in, k, buf, &b, &pings);
+					burst(sub, &in, k, buf, &b, NULL,
+					      &pings);
 			}
 			if (dl->ping >= 0)
 				load_d(sub, dl, &pings, rf, &m->d[h]);
@@ -549,6 +593,31 @@ static void quartiles(const double *x, int n, double *q1, double *q3)
 		*q1 = *q3 = 0;
 }
 
+/*
+ * b(h): the median of the height's bursts in which no host's TCP timed
+ * out (a timeout is PlogPT's RTO, eqs. 8-9, not the links' rate), the
+ * fastest and slowest of them as its interval; of every burst when each
+ * one timed out (said).
+ */
+static void b_of(struct cp_pt_params *pt, const struct pt_meas *m, int h)
+{
+	double x[TREE_REPS];
+	int r, n = 0, R = TREE_REPS;
+
+	for (r = 0; r < R; r++)
+		x[r] = m->b_rto[h * R + r] ? NAN : m->b[h * R + r];
+	n = measured(x, R, x);
+	if (n) {
+		put_med(&pt->b_bps[h], x, n, "no burst measured");
+	} else {
+		put_med(&pt->b_bps[h], &m->b[h * R], R, "no burst measured");
+		printf("plogpt: height %d: TCP timed out in every burst; b(%d) "
+		       "from them all\n", h, h);
+	}
+	printf("plogpt: height %d: %d of %d bursts without a TCP timeout\n",
+	       h, n, R);
+}
+
 /* eps_S from the quartiles of each height's bursts for b(h) and d(h)'s
  * pile (ours): the slowest and fastest of 7 bursts differ by 10 to 50
  * times in their roundtrips when TCP stalls in one of them, which would
@@ -563,7 +632,7 @@ static void fill_tree(struct cp_pt_params *pt, struct pt_meas *m)
 	int h, R = TREE_REPS;
 
 	for (h = 1; h <= m->height; h++) {
-		put_med(&pt->b_bps[h], &m->b[h * R], R, "no burst measured");
+		b_of(pt, m, h);
 		quartiles(&m->b[h * R], R, &blo[h], &bhi[h]);
 		pt->d_s[h] = m->d[h];
 		if (m->d[h].state == CP_PV_OK) {
@@ -632,6 +701,7 @@ void calib_plogpt(struct calib *c, struct cp_params *p)
 	m.or_ = xcalloc((size_t)m.ns * m.reps, sizeof(double));
 	m.rtt0 = xcalloc((size_t)m.reps, sizeof(double));
 	m.b = xcalloc((size_t)nh * TREE_REPS, sizeof(double));
+	m.b_rto = xcalloc((size_t)nh * TREE_REPS, 1);
 	for (int i = 0; i < nh * TREE_REPS; i++)
 		m.b[i] = NAN;
 	run_pair(c, &m);
@@ -654,4 +724,5 @@ void calib_plogpt(struct calib *c, struct cp_params *p)
 	free(m.or_);
 	free(m.rtt0);
 	free(m.b);
+	free(m.b_rto);
 }

@@ -50,12 +50,15 @@ static void window_add(struct window *w, const struct cp_plogpt_delay *q,
 		w->bursts--;
 }
 
-int cp_plogpt_fit_pile(struct cp_plogpt_delay *q, size_t n, double *d_s,
-		       double *lo_s, double *hi_s, size_t *n_pile)
+int cp_plogpt_fit_pile(struct cp_plogpt_delay *q, size_t n, double floor_s,
+		       double *d_s, double *lo_s, double *hi_s,
+		       size_t *n_pile)
 {
 	struct window w = { { 0 }, 0 };
 	size_t i, j, k;
 
+	if (!isfinite(floor_s) || floor_s < 0)
+		return -CP_EINVAL;
 	for (i = 0; i < n; i++)
 		if (!isfinite(q[i].s))
 			return -CP_EINVAL;
@@ -71,7 +74,7 @@ int cp_plogpt_fit_pile(struct cp_plogpt_delay *q, size_t n, double *d_s,
 	qsort(q, n, sizeof(*q), cmp_delay);
 	/* the window [j, i] below q[i], from the top down: both ends only
 	 * move down (q[i + 1] was in the last one, which held at least it) */
-	for (i = n, j = n; i-- > 0 && q[i].s > 0;) {
+	for (i = n, j = n; i-- > 0 && q[i].s > floor_s;) {
 		if (i + 1 < n)
 			window_add(&w, &q[i + 1], -1);
 		while (j > 0 &&

@@ -44,15 +44,24 @@ struct cp_plogpt_delay {
  * [v (1 - CP_PLOGPT_PILE_WIDTH), v] holds at least CP_PLOGPT_PILE_MIN of
  * them from at least CP_PLOGPT_PILE_BURSTS bursts (of the calibrator's
  * 7: on a shallow buffer TCP times out in most bursts).  *lo_s and *hi_s are the lowest and highest of that
- * window, *n_pile how many it holds.  q[0..n) in the order timed, each
- * burst's together; overwritten.  -CP_EINVAL when a delay is not finite
- * or fewer than CP_PLOGPT_PILE_MIN are held; -CP_ENUM when no window
- * above 0 holds enough (no queue seen). */
+ * window, *n_pile how many it holds.  Only v above floor_s count: what
+ * the free roundtrips spread by themselves (the calibrator's: their
+ * largest less their median) is no queue, and where TCP timed out in
+ * most bursts the idle queue piles up there (30 us read for a buffer of
+ * 1.75 ms on the tree bed).  q[0..n) in the order timed, each burst's
+ * together; overwritten.  -CP_EINVAL when a delay or floor_s is not
+ * finite, floor_s is negative, or fewer than CP_PLOGPT_PILE_MIN are
+ * held; -CP_ENUM when no window above floor_s holds enough (no queue
+ * seen). */
 #define CP_PLOGPT_PILE_MIN	8
 #define CP_PLOGPT_PILE_BURSTS	3
 #define CP_PLOGPT_PILE_WIDTH	0.1
-int cp_plogpt_fit_pile(struct cp_plogpt_delay *q, size_t n, double *d_s,
-		       double *lo_s, double *hi_s, size_t *n_pile);
+/* The calibrator's floor of the pile, in packets at b(h) (ours): a
+ * queue no deeper is the flows' own burst (TCP's first window). */
+#define CP_PLOGPT_PILE_PACKETS	10
+int cp_plogpt_fit_pile(struct cp_plogpt_delay *q, size_t n, double floor_s,
+		       double *d_s, double *lo_s, double *hi_s,
+		       size_t *n_pile);
 
 /* b(h + 1) <= 2 b(h) (section III-A: an edge never carries more than
  * its two children): b_bps[2..height] capped in place.  Returns how

@@ -333,14 +333,20 @@ static void test_pile(void)
 	static const double idle[] = { 0, -0.01, 0, 0, -0.02, 0, 0, 0.01,
 					0, -0.01 };
 	static const double bad[] = { 1, 2, NAN, 3, 4, 5, 6, 7, 8, 9 };
-	enum { N = sizeof(q) / sizeof(q[0]) };
+	static const double low[] = {
+		0.03, 0.03, 0.02, 0.03, 0.03, 0.02,
+		0.02, 0.03, 0.03, 0.03, 0.02, 0.03,
+		0.03, 0.02, 0.03, 0.03, 0.03, 0.02,
+		0.3, 1.7, 1.75, 1.76, 0.5, 0.02 };
+	enum { N = sizeof(q) / sizeof(q[0]),
+	       NL = sizeof(low) / sizeof(low[0]) };
 	struct cp_plogpt_delay d[N];
 	double v = NAN, lo, hi, p90 = NAN;
 	size_t k = 0;
 	int rc = cp_stats_percentile(q, N, 0.9, &p90);
 
 	delays(d, q, N);
-	rc = rc ? rc : cp_plogpt_fit_pile(d, N, &v, &lo, &hi, &k);
+	rc = rc ? rc : cp_plogpt_fit_pile(d, N, 0, &v, &lo, &hi, &k);
 	ta_check(rc == 0 && ta_near(v, 5.22, 1e-9) && lo == 5.1 &&
 		 hi == 5.26 && k == 10 && p90 > 6.5,
 		 "d(h): the median of the highest pile of 8 or more held "
@@ -350,19 +356,38 @@ static void test_pile(void)
 	delays(d, q, N);
 	for (size_t i = 0; i < N; i++)
 		d[i].burst %= 2;
-	ta_check(cp_plogpt_fit_pile(d, N, &v, &lo, &hi, &k) == -CP_ENUM,
+	ta_check(cp_plogpt_fit_pile(d, N, 0, &v, &lo, &hi, &k) == -CP_ENUM,
 		 "d(h): the same delays from two bursts make no pile");
 	delays(d, q, 8);
-	ta_check(cp_plogpt_fit_pile(d, 8, &v, &lo, &hi, &k) == -CP_EINVAL,
+	ta_check(cp_plogpt_fit_pile(d, 8, 0, &v, &lo, &hi, &k) == -CP_EINVAL,
 		 "d(h): fewer than 8 held delays refused");
 	delays(d, bad, 10);
-	ta_check(cp_plogpt_fit_pile(d, 10, &v, &lo, &hi, &k) == -CP_EINVAL,
+	ta_check(cp_plogpt_fit_pile(d, 10, 0, &v, &lo, &hi, &k) == -CP_EINVAL,
 		 "d(h): NaN refused");
 	delays(d, idle, 10);
 	for (size_t i = 0; i < 10; i++)
 		d[i].burst = 0;
-	ta_check(cp_plogpt_fit_pile(d, 10, &v, &lo, &hi, &k) == -CP_ENUM,
+	ta_check(cp_plogpt_fit_pile(d, 10, 0, &v, &lo, &hi, &k) == -CP_ENUM,
 		 "d(h): no queue seen");
+	delays(d, q, N);
+	ta_check(cp_plogpt_fit_pile(d, N, 0.1, &v, &lo, &hi, &k) == 0 &&
+		 ta_near(v, 5.22, 1e-9) && k == 10,
+		 "d(h): a floor below the pile leaves it, %g (%zu)", v, k);
+	delays(d, q, N);
+	ta_check(cp_plogpt_fit_pile(d, N, -1, &v, &lo, &hi, &k) ==
+			 -CP_EINVAL &&
+		 cp_plogpt_fit_pile(d, N, NAN, &v, &lo, &hi, &k) == -CP_EINVAL,
+		 "d(h): a negative or NaN floor refused");
+	/* TCP timed out in three bursts: their roundtrips sit at the idle
+	 * queue; the fourth reached the full buffer (1.75 ms) for two */
+	delays(d, low, NL);
+	ta_check(cp_plogpt_fit_pile(d, NL, 0, &v, &lo, &hi, &k) == 0 &&
+		 ta_near(v, 0.02, 1e-9),
+		 "d(h): without a floor the idle queue's pile, %g", v);
+	delays(d, low, NL);
+	ta_check(cp_plogpt_fit_pile(d, NL, 0.1, &v, &lo, &hi, &k) == -CP_ENUM,
+		 "d(h): no pile above the free roundtrips' spread: no queue "
+		 "seen");
 }
 
 static void test_online(void)

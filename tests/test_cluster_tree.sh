@@ -68,7 +68,7 @@ tree() {
 }
 
 # d(1): three quick calibrations across the shallow tree, their median
-# (each reads d(1) from the roundtrips of 7 incasts); A and B use the
+# (each reads d(1) from the roundtrips of 7 incasts, or 14); A and B use the
 # first
 "$BED" up 4 "$TABLE" >/dev/null || fail "bed up $TABLE"
 for k in 1 2 3; do

@@ -21,13 +21,15 @@
  *   b(h)    leaf i < 2^(h-1) sends 4 MiB (quick: 1) to leaf i + 2^(h-1), at
  *           once; b(h) is what they sent over the slowest receiver's
  *           time from a common barrier (the sum of the pairs' rates
- *           would count a pair that finished early at its own rate);
+ *           would count a pair that finished early at its own rate),
+ *           the median of the bursts in which no host's TCP timed out
+ *           (b_of);
  *   d(h)    h >= 2: leaves 0 and 2^h - 1 time empty roundtrips during
  *           that burst and without it; each loaded one less the median
  *           of the free is a queue's delay, and d(h) is where those
- *           held for two roundtrips pile up highest in most bursts
- *           (cp_plogpt_fit_pile: a drop-tail buffer caps its queue,
- *           ours; the burst goes one way).  h = 1 (ours): the
+ *           held for two roundtrips pile up highest in most bursts,
+ *           above a floor (cp_plogpt_fit_pile, pile_floor: a drop-tail
+ *           buffer caps its queue, ours; the burst goes one way).  h = 1 (ours): the
  *           subtree's ends are the burst's own pair, whose roundtrip
  *           would wait behind the whole burst on their one connection;
  *           instead leaves 0 and 2 burst into leaf 1 at once (an
@@ -35,9 +37,10 @@
  *           where a real switch drops), and leaf 3 times roundtrips to
  *           leaf 1 through it.  With two hosts (D = 1) d(1) is not
  *           measured, and no RTO is predicted.
- * Every other value is the median of its repetitions (TREE_REPS at each
- * height, --quick too: the bursts are short), with the fastest and
- * slowest as its interval.  Ranks outside an experiment wait in
+ * Every other value is the median of its repetitions (TREE_REPS bursts
+ * at each height, --quick too: the bursts are short; as many more when
+ * d(h) made no pile or fewer than B_CLEAN_MIN bursts were free of TCP
+ * timeouts), with the fastest and slowest as its interval.  Ranks outside an experiment wait in
  * calib_idle_barrier.
  */
 #include <math.h>
@@ -58,6 +61,9 @@
 #define BURST_MSG	(1 << 20)	/* b(h): messages of 1 MiB */
 #define NPING		20		/* roundtrips without load */
 #define TREE_REPS	7		/* bursts a height */
+#define B_SLOTS		(2 * TREE_REPS)	/* and as many more, when needed */
+#define B_CLEAN_MIN	3		/* bursts without a TCP timeout that
+					 * b(h) wants */
 #define MAX_K		4		/* b(h): messages a sender */
 #define MAX_SRC		2		/* senders into one leaf */
 
@@ -75,10 +81,12 @@ struct pt_meas {
 	const double *sizes;
 	double *g, *os, *or_;	/* [is * reps + r] */
 	double *rtt0;		/* [reps] empty roundtrips */
-	double *b;		/* [h * TREE_REPS + r], h = 1..D */
-	unsigned char *b_rto;	/* [h * TREE_REPS + r]: a host's TCP timed
+	double *b;		/* [h * B_SLOTS + r], h = 1..D; NAN: not
+				 * timed */
+	unsigned char *b_rto;	/* [h * B_SLOTS + r]: a host's TCP timed
 				 * out during that burst */
 	struct cp_pval d[CP_PT_MAX_HEIGHT + 1];	/* [h], h = 1..D */
+	int d_bursts[CP_PT_MAX_HEIGHT + 1];	/* [h]: bursts d(h) read */
 	int reps;
 };
 
@@ -423,45 +431,147 @@ static void burst(MPI_Comm sub, const struct load *ld, int k, char *buf,
 	}
 }
 
-/* Unloaded empty roundtrips between sub's ranks ping and pong; their
- * median on ping. */
-static double free_rtt(MPI_Comm sub, int ping, int pong)
+/* The free roundtrips: unloaded empty roundtrips between sub's ranks
+ * ping and pong, on ping their median and how far the largest lies above
+ * it (what they spread by themselves, no queue). */
+struct free_rt {
+	double med, spread;
+};
+
+static struct free_rt free_rtt(MPI_Comm sub, int ping, int pong)
 {
 	double s[NPING];
 	int me, i;
+	struct free_rt f = { NAN, NAN };
 
 	MPI_Comm_rank(sub, &me);
 	if (me != ping && me != pong)
-		return NAN;
+		return f;
 	for (i = 0; i < NPING; i++)
 		s[i] = roundtrip(sub, me == ping ? pong : ping, me == ping);
-	return median_of(s, NPING);
+	f.med = median_of(s, NPING);	/* sorts s */
+	f.spread = s[NPING - 1] - f.med;
+	return f;
 }
 
-/* d(h) from the loaded roundtrips (pings, on ping) less the median free
- * one (free), into *d on sub's rank 0. */
-static void load_d(MPI_Comm sub, const struct load *ld, struct pings *pings,
-		   double free, struct cp_pval *d)
+/* On ping: d(h)'s pile (cp_plogpt_fit_pile) of the loaded roundtrips
+ * less the free median, above floor_s, into v[0..2] (d, lo, hi) and
+ * *k; pings kept as they are. */
+static int fit_d(const struct pings *pings, double med_s, double floor_s,
+		 double v[3], size_t *k)
 {
-	double v[4] = { NAN, NAN, NAN, 0 };	/* d, lo, hi, pile */
-	size_t i, k = 0;
+	struct cp_plogpt_delay *q = xcalloc(pings->n, sizeof(*q));
+	size_t i;
+	int rc;
+
+	for (i = 0; i < pings->n; i++)
+		q[i] = (struct cp_plogpt_delay){ .s = pings->s[i].s - med_s,
+						 .burst = pings->s[i].burst };
+	rc = cp_plogpt_fit_pile(q, pings->n, floor_s, &v[0], &v[1], &v[2], k);
+	free(q);
+	return rc;
+}
+
+/* Height h's bursts of m->b without a TCP timeout (on sub's rank 0). */
+static int clean_bursts(const struct pt_meas *m, int h)
+{
+	int r, n = 0;
+
+	for (r = 0; r < B_SLOTS; r++)
+		n += !isnan(m->b[h * B_SLOTS + r]) && !m->b_rto[h * B_SLOTS + r];
+	return n;
+}
+
+/* Height h's b(h) so far (on sub's rank 0): the median of its bursts
+ * without a TCP timeout, of all when none; NAN before the first. */
+static double b_now(const struct pt_meas *m, int h)
+{
+	double x[B_SLOTS];
+	int r, n = 0, all = 0;
+
+	for (r = 0; r < B_SLOTS; r++)
+		if (!isnan(m->b[h * B_SLOTS + r]) &&
+		    !m->b_rto[h * B_SLOTS + r])
+			x[n++] = m->b[h * B_SLOTS + r];
+	if (!n)
+		for (r = 0; r < B_SLOTS; r++)
+			if (!isnan(m->b[h * B_SLOTS + r]))
+				x[all++] = m->b[h * B_SLOTS + r];
+	n = n ? n : all;
+	return n ? median_of(x, n) : NAN;
+}
+
+/* The floor of d(h)'s pile, on every rank of sub: what the free
+ * roundtrips spread by themselves (f.spread, on ping), and at least
+ * CP_PLOGPT_PILE_PACKETS packets at b(h) so far (sub's rank 0): a queue
+ * that shallow is the flows' own (TCP's first window is 10 packets),
+ * and it piles up too where TCP timed out in most incasts (65 to 96 us
+ * read on the tree bed, whose buffer drains in 1.75 ms), not a full
+ * buffer. */
+static double pile_floor(MPI_Comm sub, const struct pt_meas *m, int h,
+			 struct free_rt f)
+{
+	double b = NAN;
+	int me;
+
+	MPI_Comm_rank(sub, &me);
+	if (me == 0)
+		b = b_now(m, h);
+	MPI_Bcast(&b, 1, MPI_DOUBLE, 0, sub);
+	return fmax(isnan(f.spread) ? 0 : f.spread,
+		    b > 0 ? CP_PLOGPT_PILE_PACKETS * CP_PLOGPT_PACKET_BYTES / b
+			  : 0);
+}
+
+/* Whether the bursts so far left d(h) without a pile above floor_s
+ * (decided by the pinger), or b(h) with fewer than B_CLEAN_MIN bursts
+ * in which no TCP timed out (where the top buffer of the tree bed
+ * drains in 0.66 ms, 0 to 2 of 7 were; by sub's rank 0): then as many
+ * more are timed. */
+static bool again(MPI_Comm sub, const struct load *ld,
+		  const struct pings *pings, struct free_rt f, double floor_s,
+		  const struct pt_meas *m, int h)
+{
+	double v[3];
+	size_t k;
+	int me, a = 0;
+
+	MPI_Comm_rank(sub, &me);
+	if (ld->ping >= 0 && me == ld->ping)
+		a = fit_d(pings, f.med, floor_s, v, &k) != 0;
+	if (me == 0)
+		a |= clean_bursts(m, h) < B_CLEAN_MIN;
+	MPI_Allreduce(MPI_IN_PLACE, &a, 1, MPI_INT, MPI_MAX, sub);
+	return a;
+}
+
+/* d(h) from the loaded roundtrips (pings, on ping) less the free
+ * median (f), above floor_s, into *d and the bursts it read into *nb on
+ * sub's rank 0. */
+static void load_d(MPI_Comm sub, const struct load *ld,
+		   const struct pings *pings, struct free_rt f, double floor_s,
+		   struct cp_pval *d, int *nb)
+{
+	/* d, lo, hi; the pile's count, or -1 too few roundtrips, -2 no
+	 * pile; bursts */
+	double v[5] = { NAN, NAN, NAN, 0, 0 };
+	size_t k = 0;
 	int me, rc = 0;
 
 	MPI_Comm_rank(sub, &me);
 	if (me == ld->ping) {
-		for (i = 0; i < pings->n; i++)
-			pings->s[i].s -= free;
-		rc = cp_plogpt_fit_pile(pings->s, pings->n, &v[0], &v[1],
-					&v[2], &k);
+		rc = fit_d(pings, f.med, floor_s, v, &k);
 		v[3] = rc == -CP_EINVAL ? -1 : rc ? -2 : (double)k;
+		v[4] = pings->bursts;
 	}
 	if (ld->ping != 0 && me == ld->ping)
-		MPI_Send(v, 4, MPI_DOUBLE, 0, TAG_PT, sub);
+		MPI_Send(v, 5, MPI_DOUBLE, 0, TAG_PT, sub);
 	if (ld->ping != 0 && me == 0)
-		MPI_Recv(v, 4, MPI_DOUBLE, ld->ping, TAG_PT, sub,
+		MPI_Recv(v, 5, MPI_DOUBLE, ld->ping, TAG_PT, sub,
 			 MPI_STATUS_IGNORE);
 	if (me != 0)
 		return;
+	*nb = (int)v[4];
 	if (v[3] > 0) {
 		calib_put_range(d, v[0], v[1], v[2], (int)v[3]);
 		return;
@@ -476,7 +586,7 @@ static void load_d(MPI_Comm sub, const struct load *ld, struct pings *pings,
  * the first host) keeps them.  d(1) needs a third leaf (D >= 2). */
 static void run_tree(struct calib *c, struct pt_meas *m)
 {
-	int k = c->quick ? 1 : MAX_K, h, r, me = -1, i;
+	int k = c->quick ? 1 : MAX_K, h, r, me = -1, i, pass;
 	char *buf = NULL;
 
 	for (i = 0; i < m->nleaves; i++)
@@ -501,23 +611,36 @@ static void run_tree(struct calib *c, struct pt_meas *m)
 		if (sub != MPI_COMM_NULL) {
 			struct load *dl = d_in ? &in : &ld;
 			struct pings pings = { 0 };
-			double b, rf = dl->ping < 0 ? NAN :
-				free_rtt(sub, dl->ping, dl->pong);
+			struct free_rt rf = { NAN, NAN };
+			double b, fl = 0;
 
+			if (dl->ping >= 0)
+				rf = free_rtt(sub, dl->ping, dl->pong);
 			burst(sub, &ld, k, buf, &b, NULL, NULL); /* warm-up */
 			if (d_in)
 				burst(sub, &in, k, buf, &b, NULL, NULL);
-			for (r = 0; r < TREE_REPS; r++) {
-				burst(sub, &ld, k, buf,
-				      &m->b[h * TREE_REPS + r],
-				      &m->b_rto[h * TREE_REPS + r],
-				      d_in ? NULL : &pings);
-				if (d_in)
-					burst(sub, &in, k, buf, &b, NULL,
-					      &pings);
+			/* TREE_REPS bursts, and as many more when those
+			 * left d(h) or b(h) short (again()) */
+			for (pass = 0; pass < 2; pass++) {
+				for (r = 0; r < TREE_REPS; r++) {
+					int at = h * B_SLOTS +
+						 pass * TREE_REPS + r;
+
+					burst(sub, &ld, k, buf, &m->b[at],
+					      &m->b_rto[at],
+					      d_in ? NULL : &pings);
+					if (d_in)
+						burst(sub, &in, k, buf, &b,
+						      NULL, &pings);
+				}
+				fl = pile_floor(sub, m, h, rf);
+				if (pass ||
+				    !again(sub, dl, &pings, rf, fl, m, h))
+					break;
 			}
 			if (dl->ping >= 0)
-				load_d(sub, dl, &pings, rf, &m->d[h]);
+				load_d(sub, dl, &pings, rf, fl, &m->d[h],
+				       &m->d_bursts[h]);
 			free(pings.s);
 			MPI_Comm_free(&sub);
 		}
@@ -601,12 +724,14 @@ static void quartiles(const double *x, int n, double *q1, double *q3)
  */
 static void b_of(struct cp_pt_params *pt, const struct pt_meas *m, int h)
 {
-	double x[TREE_REPS];
-	int r, n = 0, R = TREE_REPS;
+	double x[B_SLOTS];
+	int r, n, all, R = B_SLOTS;
 
 	for (r = 0; r < R; r++)
 		x[r] = m->b_rto[h * R + r] ? NAN : m->b[h * R + r];
 	n = measured(x, R, x);
+	for (all = 0, r = 0; r < R; r++)
+		all += !isnan(m->b[h * R + r]);
 	if (n) {
 		put_med(&pt->b_bps[h], x, n, "no burst measured");
 	} else {
@@ -615,7 +740,7 @@ static void b_of(struct cp_pt_params *pt, const struct pt_meas *m, int h)
 		       "from them all\n", h, h);
 	}
 	printf("plogpt: height %d: %d of %d bursts without a TCP timeout\n",
-	       h, n, R);
+	       h, n, all);
 }
 
 /* eps_S from the quartiles of each height's bursts for b(h) and d(h)'s
@@ -629,7 +754,7 @@ static void fill_tree(struct cp_pt_params *pt, struct pt_meas *m)
 	double dlo[CP_PT_MAX_HEIGHT + 1] = { 0 };
 	double dhi[CP_PT_MAX_HEIGHT + 1] = { 0 };
 	double b[CP_PT_MAX_HEIGHT + 1] = { 0 }, e;
-	int h, R = TREE_REPS;
+	int h, R = B_SLOTS;
 
 	for (h = 1; h <= m->height; h++) {
 		b_of(pt, m, h);
@@ -679,9 +804,12 @@ static void print_found(const struct cp_pt_params *pt,
 		printf("plogpt: height %d: b %.1f Mbit/s, d ", h,
 		       pt->b_bps[h].val * 8e-6);
 		if (pt->d_s[h].state == CP_PV_OK)
-			printf("%.1f us\n", pt->d_s[h].val * 1e6);
+			printf("%.1f us", pt->d_s[h].val * 1e6);
 		else
-			printf("failed: %s\n", pt->d_s[h].fail);
+			printf("failed: %s", pt->d_s[h].fail);
+		if (m->d_bursts[h] > TREE_REPS)
+			printf(" (from %d bursts)", m->d_bursts[h]);
+		printf("\n");
 	}
 }
 
@@ -700,9 +828,9 @@ void calib_plogpt(struct calib *c, struct cp_params *p)
 	m.os = xcalloc((size_t)m.ns * m.reps, sizeof(double));
 	m.or_ = xcalloc((size_t)m.ns * m.reps, sizeof(double));
 	m.rtt0 = xcalloc((size_t)m.reps, sizeof(double));
-	m.b = xcalloc((size_t)nh * TREE_REPS, sizeof(double));
-	m.b_rto = xcalloc((size_t)nh * TREE_REPS, 1);
-	for (int i = 0; i < nh * TREE_REPS; i++)
+	m.b = xcalloc((size_t)nh * B_SLOTS, sizeof(double));
+	m.b_rto = xcalloc((size_t)nh * B_SLOTS, 1);
+	for (int i = 0; i < nh * B_SLOTS; i++)
 		m.b[i] = NAN;
 	run_pair(c, &m);
 	run_tree(c, &m);

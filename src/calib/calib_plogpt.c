@@ -29,8 +29,8 @@
  *           of the free is a queue's delay, and d(h) is where those
  *           held for two roundtrips pile up highest in most bursts,
  *           above a floor (cp_plogpt_fit_pile, pile_floor: a drop-tail
- *           buffer caps its queue, ours; the burst goes one way).  h = 1 (ours): the
- *           subtree's ends are the burst's own pair, whose roundtrip
+ *           buffer caps its queue, ours; the burst goes one way).
+ *           h = 1 (ours): the subtree's ends are the burst's own pair, whose roundtrip
  *           would wait behind the whole burst on their one connection;
  *           instead leaves 0 and 2 burst into leaf 1 at once (an
  *           incast: the queue forms in the buffer of leaf 1's edge,
@@ -40,8 +40,8 @@
  * Every other value is the median of its repetitions (TREE_REPS bursts
  * at each height, --quick too: the bursts are short; as many more when
  * d(h) made no pile or fewer than B_CLEAN_MIN bursts were free of TCP
- * timeouts), with the fastest and slowest as its interval.  Ranks outside an experiment wait in
- * calib_idle_barrier.
+ * timeouts), with the fastest and slowest as its interval.  Ranks
+ * outside an experiment wait in calib_idle_barrier.
  */
 #include <math.h>
 #include <mpi.h>
@@ -472,32 +472,34 @@ static int fit_d(const struct pings *pings, double med_s, double floor_s,
 	return rc;
 }
 
-/* Height h's bursts of m->b without a TCP timeout (on sub's rank 0). */
-static int clean_bursts(const struct pt_meas *m, int h)
+/* The rates of height h's bursts timed so far (on sub's rank 0) into
+ * x[0..B_SLOTS): those in which no TCP timed out, all when none did;
+ * returns how many, *clean how many had no timeout, *all how many. */
+static int b_rates(const struct pt_meas *m, int h, double *x, int *clean,
+		   int *all)
 {
+	const double *b = &m->b[h * B_SLOTS];
+	const unsigned char *rto = &m->b_rto[h * B_SLOTS];
 	int r, n = 0;
 
-	for (r = 0; r < B_SLOTS; r++)
-		n += !isnan(m->b[h * B_SLOTS + r]) && !m->b_rto[h * B_SLOTS + r];
+	for (r = 0, *all = 0; r < B_SLOTS; r++) {
+		*all += !isnan(b[r]);
+		if (!isnan(b[r]) && !rto[r])
+			x[n++] = b[r];
+	}
+	*clean = n;
+	for (r = 0; !*clean && r < B_SLOTS; r++)
+		if (!isnan(b[r]))
+			x[n++] = b[r];
 	return n;
 }
 
-/* Height h's b(h) so far (on sub's rank 0): the median of its bursts
- * without a TCP timeout, of all when none; NAN before the first. */
+/* Height h's b(h) so far (on sub's rank 0); NAN before the first. */
 static double b_now(const struct pt_meas *m, int h)
 {
 	double x[B_SLOTS];
-	int r, n = 0, all = 0;
+	int clean, all, n = b_rates(m, h, x, &clean, &all);
 
-	for (r = 0; r < B_SLOTS; r++)
-		if (!isnan(m->b[h * B_SLOTS + r]) &&
-		    !m->b_rto[h * B_SLOTS + r])
-			x[n++] = m->b[h * B_SLOTS + r];
-	if (!n)
-		for (r = 0; r < B_SLOTS; r++)
-			if (!isnan(m->b[h * B_SLOTS + r]))
-				x[all++] = m->b[h * B_SLOTS + r];
-	n = n ? n : all;
 	return n ? median_of(x, n) : NAN;
 }
 
@@ -539,8 +541,13 @@ static bool again(MPI_Comm sub, const struct load *ld,
 	MPI_Comm_rank(sub, &me);
 	if (ld->ping >= 0 && me == ld->ping)
 		a = fit_d(pings, f.med, floor_s, v, &k) != 0;
-	if (me == 0)
-		a |= clean_bursts(m, h) < B_CLEAN_MIN;
+	if (me == 0) {
+		double x[B_SLOTS];
+		int clean, all;
+
+		b_rates(m, h, x, &clean, &all);
+		a |= clean < B_CLEAN_MIN;
+	}
 	MPI_Allreduce(MPI_IN_PLACE, &a, 1, MPI_INT, MPI_MAX, sub);
 	return a;
 }
@@ -725,22 +732,14 @@ static void quartiles(const double *x, int n, double *q1, double *q3)
 static void b_of(struct cp_pt_params *pt, const struct pt_meas *m, int h)
 {
 	double x[B_SLOTS];
-	int r, n, all, R = B_SLOTS;
+	int clean, all, n = b_rates(m, h, x, &clean, &all);
 
-	for (r = 0; r < R; r++)
-		x[r] = m->b_rto[h * R + r] ? NAN : m->b[h * R + r];
-	n = measured(x, R, x);
-	for (all = 0, r = 0; r < R; r++)
-		all += !isnan(m->b[h * R + r]);
-	if (n) {
-		put_med(&pt->b_bps[h], x, n, "no burst measured");
-	} else {
-		put_med(&pt->b_bps[h], &m->b[h * R], R, "no burst measured");
+	put_med(&pt->b_bps[h], x, n, "no burst measured");
+	if (!clean && all)
 		printf("plogpt: height %d: TCP timed out in every burst; b(%d) "
 		       "from them all\n", h, h);
-	}
 	printf("plogpt: height %d: %d of %d bursts without a TCP timeout\n",
-	       h, n, all);
+	       h, clean, all);
 }
 
 /* eps_S from the quartiles of each height's bursts for b(h) and d(h)'s

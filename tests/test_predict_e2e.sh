@@ -39,6 +39,9 @@ print(sqlite3.connect(sys.argv[1]).execute("SELECT value FROM meta "
 		continue
 	fi
 	[ "$got" = "$want" ] || note "calibration $try: models $got (of $want)"
+	# for the log: a slow spell of the host shows in these
+	note "calibration $try: $(grep -E '^(log3p: half the empty|gauge:)' \
+		"$T/cal.out" | tr '\n' ' ')"
 
 	# Under Open MPI a send of stride.c's column (1024 doubles 1 KiB
 	# apart) takes 2 to 3 times the contiguous one's median time (8

@@ -43,16 +43,18 @@ struct cp_plogpt_delay {
  * of held delays: the highest v whose window
  * [v (1 - CP_PLOGPT_PILE_WIDTH), v] holds at least CP_PLOGPT_PILE_MIN of
  * them from at least CP_PLOGPT_PILE_BURSTS bursts (of the calibrator's
- * 7: on a shallow buffer TCP times out in most bursts).  *lo_s and *hi_s are the lowest and highest of that
- * window, *n_pile how many it holds.  Only v above floor_s count: what
- * the free roundtrips spread by themselves (the calibrator's: their
- * largest less their median) is no queue, and where TCP timed out in
- * most bursts the idle queue piles up there (30 us read for a buffer of
- * 1.75 ms on the tree bed).  q[0..n) in the order timed, each burst's
- * together; overwritten.  -CP_EINVAL when a delay or floor_s is not
- * finite, floor_s is negative, or fewer than CP_PLOGPT_PILE_MIN are
- * held; -CP_ENUM when no window above floor_s holds enough (no queue
- * seen). */
+ * 7 or 14: on a shallow buffer TCP times out in most bursts).  *lo_s
+ * and *hi_s are the lowest and highest of that window, *n_pile how many
+ * it holds.  Only v above floor_s count: what the free roundtrips
+ * spread by themselves is no queue, nor is a queue of a few packets,
+ * which piles up where TCP timed out in most bursts (30 to 96 us read
+ * for a buffer of 1.75 ms on the tree bed; the calibrator's floor is
+ * the larger of the free roundtrips' largest less their median and
+ * CP_PLOGPT_PILE_PACKETS packets at b(h)).  q[0..n) in the order timed,
+ * each burst's together; overwritten.  -CP_EINVAL when a delay or
+ * floor_s is not finite, floor_s is negative, or fewer than
+ * CP_PLOGPT_PILE_MIN are held; -CP_ENUM when no window above floor_s
+ * holds enough (no queue seen). */
 #define CP_PLOGPT_PILE_MIN	8
 #define CP_PLOGPT_PILE_BURSTS	3
 #define CP_PLOGPT_PILE_WIDTH	0.1

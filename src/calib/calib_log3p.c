@@ -520,7 +520,7 @@ static void strided_breaks(struct ctx *x, struct calib_l3 *l)
 		MPI_Type_free(&t);
 		xs[n] = l->sizes[i];
 		ys[n] = v[0] - x->half_rt0;
-		w[n] = v[0] > 0 ? 1 / (v[0] * v[0]) : 0;
+		w[n] = ys[n] > 0 ? 1 / (ys[n] * ys[n]) : 0;
 		n++;
 	}
 	x->m = m;

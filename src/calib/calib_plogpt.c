@@ -355,13 +355,15 @@ static int load_size(const struct load *ld)
  * when it cannot be read (not Linux, no TCP statistics). */
 static long tcp_timeouts(void)
 {
-	char head[4096], val[4096], *hs, *vs, *h, *v;
+	char *head = NULL, *val = NULL, *hs, *vs, *h, *v;
+	size_t hn = 0, vn = 0;
 	long n = -1;
 	FILE *f = fopen("/proc/net/netstat", "re");
 
 	if (!f)
 		return -1;
-	while (fgets(head, sizeof(head), f) && fgets(val, sizeof(val), f)) {
+	/* pairs of lines, names then values (2195 characters here) */
+	while (getline(&head, &hn, f) > 0 && getline(&val, &vn, f) > 0) {
 		if (strncmp(head, "TcpExt:", 7) || strncmp(val, "TcpExt:", 7))
 			continue;
 		h = strtok_r(head, " \n", &hs);
@@ -374,6 +376,8 @@ static long tcp_timeouts(void)
 			}
 		break;
 	}
+	free(head);
+	free(val);
 	fclose(f);
 	return n;
 }

@@ -30,8 +30,9 @@
  *           held for two roundtrips pile up highest in most bursts,
  *           above a floor (cp_plogpt_fit_pile, pile_floor: a drop-tail
  *           buffer caps its queue, ours; the burst goes one way).
- *           h = 1 (ours): the subtree's ends are the burst's own pair, whose roundtrip
- *           would wait behind the whole burst on their one connection;
+ *           h = 1 (ours): the subtree's ends are the burst's own
+ *           pair, whose roundtrip would wait behind the whole burst
+ *           on their one connection;
  *           instead leaves 0 and 2 burst into leaf 1 at once (an
  *           incast: the queue forms in the buffer of leaf 1's edge,
  *           where a real switch drops), and leaf 3 times roundtrips to

@@ -185,7 +185,6 @@ static bool load(char (*hosts)[CP_HOST_BYTES])
 	models_text(models);
 	{
 		struct cp_coll_mca mca;
-
 		struct cp_taulop_heap heap;
 
 		cp_coll_mca_read(&mca);

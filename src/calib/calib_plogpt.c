@@ -732,13 +732,16 @@ static void quartiles(const double *x, int n, double *q1, double *q3)
  * b(h): the median of the height's bursts in which no host's TCP timed
  * out (a timeout is PlogPT's RTO, eqs. 8-9, not the links' rate), the
  * fastest and slowest of them as its interval; of every burst when each
- * one timed out (said).
+ * one timed out (said).  *q1, *q3: the quartiles of the same bursts,
+ * for eps_S.
  */
-static void b_of(struct cp_pt_params *pt, const struct pt_meas *m, int h)
+static void b_of(struct cp_pt_params *pt, const struct pt_meas *m, int h,
+		 double *q1, double *q3)
 {
 	double x[B_SLOTS];
 	int clean, all, n = b_rates(m, h, x, &clean, &all);
 
+	quartiles(x, n, q1, q3);
 	put_med(&pt->b_bps[h], x, n, "no burst measured");
 	if (!clean && all)
 		printf("plogpt: height %d: TCP timed out in every burst; b(%d) "
@@ -747,10 +750,10 @@ static void b_of(struct cp_pt_params *pt, const struct pt_meas *m, int h)
 	       h, clean, all);
 }
 
-/* eps_S from the quartiles of each height's bursts for b(h) and d(h)'s
- * pile (ours): the slowest and fastest of 7 bursts differ by 10 to 50
- * times in their roundtrips when TCP stalls in one of them, which would
- * leave no switch to see. */
+/* eps_S from the quartiles of the bursts each height's b(h) is taken
+ * from and the ends of d(h)'s pile (ours): the slowest and fastest of 7
+ * bursts differ by 10 to 50 times in their roundtrips when TCP stalls
+ * in one of them, which would leave no switch to see. */
 static void fill_tree(struct cp_pt_params *pt, struct pt_meas *m)
 {
 	double blo[CP_PT_MAX_HEIGHT + 1] = { 0 };
@@ -761,8 +764,7 @@ static void fill_tree(struct cp_pt_params *pt, struct pt_meas *m)
 	int h, R = B_SLOTS;
 
 	for (h = 1; h <= m->height; h++) {
-		b_of(pt, m, h);
-		quartiles(&m->b[h * R], R, &blo[h], &bhi[h]);
+		b_of(pt, m, h, &blo[h], &bhi[h]);
 		pt->d_s[h] = m->d[h];
 		if (m->d[h].state == CP_PV_OK) {
 			dlo[h] = m->d[h].lo;

@@ -225,9 +225,10 @@ struct cp_coll_sink {
 	void *arg;
 	/* rank mallocs bytes of scratch for the call (a temporary buffer
 	 * of Open MPI's algorithm, freed before the call returns) and
-	 * writes used of them; handed out before the first round, in the
-	 * order of the mallocs; may be NULL */
-	void (*scratch)(void *arg, int rank, double bytes, double used);
+	 * writes used of them from skip bytes on; handed out before the
+	 * first round, in the order of the mallocs; may be NULL */
+	void (*scratch)(void *arg, int rank, double bytes, double skip,
+			double used);
 };
 
 /*

@@ -44,13 +44,28 @@ static void xfer(struct gen *g, int src, int dst, double elems)
 }
 
 /* Rank r mallocs a temporary buffer of elems elements for the call and
- * writes the first used of them (what it receives or copies there; a
- * range elsewhere in the buffer counts as the same pages). */
+ * writes used of them from element skip on (what it receives or copies
+ * there). */
+static void scratch_at(struct gen *g, int r, double elems, double skip,
+		       double used)
+{
+	if (!(elems > 0) || !g->s->scratch)
+		return;
+	if (!(skip > 0))
+		skip = 0;
+	if (skip > elems)
+		skip = elems;
+	if (used > elems - skip)
+		used = elems - skip;
+	g->s->scratch(g->s->arg, r, elems * g->tb, skip * g->tb,
+		      used * g->tb);
+}
+
+/* The same, written from the start (where a range elsewhere in the
+ * buffer is not known, it counts as the same number of pages there). */
 static void scratch(struct gen *g, int r, double elems, double used)
 {
-	if (elems > 0 && g->s->scratch)
-		g->s->scratch(g->s->arg, r, elems * g->tb,
-			      (used < elems ? used : elems) * g->tb);
+	scratch_at(g, r, elems, 0, used);
 }
 
 /* Rank r reduces elems this round (handed out, by rank, at its end). */
@@ -1001,17 +1016,29 @@ static int range_sum(int a, int b, int r)
  * doubling and the butterfly, on every rank: the first takes a copy of
  * the send buffer, the second what the rank receives, the most at the
  * first step (recv: its elements; rem: ranks below 2*rem that are odd
- * first receive all P blocks). */
+ * first receive all P blocks).  halving: recursive halving's first step,
+ * where a rank of the upper half of the virtual ranks receives the
+ * upper blocks, at their place in the buffer (4 ranks of 24000 B: 13
+ * faults a call there, 4 in the lower half, counted in Open MPI 4.1). */
 static void rsb_scratch(struct gen *g, int64_t rcount, int64_t recv,
-			int rem)
+			int rem, bool halving)
 {
+	int pof2 = floor_pow2(g->p);
 	double total = (double)rcount * g->p;
-	int r;
+	double low = (double)rcount * range_sum(0, pof2 / 2 - 1, rem - 1);
+	int r, vr;
 
 	for (r = 0; r < g->p; r++) {
 		scratch(g, r, total, total);
-		scratch(g, r, total, r < 2 * rem && r % 2 ? total :
-			(double)recv);
+		vr = r < 2 * rem ? r / 2 : r - rem;
+		if (r < 2 * rem && r % 2)
+			scratch(g, r, total, total);
+		else if (!halving || (r < 2 * rem && r % 2 == 0))
+			scratch(g, r, total, (double)recv);
+		else if (vr < pof2 / 2)
+			scratch(g, r, total, low);
+		else
+			scratch_at(g, r, total, low, total - low);
 	}
 }
 
@@ -1020,7 +1047,7 @@ static void rsb_halving(struct gen *g, int64_t rcount)
 	int p = g->p, pof2 = floor_pow2(p), rem = p - pof2, r, mask;
 	int64_t total = (int64_t)p * rcount;
 
-	rsb_scratch(g, rcount, total - total / 2, rem);
+	rsb_scratch(g, rcount, total - total / 2, rem, true);
 	if (rem) {
 		for (r = 0; r < 2 * rem; r += 2) {
 			xfer(g, r, r + 1, total);
@@ -1085,7 +1112,7 @@ static void rsb_rd(struct gen *g, int64_t rcount)
 {
 	int p = g->p, r, mask, rh;
 
-	rsb_scratch(g, rcount, rcount * (p - 1), 0);
+	rsb_scratch(g, rcount, rcount * (p - 1), 0, false);
 	for (mask = 1; mask < p; mask <<= 1) {
 		for (r = 0; r < p; r++) {
 			int rem = r ^ mask, cur = r & ~(mask - 1);
@@ -1140,7 +1167,7 @@ static void rsb_butterfly(struct gen *g, int64_t rcount)
 	int p = g->p, pof2 = floor_pow2(p), rem = p - pof2, r, mask;
 	int64_t total = (int64_t)p * rcount;
 
-	rsb_scratch(g, rcount, total - total / 2, rem);
+	rsb_scratch(g, rcount, total - total / 2, rem, false);
 	if (!rem) {
 		int64_t nb = total;
 

@@ -82,6 +82,24 @@ struct cp_taulop {
 	struct cp_taulop_heap heap;	/* the allocator the run uses */
 };
 
+/*
+ * glibc's dynamic mmap threshold in each process of a job, as the
+ * collectives priced so far, in the order they were called, raised it
+ * (ours): glibc maps a block at or above the threshold and, freeing a
+ * mapped block larger than it (up to CP_TL_HEAP_MMAP_MAX), raises it to
+ * the block's size and its trim threshold to twice that, so that the
+ * scratch of a later collective, smaller, stays in the heap.  Each
+ * process has its own: a binomial reduce's leaves malloc nothing and
+ * keep theirs.  thr[w] is world rank w's, 0 before any raise (glibc's
+ * start).  Blocks that the application or the MPI library map and free
+ * elsewhere raise it further, unseen (fewer faults than said).  Unused
+ * when the thresholds are fixed.
+ */
+struct cp_taulop_hist {
+	double *thr;		/* [n] bytes, per world rank */
+	int n;
+};
+
 /* One rank's scratch in one call, as cp_taulop_fresh needs it. */
 struct cp_taulop_scratch {
 	double heap;		/* bytes malloc took from the heap */
@@ -90,36 +108,48 @@ struct cp_taulop_scratch {
 				 * pad (the pad stays mapped after a trim) */
 	double mapped;		/* bytes written of those malloc maps on
 				 * its own */
+	double mapped_max;	/* the largest chunk it maps, bytes */
 };
 
 /*
- * cp_taulop_scratch_add - one malloc of bytes, of which used are
- * written, into a rank's sc, in the order of the mallocs: mapped on its
- * own when glibc would mmap it (at or above a set mmap threshold; with
- * the dynamic threshold, which rises to the largest block freed so that
- * a call's repeated buffers come from the heap, only above
- * CP_TL_HEAP_MMAP_MAX), else laid after the earlier ones on the top of
- * the heap.  h may be NULL (defaults).  Cannot fail.
+ * cp_taulop_scratch_add - one malloc of bytes, of which used are written
+ * from skip bytes on, into a rank's sc, in the order of the mallocs:
+ * mapped on its own when glibc would mmap it (at or above a set mmap
+ * threshold; with the dynamic one, at or above *thr, the rank's, 0
+ * before any raise, or, with thr NULL, only above CP_TL_HEAP_MMAP_MAX:
+ * the steady state of a run of identical calls, whose first raised the
+ * threshold past their buffers), else laid after the earlier ones on
+ * the top of the heap.  h, thr may be NULL (defaults; steady state).
+ * Cannot fail.
  */
-void cp_taulop_scratch_add(const struct cp_taulop_heap *h,
+void cp_taulop_scratch_add(const struct cp_taulop_heap *h, const double *thr,
 			   struct cp_taulop_scratch *sc, double bytes,
-			   double used);
+			   double skip, double used);
 
 /*
- * cp_taulop_fresh - the bytes of fresh pages a rank writes on each of a
- * run of identical calls whose buffers sc are allocated together and
- * freed together: the written bytes of its mapped buffers, and those of
- * its heap buffers past the top pad when the top of the heap, once they
- * are freed (their sum and the pad), reaches the trim threshold (set,
- * or twice the dynamic mmap threshold, which the largest buffer raised;
- * 128 KiB before any did): free() then gives them back to the kernel
- * down to the pad, and the next call faults in again what it writes.
- * Assumes the call's own buffers are the largest the process frees (a
- * larger block freed raises the thresholds above them: fewer faults
- * than said).  h may be NULL (defaults).  Cannot fail.
+ * cp_taulop_fresh - the bytes of fresh pages a rank writes in a call
+ * whose buffers sc are allocated together and freed together: the
+ * written bytes of its mapped buffers, and those of its heap buffers
+ * past the top pad when the top of the heap, once they are freed (their
+ * sum and the pad), reaches the trim threshold (set, or twice the
+ * dynamic mmap threshold once raised, 128 KiB before): free() then gives
+ * them back to the kernel down to the pad, and the next call faults in
+ * again what it writes.  The dynamic threshold is the rank's *thr after
+ * this call's mapped buffers are freed (cp_taulop_hist_raise); with thr
+ * NULL, where the largest of the call's buffers raised it (the steady
+ * state of a run of identical calls, taken to be the largest the
+ * process frees).  h, thr may be NULL.  Cannot fail.
  */
-double cp_taulop_fresh(const struct cp_taulop_heap *h,
+double cp_taulop_fresh(const struct cp_taulop_heap *h, const double *thr,
 		       const struct cp_taulop_scratch *sc);
+
+/*
+ * cp_taulop_hist_raise - a rank's threshold *thr after the call whose
+ * buffers sc it freed (glibc's rule, above).  No-op when thr is NULL or
+ * h has the thresholds fixed.
+ */
+void cp_taulop_hist_raise(const struct cp_taulop_heap *h, double *thr,
+			  const struct cp_taulop_scratch *sc);
 
 /* Flags of a prediction. */
 #define CP_TL_F_EXTRAP_SIZE	0x1	/* m beyond the largest size */
@@ -192,16 +222,19 @@ struct cp_coll_place {
  * channel's round (rule A3: channels do not interfere), plus red_spb
  * times the largest reduction of the round, plus page_s times the
  * fresh pages (cp_taulop_fresh) of the rank whose scratch faults most
- * (none when page_s is NAN).  Returns 0 and *t_s;
- * -CP_COLL_E_* from the schedule; -1 when a round cannot be priced
+ * (none when page_s is NAN), each rank's under its threshold in hist,
+ * which the call then raises (cp_taulop_hist_raise).  Returns 0 and
+ * *t_s; -CP_COLL_E_* from the schedule; -1 when a round cannot be priced
  * (*flags says why: CP_TL_F_NOCHAN, CP_TL_F_NORED).  m: model; c: the
  * call; alg: algorithm; mca: overrides or NULL; pl: placement, may be
- * NULL (one host); t_s: out; flags: out, CP_TL_F_*.
+ * NULL (one host; group rank g is world rank g); hist: glibc's
+ * thresholds so far, by world rank, or NULL (the steady state of a run
+ * of identical calls); t_s: out; flags: out, CP_TL_F_*.
  */
 int cp_taulop_coll(const struct cp_taulop *m, const struct cp_coll_call *c,
 		   int alg, const struct cp_coll_mca *mca,
-		   const struct cp_coll_place *pl, double *t_s,
-		   unsigned *flags);
+		   const struct cp_coll_place *pl,
+		   struct cp_taulop_hist *hist, double *t_s, unsigned *flags);
 
 /* Cost of one message for a per-process baseline. */
 enum cp_coll_base {

@@ -110,9 +110,29 @@ double cp_taulop_round(const struct cp_taulop *m, int chan,
 
 /* ---- scratch buffers and glibc's heap ---- */
 
-void cp_taulop_scratch_add(const struct cp_taulop_heap *h,
+/* glibc's request of a malloc of bytes (x86_64): a size field added,
+ * rounded up to 16 B; a block is mapped at or above the mmap threshold. */
+static double request_of(double bytes)
+{
+	return ceil((bytes + 8) / 16) * 16;
+}
+
+/* The chunk glibc maps for a block of bytes: the request and a size
+ * field, rounded up to pages. */
+static double mapped_chunk(double bytes)
+{
+	return ceil((request_of(bytes) + 8) / CP_TL_PAGE) * CP_TL_PAGE;
+}
+
+/* A rank's dynamic mmap threshold (glibc's start before any raise). */
+static double thr_now(const double *thr)
+{
+	return *thr > 0 ? *thr : CP_TL_HEAP_MMAP;
+}
+
+void cp_taulop_scratch_add(const struct cp_taulop_heap *h, const double *thr,
 			   struct cp_taulop_scratch *sc, double bytes,
-			   double used)
+			   double skip, double used)
 {
 	double pad = h && h->fixed ? h->top_pad : CP_TL_HEAP_PAD;
 	double from, to;
@@ -120,21 +140,29 @@ void cp_taulop_scratch_add(const struct cp_taulop_heap *h,
 
 	if (!(bytes > 0))
 		return;
+	if (!(skip > 0))
+		skip = 0;
+	if (skip > bytes)
+		skip = bytes;
 	if (!(used > 0))
 		used = 0;
-	if (used > bytes)
-		used = bytes;
+	if (used > bytes - skip)
+		used = bytes - skip;
 	if (h && h->fixed)
 		mapped = bytes >= h->mmap_threshold;
+	else if (thr)
+		mapped = request_of(bytes) >= thr_now(thr);
 	else
 		mapped = bytes > CP_TL_HEAP_MMAP_MAX;
 	if (mapped) {
 		sc->mapped += used;
+		if (mapped_chunk(bytes) > sc->mapped_max)
+			sc->mapped_max = mapped_chunk(bytes);
 		return;
 	}
-	/* written: [heap, heap + used) of the top; the pad's pages stay */
-	from = sc->heap > pad ? sc->heap : pad;
-	to = sc->heap + used;
+	/* written: [heap + skip, + used) of the top; the pad's pages stay */
+	from = sc->heap + skip > pad ? sc->heap + skip : pad;
+	to = sc->heap + skip + used;
 	if (to > from)
 		sc->heap_new += to - from;
 	sc->heap += bytes;
@@ -142,21 +170,36 @@ void cp_taulop_scratch_add(const struct cp_taulop_heap *h,
 		sc->heap_max = bytes;
 }
 
-double cp_taulop_fresh(const struct cp_taulop_heap *h,
+void cp_taulop_hist_raise(const struct cp_taulop_heap *h, double *thr,
+			  const struct cp_taulop_scratch *sc)
+{
+	if (!thr || (h && h->fixed))
+		return;
+	/* free() of a mapped chunk above the threshold, up to the cap */
+	if (sc->mapped_max > thr_now(thr) &&
+	    sc->mapped_max <= CP_TL_HEAP_MMAP_MAX)
+		*thr = sc->mapped_max;
+}
+
+double cp_taulop_fresh(const struct cp_taulop_heap *h, const double *thr,
 		       const struct cp_taulop_scratch *sc)
 {
 	double pad = h && h->fixed ? h->top_pad : CP_TL_HEAP_PAD;
 	double trim, fresh = sc->mapped;
 
-	if (h && h->fixed)
+	if (h && h->fixed) {
 		trim = h->trim_threshold;
-	else if (sc->heap_max > CP_TL_HEAP_MMAP)
-		/* twice the mmapped chunk the largest buffer was: its
-		 * bytes, a header, rounded up to pages */
-		trim = 2 * ceil((sc->heap_max + 16) / CP_TL_PAGE) *
-		       CP_TL_PAGE;
-	else
+	} else if (thr) {
+		double after = *thr;
+
+		cp_taulop_hist_raise(h, &after, sc);
+		trim = after > 0 ? 2 * after : CP_TL_HEAP_TRIM;
+	} else if (sc->heap_max > CP_TL_HEAP_MMAP) {
+		/* twice the mmapped chunk the largest buffer was */
+		trim = 2 * mapped_chunk(sc->heap_max);
+	} else {
 		trim = CP_TL_HEAP_TRIM;
+	}
 	if (sc->heap + pad >= trim)
 		fresh += sc->heap_new;
 	return fresh;
@@ -183,6 +226,7 @@ struct tl_sink {
 	unsigned flags;
 	bool bad;
 	bool anysc;		/* sc[] holds something */
+	struct cp_taulop_hist *hist;	/* glibc's thresholds, or NULL */
 	struct cp_taulop_scratch sc[CP_COLL_MAXP];	/* per rank; last:
 							 * only P zeroed */
 };
@@ -249,14 +293,26 @@ static void tl_reduce(void *arg, int rank, double bytes)
 		s->red_max = bytes;
 }
 
-static void tl_scratch(void *arg, int rank, double bytes, double used)
+/* Group rank g's threshold in s->hist, or NULL (steady state). */
+static double *thr_of(const struct tl_sink *s, int g)
+{
+	int32_t w = s->pl && s->pl->members ? s->pl->members[g] : g;
+
+	if (!s->hist || !s->hist->thr || w < 0 || w >= s->hist->n)
+		return NULL;
+	return &s->hist->thr[w];
+}
+
+static void tl_scratch(void *arg, int rank, double bytes, double skip,
+		       double used)
 {
 	struct tl_sink *s = arg;
 
 	if (rank < 0 || rank >= CP_COLL_MAXP)
 		return;
 	/* the schedule hands out ranks of the call only */
-	cp_taulop_scratch_add(&s->m->heap, &s->sc[rank], bytes, used);
+	cp_taulop_scratch_add(&s->m->heap, thr_of(s, rank), &s->sc[rank],
+			      bytes, skip, used);
 	s->anysc = true;
 }
 
@@ -269,7 +325,7 @@ static double tl_faults(const struct tl_sink *s, int p)
 	if (!s->anysc || isnan(s->m->page_s))
 		return 0;
 	for (r = 0; r < p && r < CP_COLL_MAXP; r++) {
-		f = cp_taulop_fresh(&s->m->heap, &s->sc[r]);
+		f = cp_taulop_fresh(&s->m->heap, thr_of(s, r), &s->sc[r]);
 		if (f > worst)
 			worst = f;
 	}
@@ -313,14 +369,14 @@ static void tl_round(void *arg)
 
 int cp_taulop_coll(const struct cp_taulop *m, const struct cp_coll_call *c,
 		   int alg, const struct cp_coll_mca *mca,
-		   const struct cp_coll_place *pl, double *t_s,
-		   unsigned *flags)
+		   const struct cp_coll_place *pl,
+		   struct cp_taulop_hist *hist, double *t_s, unsigned *flags)
 {
 	struct tl_sink s;
 	struct cp_coll_sink sink = { .xfer = tl_xfer, .reduce = tl_reduce,
 				     .round = tl_round, .arg = &s,
 				     .scratch = tl_scratch };
-	int rc, np = c && c->nprocs > 0 && c->nprocs <= CP_COLL_MAXP ?
+	int r, rc, np = c && c->nprocs > 0 && c->nprocs <= CP_COLL_MAXP ?
 		     c->nprocs : 0;
 
 	/* sc[]: only the call's ranks (the prediction is online) */
@@ -328,6 +384,7 @@ int cp_taulop_coll(const struct cp_taulop *m, const struct cp_coll_call *c,
 	memset(s.sc, 0, sizeof(s.sc[0]) * (size_t)np);
 	s.m = m;
 	s.pl = pl;
+	s.hist = hist;
 	s.ch[0].src = s.ch[1].src = -1;
 	*t_s = NAN;
 	rc = cp_coll_sched(c, alg, mca, &sink);
@@ -335,10 +392,12 @@ int cp_taulop_coll(const struct cp_taulop *m, const struct cp_coll_call *c,
 		*flags |= s.flags;
 	if (rc < 0)
 		return rc;
-	if (s.bad || isnan(s.total))
-		return -1;
-	*t_s = s.total + tl_faults(&s, np);
-	return 0;
+	if (!s.bad && !isnan(s.total))
+		*t_s = s.total + tl_faults(&s, np);
+	/* the call ran, priced or not: its frees move glibc's thresholds */
+	for (r = 0; r < np && s.anysc; r++)
+		cp_taulop_hist_raise(&m->heap, thr_of(&s, r), &s.sc[r]);
+	return isnan(*t_s) ? -1 : 0;
 }
 
 /* ---- per-process baselines over the same rounds ---- */

@@ -100,7 +100,7 @@ static void test_colls(const struct cp_taulop *m)
 	mca.alg[CP_COLL_BCAST] = 6;
 	/* Open MPI's binomial broadcast on 4: the root sends to 1 and 2 at
 	 * once, then 1 to 3 */
-	rc = cp_taulop_coll(m, &c, 6, &mca, NULL, &t, &f);
+	rc = cp_taulop_coll(m, &c, 6, &mca, NULL, NULL, &t, &f);
 	x = 2 * o_true(100) + 2 * l_true(100, 2) + o_true(100) +
 	    2 * l_true(100, 1);
 	ta_check(!rc && ta_near(t, x, 1e-12) && !f,
@@ -110,14 +110,14 @@ static void test_colls(const struct cp_taulop *m)
 	 * followed by a reduction of the whole message */
 	c.op = CP_COLL_ALLREDUCE;
 	c.count = 1000;
-	rc = cp_taulop_coll(m, &c, 3, NULL, NULL, &t, &f);
+	rc = cp_taulop_coll(m, &c, 3, NULL, NULL, NULL, &t, &f);
 	x = 2 * (o_true(1000) + 2 * l_true(1000, 4) + 1000 * 0.01);
 	ta_check(!rc && ta_near(t, x, 1e-12),
 		 "recursive doubling allreduce P=4 of 1000 B = %g (want %g)",
 		 t, x);
 	/* across two hosts with no network tables: not priced */
 	f = 0;
-	rc = cp_taulop_coll(m, &c, 3, NULL, &pl, &t, &f);
+	rc = cp_taulop_coll(m, &c, 3, NULL, &pl, NULL, &t, &f);
 	ta_check(rc == -1 && (f & CP_TL_F_NOCHAN) && isnan(t),
 		 "a round on an uncalibrated channel: not predicted");
 	{
@@ -125,11 +125,11 @@ static void test_colls(const struct cp_taulop *m)
 
 		m2.red_spb = NAN;
 		f = 0;
-		rc = cp_taulop_coll(&m2, &c, 3, NULL, NULL, &t, &f);
+		rc = cp_taulop_coll(&m2, &c, 3, NULL, NULL, NULL, &t, &f);
 		ta_check(rc == -1 && (f & CP_TL_F_NORED),
 			 "a reduction without its cost: not predicted");
 		c.op = CP_COLL_ALLGATHER;
-		rc = cp_taulop_coll(&m2, &c, 3, NULL, NULL, &t, &f);
+		rc = cp_taulop_coll(&m2, &c, 3, NULL, NULL, NULL, &t, &f);
 		/* 2000 B lies beyond the table: L(2000) = 2 L(1000) */
 		ta_check(!rc && ta_near(t, o_true(1000) + 2 * l_true(1000, 4) +
 					   o_true(2000) + 4 * l_true(1000, 4),
@@ -239,16 +239,18 @@ static double fresh_of(const struct cp_taulop_heap *h, const double *n,
 	int i;
 
 	for (i = 0; i < k; i++)
-		cp_taulop_scratch_add(h, &sc, n[i], n[i]);
-	return cp_taulop_fresh(h, &sc);
+		cp_taulop_scratch_add(h, NULL, &sc, n[i], 0, n[i]);
+	return cp_taulop_fresh(h, NULL, &sc);
 }
 
 /* Minor faults per call, in a child of its own (a fresh heap), of k
- * buffers of n bytes malloc'ed, written and freed together, after 3
- * calls to settle glibc's thresholds; -1 when the child failed. */
-static long faults_of(size_t n, int k)
+ * buffers of n bytes malloc'ed, written and freed together, after one
+ * block of pre bytes (0: none) and then warm calls (to settle glibc's
+ * thresholds), over the next 5 calls (1 when warm is 0: the first);
+ * -1 when the child failed. */
+static long faults_after(size_t pre, size_t n, int k, int warm)
 {
-	int fd[2], i, it;
+	int fd[2], i, it, calls = warm ? 5 : 1;
 	long f = -1;
 	pid_t pid;
 
@@ -259,8 +261,15 @@ static long faults_of(size_t n, int k)
 		struct rusage r0, r1;
 		char *b[8];
 
-		for (it = 0; it < 8; it++) {
-			if (it == 3)
+		if (pre) {
+			b[0] = malloc(pre);
+			if (!b[0])
+				_exit(1);
+			memset(b[0], 1, pre);
+			free(b[0]);
+		}
+		for (it = 0; it < warm + calls; it++) {
+			if (it == warm)
 				getrusage(RUSAGE_SELF, &r0);
 			for (i = 0; i < k; i++) {
 				b[i] = malloc(n);
@@ -272,7 +281,7 @@ static long faults_of(size_t n, int k)
 				free(b[i]);
 		}
 		getrusage(RUSAGE_SELF, &r1);
-		f = (r1.ru_minflt - r0.ru_minflt) / 5;
+		f = (r1.ru_minflt - r0.ru_minflt) / calls;
 		_exit(write(fd[1], &f, sizeof(f)) == sizeof(f) ? 0 : 1);
 	}
 	close(fd[1]);
@@ -282,6 +291,145 @@ static long faults_of(size_t n, int k)
 	if (pid > 0)
 		waitpid(pid, NULL, 0);
 	return f;
+}
+
+static long faults_of(size_t n, int k)
+{
+	return faults_after(0, n, k, 3);
+}
+
+/* Fresh bytes, under the defaults, of the call after a block of pre
+ * bytes (0: none) and warm calls of k buffers of n bytes, each raising
+ * hist as glibc would. */
+static double fresh_after(double pre, double n, int k, int warm)
+{
+	double thr = 0;
+	int it, i;
+
+	for (it = -1; it <= warm; it++) {
+		struct cp_taulop_scratch sc = { 0 };
+		double f;
+
+		if (it < 0 && !pre)
+			continue;
+		for (i = 0; i < (it < 0 ? 1 : k); i++)
+			cp_taulop_scratch_add(NULL, &thr, &sc,
+					      it < 0 ? pre : n, 0,
+					      it < 0 ? pre : n);
+		f = cp_taulop_fresh(NULL, &thr, &sc);
+		cp_taulop_hist_raise(NULL, &thr, &sc);
+		if (it == warm)
+			return f;
+	}
+	return NAN;
+}
+
+/* The thresholds as earlier calls left them (struct cp_taulop_hist),
+ * against glibc: a block freed before raises them above a later call's
+ * buffers, which the heap then keeps; the first call of a size maps its
+ * buffers and faults all it writes. */
+static void test_heap_hist(void)
+{
+	static const struct {
+		double pre, n;
+		int k, warm;
+	} cases[] = { { 600000, 100000, 2, 3 }, { 400000, 300000, 2, 3 },
+		      { 1000000, 200000, 3, 3 }, { 200000, 800000, 2, 3 },
+		      { 0, 800000, 2, 0 }, { 0, 300000, 1, 0 },
+		      { 0, 100000, 2, 3 }, { 250000, 60000, 3, 3 } };
+	double n[2] = { 100000, 100000 };
+	int i, bad = 0;
+
+	/* 2 x 100000 B after 600000 B: the trim threshold is 2 x 602112,
+	 * the heap keeps them; alone (no history), 17 pages past the pad */
+	ta_check(fresh_after(600000, 100000, 2, 3) == 0 &&
+		 fresh_of(NULL, n, 2) == 200000 - CP_TL_HEAP_PAD,
+		 "2 x 100000 B after a block of 600000 B: no fresh page");
+	ta_check(fresh_after(0, 800000, 2, 0) == 1600000,
+		 "the first call of 2 x 800000 B: mapped, all fresh");
+	ta_check(fresh_after(0, 800000, 2, 3) == 1600000 - CP_TL_HEAP_PAD,
+		 "its later calls: the steady state");
+	for (i = 0; i < (int)(sizeof(cases) / sizeof(cases[0])); i++) {
+		double want = fresh_after(cases[i].pre, cases[i].n,
+					  cases[i].k, cases[i].warm) /
+			      CP_TL_PAGE;
+		long got = faults_after((size_t)cases[i].pre,
+					(size_t)cases[i].n, cases[i].k,
+					cases[i].warm);
+
+		if (got < 0 || fabs((double)got - want) > 0.1 * want + 3) {
+			bad++;
+			printf("note: glibc: %.0f B, then %d x %.0f B after "
+			       "%d calls: %ld faults a call, said %.1f\n",
+			       cases[i].pre, cases[i].k, cases[i].n,
+			       cases[i].warm, got, want);
+		}
+	}
+#if defined(__SANITIZE_ADDRESS__)
+	printf("note: glibc's faults after history not compared: "
+	       "AddressSanitizer's malloc\n");
+#else
+	ta_check(!bad, "glibc's faults after history as said in %d cases "
+		 "of %d", (int)(sizeof(cases) / sizeof(cases[0])) - bad,
+		 (int)(sizeof(cases) / sizeof(cases[0])));
+#endif
+}
+
+/* The pages tau-Lop adds to a reduce-scatter of 4 x 24000 B on 4 ranks
+ * (recursive halving) whose ranks' thresholds are thr[]: the price at
+ * 1 us a page less the price without pages. */
+static double rsb_pages(const struct cp_taulop *m, const double *thr)
+{
+	struct cp_coll_call c = { CP_COLL_REDUCE_SCATTER_BLOCK, 4, 0, 3000,
+				  8, true };
+	double t[4] = { thr[0], thr[1], thr[2], thr[3] }, t0, t1;
+	struct cp_taulop_hist h = { t, 4 };
+	struct cp_taulop m2 = *m;
+
+	m2.page_s = 1e-6;
+	if (cp_taulop_coll(&m2, &c, 3, NULL, NULL, &h, &t1, NULL))
+		return NAN;
+	m2.page_s = 0;
+	memcpy(t, thr, sizeof(t));
+	if (cp_taulop_coll(&m2, &c, 3, NULL, NULL, &h, &t0, NULL))
+		return NAN;
+	return round((t1 - t0) * 1e6 * 1000) / 1000;
+}
+
+/* Each rank's own thresholds: in Open MPI 4.1, 4 ranks, counted per
+ * call and rank, a reduce-scatter of 4 x 24000 B faults 4 pages on
+ * ranks 0 and 1 and 13 on ranks 2 and 3 (the upper half of recursive
+ * halving receives into the upper half of its buffer, past the top
+ * pad); after 5 binomial reduces of 200000 B, whose root (0) and rank
+ * 2 map their buffers, ranks 0 and 2 fault none and 1 and 3 as
+ * before. */
+static void test_heap_ranks(const struct cp_taulop *m)
+{
+	const double raised = 200704;	/* the chunk of 200000 B */
+	const double none[4] = { 0 }, all[4] = { raised, raised, raised,
+						 raised };
+	const double even[4] = { raised, 0, raised, 0 };
+	const double upper[4] = { 0, 0, raised, raised };
+	struct cp_coll_call c = { CP_COLL_REDUCE, 4, 0, 25000, 8, true };
+	double t[4] = { 0 }, x;
+	struct cp_taulop_hist h = { t, 4 };
+	int i;
+
+	ta_check(rsb_pages(m, none) == 12,
+		 "reduce-scatter of 4 x 24000 B, no threshold raised: "
+		 "%g pages (the upper half's)", rsb_pages(m, none));
+	ta_check(rsb_pages(m, all) == 0,
+		 "every rank's threshold at 200704 B: no page");
+	ta_check(rsb_pages(m, even) == 12,
+		 "ranks 0 and 2 raised: rank 3's %g pages", rsb_pages(m, even));
+	ta_check(rsb_pages(m, upper) == 4,
+		 "ranks 2 and 3 raised: rank 1's %g pages",
+		 rsb_pages(m, upper));
+	for (i = 0; i < 5; i++)
+		cp_taulop_coll(m, &c, 5, NULL, NULL, &h, &x, NULL);
+	ta_check(t[0] == raised && t[2] == raised && t[1] == 0 && t[3] == 0,
+		 "binomial reduces of 200000 B raise ranks 0 and 2: %g %g %g "
+		 "%g", t[0], t[1], t[2], t[3]);
 }
 
 /* The scratch of Open MPI's algorithms and glibc's heap: when the
@@ -343,9 +491,9 @@ static void test_scratch(const struct cp_taulop *m)
 	 * MPI 4.1); the page cost is added once, for the rank that faults
 	 * most */
 	m2.page_s = 0;
-	rc = cp_taulop_coll(&m2, &c, 3, NULL, NULL, &t0, NULL);
+	rc = cp_taulop_coll(&m2, &c, 3, NULL, NULL, NULL, &t0, NULL);
 	m2.page_s = 1e-6;
-	rc |= cp_taulop_coll(&m2, &c, 3, NULL, NULL, &t1, NULL);
+	rc |= cp_taulop_coll(&m2, &c, 3, NULL, NULL, NULL, &t1, NULL);
 	ta_check(!rc && ta_near(t1 - t0, 261e-6, 1e-6),
 		 "recursive halving of 4 x 200000 B: + 261 pages x 1 us = "
 		 "%g us", (t1 - t0) * 1e6);
@@ -355,9 +503,9 @@ static void test_scratch(const struct cp_taulop *m)
 	 * accumulator past the pad: 17 (17) */
 	c.op = CP_COLL_REDUCE;
 	c.count = 25000;
-	rc = cp_taulop_coll(&m2, &c, 5, NULL, NULL, &t1, NULL);
+	rc = cp_taulop_coll(&m2, &c, 5, NULL, NULL, NULL, &t1, NULL);
 	m2.page_s = 0;
-	rc |= cp_taulop_coll(&m2, &c, 5, NULL, NULL, &t0, NULL);
+	rc |= cp_taulop_coll(&m2, &c, 5, NULL, NULL, NULL, &t0, NULL);
 	ta_check(!rc && ta_near(t1 - t0, 49e-6, 1e-6),
 		 "binomial reduce of 200000 B: + 49 pages x 1 us = %g us",
 		 (t1 - t0) * 1e6);
@@ -366,9 +514,9 @@ static void test_scratch(const struct cp_taulop *m)
 	 * within the top pad: no fault */
 	c.op = CP_COLL_REDUCE;
 	c.count = 3000;
-	rc = cp_taulop_coll(&m2, &c, 5, NULL, NULL, &t1, NULL);
+	rc = cp_taulop_coll(&m2, &c, 5, NULL, NULL, NULL, &t1, NULL);
 	m2.page_s = 0;
-	rc |= cp_taulop_coll(&m2, &c, 5, NULL, NULL, &t0, NULL);
+	rc |= cp_taulop_coll(&m2, &c, 5, NULL, NULL, NULL, &t0, NULL);
 	ta_check(!rc && t1 == t0, "binomial reduce of 24000 B: no fault");
 }
 
@@ -422,6 +570,8 @@ int main(void)
 	test_formulas(&m);
 	test_colls(&m);
 	test_scratch(&m);
+	test_heap_hist();
+	test_heap_ranks(&m);
 	test_fit();
 	return ta_done("test_analysis_taulop");
 }

@@ -785,7 +785,7 @@ static void fit_sched(const struct fit *f, const struct cp_pred_in *in,
 
 	if (alg < 0)
 		return;
-	if (!cp_taulop_coll(&f->tl, &c, alg, NULL, &pl, &x, NULL))
+	if (!cp_taulop_coll(&f->tl, &c, alg, NULL, &pl, NULL, &x, NULL))
 		t[CP_MODEL_TAULOP] = x;
 	if (!cp_coll_baseline(CP_COLL_HOCKNEY, f->hock.alpha_s.val,
 			      f->hock.beta_spb.val, 0, &c, alg, NULL, &x))

@@ -36,6 +36,11 @@ char cp_pred_coll[512];
 /* Kept to the end of the process: a thread may still be pricing a call
  * while another finalizes. */
 static struct cp_pred *tab;
+/* glibc's dynamic mmap threshold of every rank as the collectives this
+ * rank priced so far raised it (analysis/cp_taulop.h): a scratch buffer
+ * smaller than one its rank freed before stays in the heap.  The
+ * flusher alone prices (cp_pred_event), in the order of the calls. */
+static struct cp_taulop_hist heap_hist;
 static unsigned char kind_of[CP_CALL_COUNT];
 static signed char coll_of[CP_CALL_COUNT];	/* CP_COLL_*, -1 */
 
@@ -196,6 +201,12 @@ static bool load(char (*hosts)[CP_HOST_BYTES])
 	if (err[0])
 		snprintf(cp_pred_note, sizeof(cp_pred_note),
 			 "COMMPROF_PARAMS %s: %s", cp_env.params, err);
+	/* every rank's thresholds, from glibc's start (8 B a rank); without
+	 * them (no memory) each call is priced as one of a run of
+	 * identical ones */
+	if (models & (1u << CP_MODEL_TAULOP))
+		heap_hist.thr = calloc((size_t)cp_size, sizeof(double));
+	heap_hist.n = heap_hist.thr ? cp_size : 0;
 	if (models)
 		cp_pred_tab = tab;
 	/* Only a run without any prediction needs the user now.  A job
@@ -261,6 +272,7 @@ void cp_pred_event(struct cp_event *ev, const struct cp_comm_info *ci)
 		in.stride_bytes = (double)(shape >> 32);
 		in.block_bytes = (double)(shape & UINT32_MAX);
 	}
+	in.heap_hist = heap_hist.thr ? &heap_hist : NULL;
 	cp_pred_eval(cp_pred_tab, &in, &o);
 	for (i = 0; i < CP_NMODELS; i++)
 		ev->pred_ns[i] = (float)o.t_ns[i];

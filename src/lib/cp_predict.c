@@ -896,7 +896,8 @@ static void eval_coll(const struct cp_pred *m, const struct cp_pred_in *in,
 		return;
 	}
 	if (has(m, CP_MODEL_TAULOP)) {
-		rc = cp_taulop_coll(&m->tl, &c, alg, &m->mca, &pl, &t, &f);
+		rc = cp_taulop_coll(&m->tl, &c, alg, &m->mca, &pl,
+				    in->heap_hist, &t, &f);
 		o->flags |= tl_flags(f);
 		if (rc == -CP_COLL_E_ALG || rc == -CP_COLL_E_RULES)
 			o->flags |= CP_PF_COLL_NOALG;

@@ -66,6 +66,10 @@ struct cp_pred_in {
 				 * of it over count: the element size) */
 	int32_t tau;		/* P2P: transfers this rank had in flight
 				 * with this one, itself included (>= 1) */
+	/* collectives: glibc's thresholds as this process's calls so far
+	 * raised them, read and updated by tau-Lop (analysis/cp_taulop.h);
+	 * NULL: each call priced as one of a run of identical calls */
+	struct cp_taulop_hist *heap_hist;
 };
 
 /* Its predictions. */

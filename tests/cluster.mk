@@ -14,6 +14,6 @@ TESTS += $(CLUSTER_TESTS)
 dist_check_SCRIPTS += $(CLUSTER_TESTS)
 EXTRA_DIST += tests/cluster/bed tests/cluster/links.table \
 	tests/cluster/links2.table tests/cluster/links3.table \
-	tests/cluster/links4.table \
+	tests/cluster/links4.table tests/cluster/links5.table \
 	tests/cluster/tree.table \
 	tests/cluster/pairs.c

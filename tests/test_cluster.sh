@@ -46,7 +46,14 @@
 #     LMO 1.028 and Hockney 1.026).
 # CP_BED_TABLES (default links.table) and CP_BED_RUNS (default 1: runs
 # per table) choose what runs.  Root only; skipped where network
-# namespaces cannot be made.
+# namespaces cannot be made, and on a kernel whose page faults cost
+# more than 3 us (unless CP_BED_FORCE=1): on a paravirtualised guest
+# (PVM) of 2 CPUs, faults at 10 to 20 us, the bed's hosts and delay line
+# ran at two thirds system time and LMO's calibration across the bed
+# missed in 4 calibrations of 4 on 2026-11-30 (per-byte terms 0.69 to
+# 1.20 of the links' rates, C_3 - C_0 22 us off once), while the
+# application measured every link within 4% of its rate: issue 18's
+# bed criterion does not hold there (README, "Heterogeneous test bed").
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
 BED="$top_srcdir/tests/cluster/bed"
@@ -55,6 +62,13 @@ TABLES=${CP_BED_TABLES:-"$top_srcdir/tests/cluster/links.table"}
 RUNS=${CP_BED_RUNS:-1}
 cp_bed_or_skip
 [ -x "$CAL" ] || fail "no $CAL"
+FAULT_US=$(cp_fault_us) || fail "cannot time a page fault"
+note "a page fault costs $FAULT_US us here"
+[ "${CP_BED_FORCE:-0}" = 1 ] ||
+	awk -v f="$FAULT_US" 'BEGIN { exit !(f <= 3) }' ||
+	skip "page faults cost $FAULT_US us here (above 3: a paravirtualised" \
+	     "kernel); LMO across the bed does not hold on such a machine" \
+	     "(test header; CP_BED_FORCE=1 runs it)"
 
 export CPBED_STATE="$T/bed" CPBED_DELAYLINE="$top_builddir/tests/cluster/delayline"
 export MPIRUN

@@ -148,8 +148,9 @@ void cp_taulop_scratch_add(const struct cp_taulop_heap *h, const double *thr,
 		used = 0;
 	if (used > bytes - skip)
 		used = bytes - skip;
+	/* glibc compares its request with the threshold, fixed or not */
 	if (h && h->fixed)
-		mapped = bytes >= h->mmap_threshold;
+		mapped = request_of(bytes) >= h->mmap_threshold;
 	else if (thr)
 		mapped = request_of(bytes) >= thr_now(thr);
 	else

@@ -463,6 +463,16 @@ static void test_scratch(const struct cp_taulop *m)
 	ta_check(fresh_of(&fixed, n, 1) == 100000 &&
 		 fresh_of(&fixed, n + 2, 1) == 0,
 		 "MALLOC_MMAP_THRESHOLD_ 65536: 100000 B mapped each call");
+	/* glibc compares its request (8 B more, to 16) with the threshold:
+	 * 65513 B is mapped, 65512 B is not (seen with mallopt) */
+	n[0] = 65513;
+	ta_check(fresh_of(&fixed, n, 1) == 65513,
+		 "MALLOC_MMAP_THRESHOLD_ 65536: 65513 B mapped: fresh %g",
+		 fresh_of(&fixed, n, 1));
+	n[0] = 65512;
+	ta_check(fresh_of(&fixed, n, 1) == 0,
+		 "MALLOC_MMAP_THRESHOLD_ 65536: 65512 B from the heap: fresh %g",
+		 fresh_of(&fixed, n, 1));
 	/* against glibc itself, in a fresh process per case */
 	for (i = 0; i < (int)(sizeof(cases) / sizeof(cases[0])); i++) {
 		double want, nn[3] = { cases[i].n, cases[i].n, cases[i].n };

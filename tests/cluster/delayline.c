@@ -39,12 +39,22 @@
  * preamble 8, inter-frame gap 12): a TCP segment of 1448 payload bytes
  * (MSS 1460 less 12 of timestamps) costs 1514 + 24 = 1538 bytes of wire
  * time, so a bulk transfer sees 1448 / 1538 = 0.9415 of the rate.
+ *
+ * With link lines the TAPs take TCP's segmentation offload (a
+ * virtio-net header before each frame): a read gives up to 64 KiB that
+ * the sender's stack would have cut into segments, and the line charges
+ * the wire for every one of them, headers and the 24 bytes each
+ * included, then hands the whole on at once (the last segment's time:
+ * what a message's last byte sees on one link either way).  A tree
+ * keeps MTU frames, since its buffers drop frame by frame.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/if.h>
 #include <linux/if_tun.h>
+#include <linux/virtio_net.h>
+#include <endian.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -61,14 +71,17 @@
 
 #define MAX_HOSTS	64
 #define MAX_HEIGHT	6	/* 2^6 = MAX_HOSTS leaves */
-#define FRAME_MAX	65536	/* a TAP without offloads gives <= MTU + 14 */
+#define FRAME_MAX	(1 << 17)	/* a GSO frame: <= 64 KiB + headers */
+#define VNET_LEN	((size_t)sizeof(struct virtio_net_hdr))
 #define WIRE_EXTRA	24	/* FCS + preamble + inter-frame gap, bytes */
 #define SPIN_NS		20000	/* closer than this: spin, do not sleep */
 
 struct frame {
 	struct frame *next;
 	uint64_t release_ns;	/* CLOCK_MONOTONIC when it leaves the link */
-	size_t len;		/* bytes, Ethernet header included */
+	size_t len;		/* bytes, Ethernet header included (links:
+				 * and the virtio-net header before it) */
+	double wire;		/* bytes on the wire, every segment's */
 	int src, dst;		/* hosts */
 	int hop;		/* tree: edges passed, 0 .. 2h - 1 */
 	unsigned char data[];
@@ -94,7 +107,15 @@ static uint32_t host_ip[MAX_HOSTS];	/* network order, 0: unused */
 static int out_fd[MAX_HOSTS], in_fd[MAX_HOSTS];
 static int nhosts;
 static uint64_t dropped;
-static volatile sig_atomic_t stop;
+/* Links (no tree): the TAPs carry a virtio-net header and take TCP's
+ * segmentation offload, so that a read gives a whole GSO frame of up to
+ * 64 KiB, serialised as the segments it stands for (wire_bytes).  One
+ * frame then costs the line and the hosts' stacks one pass instead of
+ * 44: at 800 Mbit/s on a paravirtualised 2-core guest the per-frame line
+ * kept the CPUs 66% in the kernel and the links' rates off theirs by up
+ * to 15%.  The tree keeps MTU frames: its buffers drop frame by frame. */
+static int gso;
+static uint64_t gso_frames;	/* frames that stood for several */static volatile sig_atomic_t stop;
 
 static uint64_t now_ns(void)
 {
@@ -122,12 +143,17 @@ static int tap_open(const char *name)
 		return -1;
 	}
 	memset(&ifr, 0, sizeof(ifr));
-	ifr.ifr_flags = IFF_TAP | IFF_NO_PI;
+	ifr.ifr_flags = IFF_TAP | IFF_NO_PI | (gso ? IFF_VNET_HDR : 0);
 	snprintf(ifr.ifr_name, IFNAMSIZ, "%s", name);
 	if (ioctl(fd, TUNSETIFF, &ifr) < 0) {
 		fprintf(stderr, "delayline: %s: %s\n", name, strerror(errno));
 		close(fd);
 		return -1;
+	}
+	if (gso && ioctl(fd, TUNSETOFFLOAD, (unsigned long)(TUN_F_CSUM |
+			 TUN_F_TSO4 | TUN_F_TSO6 | TUN_F_TSO_ECN)) < 0) {
+		fprintf(stderr, "delayline: %s: no offload (%s): MTU frames\n",
+			name, strerror(errno));
 	}
 	return fd;
 }
@@ -227,10 +253,7 @@ static int link_put(struct link *lk, struct frame *fr, uint64_t t)
 		free(fr);
 		return -1;
 	}
-	/* short frames are padded to 60 bytes on the wire */
-	lk->busy_ns = start + (uint64_t)(((fr->len < 60 ? 60 : fr->len) +
-					  WIRE_EXTRA) * 8 * 1e9 /
-					 lk->rate_bps);
+	lk->busy_ns = start + (uint64_t)(fr->wire * 8 * 1e9 / lk->rate_bps);
 	fr->release_ns = lk->busy_ns + lk->delay_ns;
 	fr->next = NULL;
 	if (lk->tail)
@@ -264,19 +287,55 @@ static struct link *hop_edge(const struct frame *fr)
 	return &edges[0][k][fr->dst >> (k - 1)];
 }
 
-/* Queue one frame read from host src's out-TAP at time t. */
+/* Bytes on the wire of Ethernet frame e of len bytes, with virtio-net
+ * header vh (NULL: none): short frames padded to 60, WIRE_EXTRA each; a
+ * GSO frame as its segments, each with the frame's headers. */
+static double wire_bytes(const struct virtio_net_hdr *vh,
+			 const unsigned char *e, size_t len)
+{
+	size_t hl, seg, n;
+
+	if (!vh || vh->gso_type == VIRTIO_NET_HDR_GSO_NONE ||
+	    !le16toh(vh->gso_size) || len < 14 + 20 + 20)
+		return (double)((len < 60 ? 60 : len) + WIRE_EXTRA);
+	/* Ethernet, IPv4 (IHL words), TCP (data offset words) */
+	hl = 14 + (size_t)(e[14] & 0x0f) * 4;
+	if (hl + 13 > len)
+		return (double)(len + WIRE_EXTRA);
+	hl += (size_t)(e[hl + 12] >> 4) * 4;
+	seg = le16toh(vh->gso_size);
+	if (hl >= len)
+		return (double)(len + WIRE_EXTRA);
+	n = (len - hl + seg - 1) / seg;
+	if (n > 1)
+		gso_frames++;
+	return (double)(len + (n - 1) * hl + n * WIRE_EXTRA);
+}
+
+/* Queue one frame read from host src's out-TAP at time t (links: after
+ * its virtio-net header). */
 static void enqueue(int src, const unsigned char *buf, size_t len,
 		    uint64_t t)
 {
+	const struct virtio_net_hdr *vh = NULL;
+	const unsigned char *e = buf;
+	size_t elen = len;
 	struct frame *fr;
 	struct link *lk;
 	uint32_t dst_ip;
 	int dst;
 
+	if (gso) {
+		if (len < VNET_LEN)
+			goto drop;
+		vh = (const struct virtio_net_hdr *)buf;
+		e = buf + VNET_LEN;
+		elen = len - VNET_LEN;
+	}
 	/* IPv4 only (ethertype 0x0800): the bed redirects nothing else */
-	if (len < 34 || buf[12] != 0x08 || buf[13] != 0x00)
+	if (elen < 34 || e[12] != 0x08 || e[13] != 0x00)
 		goto drop;
-	memcpy(&dst_ip, buf + 14 + 16, 4);
+	memcpy(&dst_ip, e + 14 + 16, 4);
 	dst = host_of(dst_ip);
 	if (dst < 0 || dst == src || (!height && !links[src][dst].rate_bps))
 		goto drop;
@@ -285,6 +344,7 @@ static void enqueue(int src, const unsigned char *buf, size_t len,
 		goto drop;
 	memcpy(fr->data, buf, len);
 	fr->len = len;
+	fr->wire = wire_bytes(vh, e, elen);
 	fr->src = src;
 	fr->dst = dst;
 	fr->hop = 0;
@@ -432,6 +492,9 @@ static void report(void)
 	fprintf(stderr, "delayline: %llu frames dropped, %llu at full "
 		"buffers\n", (unsigned long long)dropped,
 		(unsigned long long)overflows);
+	if (gso)
+		fprintf(stderr, "delayline: %llu GSO frames of several "
+			"segments\n", (unsigned long long)gso_frames);
 }
 
 int main(int argc, char **argv)
@@ -446,6 +509,7 @@ int main(int argc, char **argv)
 	}
 	if (parse_config(argv[1]))
 		return 2;
+	gso = !height;
 	for (k = 0; k < nhosts; k++) {
 		snprintf(name, sizeof(name), "cpbed-o%u", (unsigned char)k);
 		out_fd[k] = tap_open(name);

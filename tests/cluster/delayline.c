@@ -46,7 +46,8 @@
  * the wire for every one of them, headers and the 24 bytes each
  * included, then hands the whole on at once (the last segment's time:
  * what a message's last byte sees on one link either way).  A tree
- * keeps MTU frames, since its buffers drop frame by frame.
+ * keeps MTU frames, since its buffers drop frame by frame; so do links
+ * when CPBED_MTU_FRAMES=1 is in the environment.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -511,7 +512,10 @@ int main(int argc, char **argv)
 	}
 	if (parse_config(argv[1]))
 		return 2;
-	gso = !height;
+	/* CPBED_MTU_FRAMES=1: MTU frames on links too, as before the
+	 * offload (an A/B of the two on another machine) */
+	gso = !height && !(getenv("CPBED_MTU_FRAMES") &&
+			   strcmp(getenv("CPBED_MTU_FRAMES"), "0"));
 	for (k = 0; k < nhosts; k++) {
 		snprintf(name, sizeof(name), "cpbed-o%u", (unsigned char)k);
 		out_fd[k] = tap_open(name);

@@ -31,6 +31,7 @@
 #include "src/calib/calib.h"
 
 #define HOCKNEY_MAX	131072.0	/* largest size of Hockney's fit */
+#define PLOGP_EMPTY_MAX	4096.0	/* sizes that bound the empty message */
 
 /* What is measured besides LMO and log3P, by mode. */
 struct plan {
@@ -366,6 +367,14 @@ static void do_baselines(const struct plan *pl, struct res *r,
 		rtt[i + 1] = 2 * y[i + 1];
 		nh += x[i + 1] <= HOCKNEY_MAX;
 	}
+	/* an empty message is not slower than the small ones: the empty
+	 * roundtrips, timed apart from the table, once caught a slow spell
+	 * that put L above the one-way times and failed g(m) at 16 sizes
+	 * of 37 (a 4-rank calibration on 2 CPUs, 2026-11-30) */
+	for (i = 0; i < l->ns && l->ok && x[i + 1] <= PLOGP_EMPTY_MAX; i++)
+		if (y[i + 1] > 0 && y[i + 1] < y[0])
+			y[0] = y[i + 1];
+	rtt[0] = 2 * y[0];
 	/* Hockney's line over the sizes to 128 KiB, as before the tables
 	 * reached 4 MiB: least squares over all of them would be the line
 	 * of the largest and leave no start-up time */

@@ -135,7 +135,7 @@ void cp_taulop_scratch_add(const struct cp_taulop_heap *h, const double *thr,
 			   double skip, double used)
 {
 	double pad = h && h->fixed ? h->top_pad : CP_TL_HEAP_PAD;
-	double from, to;
+	double from, to, limit;
 	bool mapped;
 
 	if (!(bytes > 0))
@@ -148,13 +148,11 @@ void cp_taulop_scratch_add(const struct cp_taulop_heap *h, const double *thr,
 		used = 0;
 	if (used > bytes - skip)
 		used = bytes - skip;
-	/* glibc compares its request with the threshold, fixed or not */
-	if (h && h->fixed)
-		mapped = request_of(bytes) >= h->mmap_threshold;
-	else if (thr)
-		mapped = request_of(bytes) >= thr_now(thr);
-	else
-		mapped = bytes > CP_TL_HEAP_MMAP_MAX;
+	/* glibc compares its request with the threshold, fixed or not;
+	 * without a history, the largest the dynamic one can reach */
+	limit = h && h->fixed ? h->mmap_threshold : thr ? thr_now(thr) : NAN;
+	mapped = isnan(limit) ? bytes > CP_TL_HEAP_MMAP_MAX :
+		 request_of(bytes) >= limit;
 	if (mapped) {
 		sc->mapped += used;
 		if (mapped_chunk(bytes) > sc->mapped_max)

@@ -292,12 +292,13 @@ static struct link *hop_edge(const struct frame *fr)
 
 /* Bytes on the wire of Ethernet frame e of len bytes, with virtio-net
  * header vh (NULL: none): short frames padded to 60, WIRE_EXTRA each; a
- * GSO frame as its segments, each with the frame's headers. */
+ * GSO frame as its *nseg segments, each with the frame's headers. */
 static double wire_bytes(const struct virtio_net_hdr *vh,
-			 const unsigned char *e, size_t len)
+			 const unsigned char *e, size_t len, size_t *nseg)
 {
-	size_t hl, seg, n;
+	size_t hl, seg;
 
+	*nseg = 1;
 	if (!vh || vh->gso_type == VIRTIO_NET_HDR_GSO_NONE ||
 	    !le16toh(vh->gso_size) || len < 14 + 20 + 20)
 		return (double)((len < 60 ? 60 : len) + WIRE_EXTRA);
@@ -309,10 +310,8 @@ static double wire_bytes(const struct virtio_net_hdr *vh,
 	seg = le16toh(vh->gso_size);
 	if (hl >= len)
 		return (double)(len + WIRE_EXTRA);
-	n = (len - hl + seg - 1) / seg;
-	if (n > 1)
-		gso_frames++;
-	return (double)(len + (n - 1) * hl + n * WIRE_EXTRA);
+	*nseg = (len - hl + seg - 1) / seg;
+	return (double)(len + (*nseg - 1) * hl + *nseg * WIRE_EXTRA);
 }
 
 /* Queue one frame read from host src's out-TAP at time t (links: after
@@ -326,6 +325,7 @@ static void enqueue(int src, const unsigned char *buf, size_t len,
 	struct frame *fr;
 	struct link *lk;
 	uint32_t dst_ip;
+	size_t nseg;
 	int dst;
 
 	if (gso) {
@@ -347,7 +347,8 @@ static void enqueue(int src, const unsigned char *buf, size_t len,
 		goto drop;
 	memcpy(fr->data, buf, len);
 	fr->len = len;
-	fr->wire = wire_bytes(vh, e, elen);
+	fr->wire = wire_bytes(vh, e, elen, &nseg);
+	gso_frames += nseg > 1;
 	fr->src = src;
 	fr->dst = dst;
 	fr->hop = 0;

@@ -281,6 +281,8 @@ struct calib_l3 {
 	double *tmem[3], *t00[3], *t01[3];	/* [ns]: value, lo, hi */
 	double *t01sd[3];	/* [cell]; NAN not measured */
 	int nsamp;		/* samples behind each value */
+	double half_rt0;	/* rank 0: the empty message's one-way time,
+				 * s (half the least of its roundtrips) */
 	int redone;		/* cells measured again (spread) */
 	int repassed;		/* strided cells in the second pass */
 	int capped;		/* cells skipped: extent above the cap */

@@ -678,6 +678,7 @@ void calib_l3_run(struct calib *c, const double *lmo_sizes, int n,
 		       "(before, amid, after the sizes), the least taken\n",
 		       x.rt0_us[0], x.rt0_us[1], x.rt0_us[2]);
 		one_way(&x, l);
+		l->half_rt0 = x.half_rt0;
 		derive(l);
 	}
 	check(&x, l);

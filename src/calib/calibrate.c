@@ -342,7 +342,7 @@ static void do_baselines(const struct plan *pl, struct res *r,
 				    pl->lg_burst, r->bbs, pl->lg_samp,
 				    pl->lg_big };
 	const struct calib_l3 *l = &r->l3;
-	int i, n = l->ns + 1, nh = 0;
+	int i, n = l->ns + 1, nh = 0, low;
 	double *x = calloc((size_t)n, sizeof(double)), *y, *rtt;
 	struct cp_hockney h;
 	struct cp_loggp lg;
@@ -352,12 +352,14 @@ static void do_baselines(const struct plan *pl, struct res *r,
 	rtt = calloc((size_t)n, sizeof(double));
 	if (!x || !y || !rtt)
 		calib_fatal("out of memory");
-	/* the statistic of log3P's values, so that a line through both
-	 * takes one: with the mean of the empty roundtrips, a 4-rank
-	 * calibration on 2 CPUs put PLogP's L above the one-way time of
-	 * every size to 4 KiB and failed g(m) there */
-	y[0] = calib_quantile(r->rtt, pl->lg_samp, CALIB_Q) / 2;
-	rtt[0] = 2 * y[0];
+	/* the empty message as log3P timed it, the time its one-way
+	 * values are taken from (the same statistic, the same minutes):
+	 * LogGP's empty roundtrips, timed apart, once caught a slow spell
+	 * that put PLogP's L above the one-way times and failed g(m) at 16
+	 * sizes of 37 (a 4-rank calibration on 2 CPUs, 2026-11-30); theirs
+	 * only when log3P failed */
+	y[0] = l->ok && l->half_rt0 > 0 ? l->half_rt0 :
+	       calib_quantile(r->rtt, pl->lg_samp, CALIB_Q) / 2;
 	/* the sizes even when log3P failed: PLogP's failed entries are
 	 * written at them, and a file with sizes 0 0 ... is unreadable */
 	for (i = 0; i < l->ns; i++)
@@ -367,14 +369,23 @@ static void do_baselines(const struct plan *pl, struct res *r,
 		rtt[i + 1] = 2 * y[i + 1];
 		nh += x[i + 1] <= HOCKNEY_MAX;
 	}
-	/* an empty message is not slower than the small ones: the empty
-	 * roundtrips, timed apart from the table, once caught a slow spell
-	 * that put L above the one-way times and failed g(m) at 16 sizes
-	 * of 37 (a 4-rank calibration on 2 CPUs, 2026-11-30) */
-	for (i = 0; i < l->ns && l->ok && x[i + 1] <= PLOGP_EMPTY_MAX; i++)
-		if (y[i + 1] > 0 && y[i + 1] < y[0])
+	/* an empty message is not slower than the small ones (a guard:
+	 * log3P's one-way times are its roundtrips less this one's half,
+	 * the least of three, so that they are seldom below it) */
+	for (i = 0, low = -1; i < l->ns && l->ok &&
+	     x[i + 1] <= PLOGP_EMPTY_MAX; i++)
+		if (y[i + 1] > 0 && y[i + 1] < y[0]) {
 			y[0] = y[i + 1];
+			low = i + 1;
+		}
 	rtt[0] = 2 * y[0];
+	if (low > 0)
+		printf("baselines: the empty message's one-way time %.3f us, "
+		       "lowered to the %.0f-B one's\n", y[0] * 1e6, x[low]);
+	else
+		printf("baselines: the empty message's one-way time %.3f us "
+		       "(%s)\n", y[0] * 1e6, l->ok && l->half_rt0 > 0 ?
+		       "log3P's" : "LogGP's empty roundtrips");
 	/* Hockney's line over the sizes to 128 KiB, as before the tables
 	 * reached 4 MiB: least squares over all of them would be the line
 	 * of the largest and leave no start-up time */

@@ -156,9 +156,12 @@ static int emit(void *arg, uint32_t h, const struct cp_red_rec *r)
 	return 0;
 }
 
-/* Reduce job j over nhome homes, each home with its own summary, merged
- * (or packed and unpacked) into *out. */
-static int reduce(const struct job *j, uint32_t nhome, bool pack,
+/* How reduce() adds each home's summary to *out. */
+enum { ADD_MERGE, ADD_PACK, ADD_TAKE };
+
+/* Reduce job j over nhome homes, each home with its own summary, merged,
+ * packed and unpacked, or taken (cp_red_sum_take) into *out. */
+static int reduce(const struct job *j, uint32_t nhome, int add,
 		  const uint8_t *state, struct cp_red_sum *out)
 {
 	struct cp_red_sum part[4];
@@ -180,12 +183,16 @@ static int reduce(const struct job *j, uint32_t nhome, bool pack,
 		ret = cp_red_match(&part[h], hs.r[h], hs.n[h], state, RANKS,
 				   NULL, NULL);
 	for (h = 0; h < nhome; h++) {
-		if (!ret && pack) {
+		if (!ret && add == ADD_PACK) {
 			len = cp_red_sum_pack(&part[h], NULL, 0);
 			buf = malloc(len);
 			cp_red_sum_pack(&part[h], buf, len);
 			ret = cp_red_sum_unpack(out, buf, len);
 			free(buf);
+		} else if (!ret && add == ADD_TAKE) {
+			ret = cp_red_sum_take(out, &part[h]);
+			ta_check(!part[h].acc && !part[h].nacc &&
+				 !part[h].ncov, "home %u taken: left empty", h);
 		} else if (!ret) {
 			ret = cp_red_sum_merge(out, &part[h]);
 		}
@@ -265,19 +272,22 @@ static int add_rec(void *arg, const struct cp_sum_rec *r)
 
 static void check_homes(const struct job *j)
 {
-	struct cp_red_sum one, three, packed, recs;
+	struct cp_red_sum one, three, packed, taken, recs;
 	uint8_t state[RANKS] = { 0 };
-	int r1, r3, rp;
+	int r1, r3, rp, rt;
 
-	r1 = reduce(j, 1, false, state, &one);
-	r3 = reduce(j, 3, false, state, &three);
-	rp = reduce(j, 3, true, state, &packed);
-	ta_check(!r1 && !r3 && !rp, "reductions return 0 (%d %d %d)", r1, r3,
-		 rp);
+	r1 = reduce(j, 1, ADD_MERGE, state, &one);
+	r3 = reduce(j, 3, ADD_MERGE, state, &three);
+	rp = reduce(j, 3, ADD_PACK, state, &packed);
+	rt = reduce(j, 3, ADD_TAKE, state, &taken);
+	ta_check(!r1 && !r3 && !rp && !rt, "reductions return 0 (%d %d %d "
+		 "%d)", r1, r3, rp, rt);
 	ta_check(same_sum(&one, &three), "three homes merged: the summary "
 		 "of one home");
 	ta_check(same_sum(&one, &packed), "three homes packed and unpacked: "
 		 "the same");
+	ta_check(same_sum(&one, &taken), "three homes taken: the same");
+	cp_red_sum_free(&taken);
 	cp_red_sum_init(&recs);
 	ta_check(!cp_red_sum_each(&one, add_rec, &recs) &&
 		 same_sum(&one, &recs), "written as records and read back: "
@@ -337,7 +347,7 @@ static void check_direct(const struct job *j)
 	size_t i;
 
 	direct(j, &st);
-	reduce(j, 2, false, state, &s);
+	reduce(j, 2, ADD_MERGE, state, &s);
 	ta_check(!memcmp(&st, &s.st, sizeof(st)) && st.p2p_matched == msgs &&
 		 st.coll_matched == colls, "matched %zu message and %zu "
 		 "collective rows, as cp_match on all rows (%llu, %llu)",
@@ -399,7 +409,7 @@ static void check_colls(const struct job *j)
 	int alg_b, alg_a, alg_c;
 	size_t i, k, dup = 0, ranks = 0;
 
-	reduce(j, 3, true, state, &s);
+	reduce(j, 3, ADD_PACK, state, &s);
 	b = coll_acc(&s, CP_MODEL_TAULOP, CP_RED_G_COLL, OP_BCAST,
 		     CP_COLL_BCAST, RANKS, 8, &alg_b);
 	a = coll_acc(&s, CP_MODEL_TAULOP, CP_RED_G_COLL, OP_ALLR,
@@ -473,7 +483,7 @@ static void check_cut(const struct job *j)
 		c.r[c.n - 1] = j->r[i];
 	}
 	state[2] = CP_RED_S_CUT;
-	reduce(&c, 3, false, state, &s);
+	reduce(&c, 3, ADD_MERGE, state, &s);
 	ta_check(s.st.p2p_counts == 0 && s.st.p2p_cut == 120 &&
 		 s.st.p2p_matched == RANKS * STEPS * 4 - 240, "a row limit "
 		 "on rank 2: %zu halves paired, %zu left after the limit, %zu "
@@ -481,7 +491,7 @@ static void check_cut(const struct job *j)
 		 s.st.p2p_counts);
 	cp_red_sum_free(&s);
 	state[2] = CP_RED_S_HOLE;
-	reduce(j, 3, false, state, &s);
+	reduce(j, 3, ADD_MERGE, state, &s);
 	ta_check(s.st.p2p_hole == 320 && s.st.coll_hole == 120 &&
 		 s.st.p2p_counts == 0, "rank 2 lost rows: %zu halves and %zu "
 		 "collective rows left", s.st.p2p_hole, s.st.coll_hole);

@@ -535,7 +535,7 @@ static int cp_cli_red_run(struct cp_cli_red *red, struct cp_db *db)
 		if (!ret)
 			ret = -red->w[i].err;
 	for (i = 1; !ret && i < red->nw; i++)
-		if (cp_red_sum_merge(&red->w[0].sum, &red->w[i].sum))
+		if (cp_red_sum_take(&red->w[0].sum, &red->w[i].sum))
 			ret = -CP_CLI_R_NOMEM;
 	if (!ret)
 		ret = cp_cli_red_warnings(red, db);

@@ -429,9 +429,11 @@ static void cp_red_st_add(struct cp_match_stats *a,
 		x[i] += y[i];
 }
 
-int cp_red_sum_merge(struct cp_red_sum *into, const struct cp_red_sum *from)
+/* What cp_red_sum_merge and cp_red_sum_take add alike: all but the
+ * histograms. */
+static int cp_red_sum_merge_rest(struct cp_red_sum *into,
+				 const struct cp_red_sum *from)
 {
-	struct cp_hist *h;
 	size_t i;
 	int k;
 
@@ -441,15 +443,6 @@ int cp_red_sum_merge(struct cp_red_sum *into, const struct cp_red_sum *from)
 	for (i = 0; i < from->ncov; i++)
 		if (cp_red_cov_add(into, &from->cov[i]))
 			return -CP_ENOMEM;
-	for (i = 0; from->acc && i <= from->maskacc; i++) {
-		const struct cp_red_acc *a = &from->acc[i];
-
-		if (a->model < 0)
-			continue;
-		h = cp_red_acc_get(into, a->model, a->grp, a->key);
-		if (!h || cp_hist_merge(h, &a->h))
-			return -CP_ENOMEM;
-	}
 	for (k = 0; k < CP_NMODELS; k++)
 		for (i = 0; i < from->nworst[k]; i++)
 			cp_red_worst_add(into, k, &from->worst[k][i]);
@@ -459,6 +452,54 @@ int cp_red_sum_merge(struct cp_red_sum *into, const struct cp_red_sum *from)
 		if (from->sg[i].calls && cp_red_sg_put(into, &from->sg[i]))
 			return -CP_ENOMEM;
 	return 0;
+}
+
+int cp_red_sum_merge(struct cp_red_sum *into, const struct cp_red_sum *from)
+{
+	struct cp_hist *h;
+	size_t i;
+
+	for (i = 0; from->acc && i <= from->maskacc; i++) {
+		const struct cp_red_acc *a = &from->acc[i];
+
+		if (a->model < 0)
+			continue;
+		h = cp_red_acc_get(into, a->model, a->grp, a->key);
+		if (!h || cp_hist_merge(h, &a->h))
+			return -CP_ENOMEM;
+	}
+	return cp_red_sum_merge_rest(into, from);
+}
+
+int cp_red_sum_take(struct cp_red_sum *into, struct cp_red_sum *from)
+{
+	struct cp_hist *h;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && from->acc && i <= from->maskacc; i++) {
+		struct cp_red_acc *a = &from->acc[i];
+
+		if (a->model < 0)
+			continue;
+		h = cp_red_acc_get(into, a->model, a->grp, a->key);
+		if (!h) {
+			ret = -CP_ENOMEM;
+		} else if (!h->mask) {
+			/* new in into (or empty, nothing allocated): the
+			 * bins move, same resolution by their group */
+			*h = a->h;
+			cp_hist_init(&a->h, h->res);
+		} else if (cp_hist_merge(h, &a->h)) {
+			ret = -CP_ENOMEM;
+		} else {
+			cp_hist_free(&a->h);
+		}
+	}
+	if (!ret)
+		ret = cp_red_sum_merge_rest(into, from);
+	cp_red_sum_free(from);
+	return ret;
 }
 
 /* ---- packing ---- */
@@ -660,7 +701,7 @@ int cp_red_sum_unpack(struct cp_red_sum *s, const void *buf, size_t len)
 	if (!ret && (in.bad || in.at != len))
 		ret = -CP_EINVAL;
 	if (!ret)
-		ret = cp_red_sum_merge(s, &t);
+		return cp_red_sum_take(s, &t);
 	cp_red_sum_free(&t);
 	return ret;
 }

@@ -121,6 +121,12 @@ void cp_red_sum_free(struct cp_red_sum *s);
 /* cp_red_sum_merge - add `from` to `into`.  -CP_ENOMEM may leave part
  * of it added. */
 int cp_red_sum_merge(struct cp_red_sum *into, const struct cp_red_sum *from);
+/* cp_red_sum_take - the same, moving from's histograms where into has
+ * none of their group (no copy: the two never hold one twice) and freeing
+ * each of the others once added; `from` is then empty, as after
+ * cp_red_sum_free, whatever the result.  -CP_ENOMEM may leave part of it
+ * added. */
+int cp_red_sum_take(struct cp_red_sum *into, struct cp_red_sum *from);
 
 /*
  * cp_red_sum_pack - s as bytes (native byte order) into buf when len is

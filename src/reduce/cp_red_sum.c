@@ -140,7 +140,7 @@ static struct cp_hist *cp_red_acc_get(struct cp_red_sum *s, int32_t model,
 	a->model = model;
 	a->grp = grp;
 	a->key = key;
-	cp_hist_init(&a->h, grp == CP_RED_G_LINK ? CP_HIST_COARSE :
+	cp_hist_init(&a->h, grp == CP_RED_G_LINK ? CP_RED_LINK_RES :
 		     CP_HIST_FINE);
 	s->nacc++;
 	return &a->h;

@@ -24,6 +24,13 @@
 /* Worst-predicted rows kept per model. */
 #define CP_RED_WORST	100
 
+/* Bins per octave of a link's histograms, log2: 16, each 4.4% wide.
+ * A job has a group per link and model, and most of what a reduction
+ * holds was theirs (64 bins per octave: 147 of 322 MB at the peak of a
+ * first report of 4,096 ranks in a ring); the other groups keep
+ * CP_HIST_FINE. */
+#define CP_RED_LINK_RES	4
+
 /* Groups of the accuracy summary (struct cp_red_acc.grp). */
 enum {
 	CP_RED_G_ALL,		/* every compared row; key 0 */
@@ -70,7 +77,7 @@ struct cp_red_acc {
 				 * CP_RED_G_CTIME */
 	int32_t grp;
 	int64_t key;
-	struct cp_hist h;	/* CP_HIST_COARSE for links, else FINE */
+	struct cp_hist h;	/* CP_RED_LINK_RES for links, else FINE */
 };
 
 /* What a reduction found.  Zero it (cp_red_sum_init) before use. */

@@ -156,8 +156,9 @@ static int emit(void *arg, uint32_t h, const struct cp_red_rec *r)
 	return 0;
 }
 
-/* How reduce() adds each home's summary to *out. */
-enum { ADD_MERGE, ADD_PACK, ADD_TAKE };
+/* How reduce() adds each home's summary to *out (ADD_LINK: merged, the
+ * messages homed by link, as commprof's partitions). */
+enum { ADD_MERGE, ADD_PACK, ADD_TAKE, ADD_LINK };
 
 /* Reduce job j over nhome homes, each home with its own summary, merged,
  * packed and unpacked, or taken (cp_red_sum_take) into *out. */
@@ -177,6 +178,7 @@ static int reduce(const struct job *j, uint32_t nhome, int add,
 	for (h = 0; h < nhome; h++)
 		cp_red_sum_init(&part[h]);
 	cp_red_init(&x, &part[0], nhome, emit, &hs);
+	x.by_link = add == ADD_LINK;
 	for (i = 0; !ret && i < j->n; i++)
 		ret = cp_red_scan_row(&x, &j->r[i]);
 	for (h = 0; !ret && h < nhome; h++)
@@ -272,22 +274,25 @@ static int add_rec(void *arg, const struct cp_sum_rec *r)
 
 static void check_homes(const struct job *j)
 {
-	struct cp_red_sum one, three, packed, taken, recs;
+	struct cp_red_sum one, three, packed, taken, linked, recs;
 	uint8_t state[RANKS] = { 0 };
-	int r1, r3, rp, rt;
+	int r1, r3, rp, rt, rl;
 
 	r1 = reduce(j, 1, ADD_MERGE, state, &one);
 	r3 = reduce(j, 3, ADD_MERGE, state, &three);
 	rp = reduce(j, 3, ADD_PACK, state, &packed);
 	rt = reduce(j, 3, ADD_TAKE, state, &taken);
-	ta_check(!r1 && !r3 && !rp && !rt, "reductions return 0 (%d %d %d "
-		 "%d)", r1, r3, rp, rt);
+	rl = reduce(j, 3, ADD_LINK, state, &linked);
+	ta_check(!r1 && !r3 && !rp && !rt && !rl, "reductions return 0 (%d "
+		 "%d %d %d %d)", r1, r3, rp, rt, rl);
 	ta_check(same_sum(&one, &three), "three homes merged: the summary "
 		 "of one home");
 	ta_check(same_sum(&one, &packed), "three homes packed and unpacked: "
 		 "the same");
 	ta_check(same_sum(&one, &taken), "three homes taken: the same");
+	ta_check(same_sum(&one, &linked), "three homes by link: the same");
 	cp_red_sum_free(&taken);
+	cp_red_sum_free(&linked);
 	cp_red_sum_init(&recs);
 	ta_check(!cp_red_sum_each(&one, add_rec, &recs) &&
 		 same_sum(&one, &recs), "written as records and read back: "

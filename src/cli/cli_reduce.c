@@ -429,6 +429,9 @@ static int cp_cli_workers_init(struct cp_cli_red *red)
 		w->red = red;
 		cp_red_sum_init(&w->sum);
 		cp_red_init(&w->x, &w->sum, red->nparts, cp_cli_emit, w);
+		/* a link's two directions in one partition: its histograms
+		 * in one worker's summary, not in each that meets it */
+		w->x.by_link = true;
 		if (red->nparts == 1)
 			continue;
 		w->spill = tmpfile();

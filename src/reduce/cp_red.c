@@ -62,7 +62,8 @@ int32_t cp_red_coll_alg(const struct cp_coll_mca *mca, const char *op_name,
 	return cp_coll_decide(&c, mca);
 }
 
-uint32_t cp_red_home(const struct cp_red_rec *r, uint32_t nhome)
+uint32_t cp_red_home(const struct cp_red_rec *r, uint32_t nhome,
+		     bool by_link)
 {
 	struct cp_seqkey k = { .comm = r->comm, .sender = CP_SAMPLE_COLL,
 			       .receiver = CP_SAMPLE_COLL };
@@ -73,6 +74,9 @@ uint32_t cp_red_home(const struct cp_red_rec *r, uint32_t nhome)
 	if (r->coll)
 		return (uint32_t)(cp_sample_hash(&k, (uint64_t)r->inst) %
 				  nhome);
+	if (by_link)
+		return (uint32_t)(r->rank < r->peer ? r->rank : r->peer) %
+		       nhome;
 	/* the receiver holds the receive halves: they need not travel */
 	rcv = r->flags & CP_F_RECV ? r->rank : r->peer;
 	return (uint32_t)rcv % nhome;
@@ -159,13 +163,13 @@ int cp_red_scan_row(struct cp_red *x, const struct cp_sum_row *r)
 	cp_red_rec_of(&d, r, &x->mca);
 	if (r->coll) {
 		ret = cp_red_number(x, r, &d);
-		return ret ? ret : x->emit(x->arg, cp_red_home(&d, x->nhome),
-					   &d);
+		if (ret)
+			return ret;
+	} else if (!cp_red_is_transfer(r)) {
+		x->sum->p2p_skipped++;
+		return cp_red_add_result(x->sum, &d, -1, -1, none);
 	}
-	if (cp_red_is_transfer(r))
-		return x->emit(x->arg, cp_red_home(&d, x->nhome), &d);
-	x->sum->p2p_skipped++;
-	return cp_red_add_result(x->sum, &d, -1, -1, none);
+	return x->emit(x->arg, cp_red_home(&d, x->nhome, x->by_link), &d);
 }
 
 /* ---- step 2 ---- */

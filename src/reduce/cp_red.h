@@ -14,8 +14,9 @@
  *    transfers (MPI_PROC_NULL, never completed, cancelled, no resolved
  *    peer) are counted at once; strided sends flagged by log3P are
  *    grouped; the others become records (struct cp_red_rec), each with
- *    its home: a message half goes to home receiver % nhome, so that
- *    both halves of every message meet; a collective row goes to the
+ *    its home: a message half goes to home receiver % nhome (or, by
+ *    link, min(sender, receiver) % nhome), so that both halves of every
+ *    message meet; a collective row goes to the
  *    home of its (communicator, instance), numbered here per rank as
  *    analysis/cp_match.h numbers them.
  * 2. Match (cp_red_match), per home, once it has every record sent to
@@ -76,6 +77,12 @@ struct cp_red {
 	 * stops the scan and is returned */
 	int (*emit)(void *arg, uint32_t h, const struct cp_red_rec *r);
 	void *arg;
+	/* a message's home: its receiver's (false, as cp_red_init sets
+	 * it: the receive halves need not travel, ranks of an MPI
+	 * reduction), or its link's lower rank (true: both directions of a
+	 * link in one home and their link histograms in one summary,
+	 * commprof's partitions) */
+	bool by_link;
 	/* the collective numbering of the rank being scanned */
 	int32_t rank;		/* -1 before the first row */
 	uint32_t comm;
@@ -123,7 +130,9 @@ int cp_red_match(struct cp_red_sum *s, const struct cp_red_rec *r, size_t n,
 			     const struct cp_match_out *o, const double *mu),
 		 void *arg);
 
-/* cp_red_home - the home of record r among nhome (>= 1).  Cannot fail. */
-uint32_t cp_red_home(const struct cp_red_rec *r, uint32_t nhome);
+/* cp_red_home - the home of record r among nhome (>= 1), by_link as
+ * struct cp_red's.  Cannot fail. */
+uint32_t cp_red_home(const struct cp_red_rec *r, uint32_t nhome,
+		     bool by_link);
 
 #endif

@@ -36,14 +36,21 @@ void cp_hist_free(struct cp_hist *h)
 	h->res = res;
 }
 
-static uint32_t cp_hist_idx(const struct cp_hist *h, double v)
+/* The bin of v at res bins per octave (log2).  A bin at a finer res'
+ * lies in bin idx >> (res' - res) at res: the same bits, fewer kept. */
+static uint32_t cp_hist_idx_at(int res, double v)
 {
 	uint64_t bits, one;
 
 	memcpy(&bits, &v, sizeof(bits));
 	v = 1.0;
 	memcpy(&one, &v, sizeof(one));
-	return (uint32_t)((bits - one) >> (52 - h->res));
+	return (uint32_t)((bits - one) >> (52 - res));
+}
+
+static uint32_t cp_hist_idx(const struct cp_hist *h, double v)
+{
+	return cp_hist_idx_at(h->res, v);
 }
 
 static uint32_t cp_hist_home(uint32_t idx, uint32_t mask)
@@ -127,14 +134,15 @@ int cp_hist_merge(struct cp_hist *into, const struct cp_hist *from)
 	uint32_t i;
 	int ret;
 
-	if (into->res != from->res)
+	if (into->res > from->res)
 		return -CP_EINVAL;
 	for (i = 0; from->mask && i <= from->mask; i++) {
 		const struct cp_hist_bin *b = &from->b[i];
 
 		if (!b->n)
 			continue;
-		ret = cp_hist_put(into, b->idx, b->n, b->lo, b->hi);
+		ret = cp_hist_put(into, b->idx >> (from->res - into->res),
+				  b->n, b->lo, b->hi);
 		if (ret)
 			return ret;
 	}
@@ -272,13 +280,13 @@ static void cp_hist_get_bin(const unsigned char *p, struct cp_hist_bin *b)
 	memcpy(&b->hi, p + 20, 8);
 }
 
-/* A packed bin that h could have made: values in its range, in order. */
-static bool cp_hist_bin_ok(const struct cp_hist *h,
-			   const struct cp_hist_bin *b)
+/* A packed bin that a histogram of res could have made: values in its
+ * range, in order. */
+static bool cp_hist_bin_ok(int res, const struct cp_hist_bin *b)
 {
 	return b->n && b->lo >= 1 && b->lo <= b->hi && isfinite(b->hi) &&
-	       cp_hist_idx(h, b->lo) == b->idx &&
-	       cp_hist_idx(h, b->hi) == b->idx;
+	       cp_hist_idx_at(res, b->lo) == b->idx &&
+	       cp_hist_idx_at(res, b->hi) == b->idx;
 }
 
 int cp_hist_unpack(struct cp_hist *h, const void *buf, size_t len)
@@ -295,7 +303,10 @@ int cp_hist_unpack(struct cp_hist *h, const void *buf, size_t len)
 	memcpy(head, p, sizeof(head));
 	memcpy(&n, p + 12, 8);
 	memcpy(&sum, p + 20, 8);
-	if (head[0] != CP_HIST_MAGIC || head[1] != (uint32_t)h->res ||
+	/* h's res or finer (a summary of an older commprof, whose links
+	 * had 64 bins per octave) */
+	if (head[0] != CP_HIST_MAGIC || head[1] < (uint32_t)h->res ||
+	    head[1] > 16 ||
 	    len != CP_HIST_HEAD + (size_t)head[2] * CP_HIST_BIN)
 		return -CP_EINVAL;
 	/* all bins checked before h changes */
@@ -303,10 +314,11 @@ int cp_hist_unpack(struct cp_hist *h, const void *buf, size_t len)
 		p = (const unsigned char *)buf + CP_HIST_HEAD;
 		for (i = 0; i < head[2]; i++, p += CP_HIST_BIN) {
 			cp_hist_get_bin(p, &b);
-			if (!pass && !cp_hist_bin_ok(h, &b))
+			if (!pass && !cp_hist_bin_ok((int)head[1], &b))
 				return -CP_EINVAL;
-			if (pass && (ret = cp_hist_put(h, b.idx, b.n, b.lo,
-						       b.hi)))
+			if (pass && (ret = cp_hist_put(h, b.idx >> (head[1] -
+							(uint32_t)h->res),
+						       b.n, b.lo, b.hi)))
 				return ret;
 		}
 	}

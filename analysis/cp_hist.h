@@ -53,8 +53,10 @@ void cp_hist_free(struct cp_hist *h);
  * -CP_ENOMEM (h unchanged). */
 int cp_hist_add(struct cp_hist *h, double v);
 
-/* cp_hist_merge - add every value of `from` to `into` (same res, else
- * -CP_EINVAL); -CP_ENOMEM may leave `into` with part of `from`. */
+/* cp_hist_merge - add every value of `from` to `into`: from at into's
+ * res or finer (each of its bins then lies in one of into's, which
+ * takes it whole), else -CP_EINVAL; -CP_ENOMEM may leave `into` with
+ * part of `from`. */
 int cp_hist_merge(struct cp_hist *into, const struct cp_hist *from);
 
 /*
@@ -77,8 +79,9 @@ int cp_hist_quantiles(const struct cp_hist *h, const double *p, size_t np,
 size_t cp_hist_pack(const struct cp_hist *h, void *buf, size_t len);
 
 /* cp_hist_unpack - merge the packed histogram of len bytes at buf into
- * h (initialised, same res).  Returns 0, -CP_EINVAL (not a packed
- * histogram of h's res) or -CP_ENOMEM. */
+ * h (initialised; the packed one at h's res or finer, as
+ * cp_hist_merge).  Returns 0, -CP_EINVAL (not a packed histogram of h's
+ * res or finer) or -CP_ENOMEM. */
 int cp_hist_unpack(struct cp_hist *h, const void *buf, size_t len);
 
 #endif

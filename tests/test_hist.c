@@ -133,6 +133,51 @@ static void check_merge(void)
 		cp_hist_free(&part[i]);
 }
 
+/* A finer histogram merged or unpacked into a coarser one: as if its
+ * values had been added to the coarser one (a stored summary whose links
+ * had 64 bins per octave, read where they have 16). */
+static void check_coarsen(void)
+{
+	struct cp_hist fine, coarse, merged, unp;
+	unsigned s = 11;
+	unsigned char *buf;
+	size_t len;
+	int i, ret;
+
+	cp_hist_init(&fine, CP_HIST_COARSE);
+	cp_hist_init(&coarse, 4);
+	cp_hist_init(&merged, 4);
+	cp_hist_init(&unp, 4);
+	for (i = 0; i < 20000; i++) {
+		double v = draw(&s);
+
+		cp_hist_add(&fine, v);
+		cp_hist_add(&coarse, v);
+	}
+	cp_hist_add(&fine, 1);	/* bin 0 of both */
+	cp_hist_add(&coarse, 1);
+	ret = cp_hist_merge(&merged, &fine);
+	ta_check(!ret && same(&coarse, &merged), "64 bins per octave merged "
+		 "into 16: as added there (%u bins of %u)", merged.nb,
+		 fine.nb);
+	len = cp_hist_pack(&fine, NULL, 0);
+	buf = malloc(len);
+	cp_hist_pack(&fine, buf, len);
+	ta_check(!cp_hist_unpack(&unp, buf, len) && same(&coarse, &unp),
+		 "64 bins per octave unpacked into 16: the same");
+	free(buf);
+	len = cp_hist_pack(&coarse, NULL, 0);
+	buf = malloc(len);
+	cp_hist_pack(&coarse, buf, len);
+	ta_check(cp_hist_unpack(&fine, buf, len) == -CP_EINVAL &&
+		 fine.n == 20001, "16 bins per octave into 64: refused");
+	free(buf);
+	cp_hist_free(&fine);
+	cp_hist_free(&coarse);
+	cp_hist_free(&merged);
+	cp_hist_free(&unp);
+}
+
 static void check_bad(void)
 {
 	struct cp_hist h, c;
@@ -149,10 +194,11 @@ static void check_bad(void)
 	ta_check(cp_hist_quantiles(&h, &p, 1, &q) == -CP_EINVAL,
 		 "no quantile of an empty histogram");
 	cp_hist_add(&h, 2);
+	cp_hist_add(&c, 2);
 	p = 1.5;
 	ta_check(cp_hist_quantiles(&h, &p, 1, &q) == -CP_EINVAL &&
-		 cp_hist_merge(&c, &h) == -CP_EINVAL,
-		 "p out of range, merging other resolutions: refused");
+		 cp_hist_merge(&h, &c) == -CP_EINVAL && h.n == 1,
+		 "p out of range, merging a coarser resolution: refused");
 	cp_hist_free(&h);
 	cp_hist_free(&c);
 }
@@ -163,6 +209,7 @@ int main(void)
 	check_spread(CP_HIST_FINE, 0.00068);
 	check_spread(CP_HIST_COARSE, 0.011);
 	check_merge();
+	check_coarsen();
 	check_bad();
 	return ta_done("test_hist");
 }

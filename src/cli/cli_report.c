@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/cp_err.h"
 #include "analysis/cp_hist.h"
 #include "analysis/cp_model.h"
 #include "db/cp_db_read.h"
@@ -225,11 +226,14 @@ static int cp_rep_op_cb(void *arg, int32_t id, const char *name)
 	return cp_rep_op_name(arg, id, name) ? 1 : 0;
 }
 
+/* 1 out of memory, 2 a record this commprof cannot read (so said, not
+ * as memory). */
 static int cp_rep_add_rec(void *arg, const struct cp_sum_rec *rec)
 {
 	struct cp_rep *r = arg;
+	int ret = cp_red_sum_add_rec(&r->sum, rec);
 
-	return cp_red_sum_add_rec(&r->sum, rec) ? 1 : 0;
+	return ret == -CP_EINVAL ? 2 : ret ? 1 : 0;
 }
 
 /* A row of a merge that holds its rows and their mu but not its
@@ -1280,8 +1284,8 @@ static int cp_rep_fmt(const char *s, enum cp_cli_fmt *f)
 	return 0;
 }
 
-/* The predictions of the run into r.  Returns 0, -CP_DB_EIO or 1 out of
- * memory. */
+/* The predictions of the run into r.  Returns 0, -CP_DB_EIO, 1 out of
+ * memory or 2 a record of the reduction not readable. */
 static int cp_rep_collect(struct cp_rep *r)
 {
 	const char *s;
@@ -1446,7 +1450,9 @@ static int cp_rep_run(struct cp_rep *r, const struct cp_rep_args *a,
 	if (!ret)
 		ret = cp_rep_build(r, t, a->dir);
 	if (ret) {
-		cp_cli_err("%s", ret < 0 ? cp_db_errmsg(r->db) :
+		cp_cli_err("%s", ret < 0 ? cp_db_errmsg(r->db) : ret == 2 ?
+			   "the run's reduction (red_* tables of commprof.db) "
+			   "holds a record this commprof cannot read" :
 			   "out of memory");
 		ret = CP_CLI_FAIL;
 	} else if (a->html) {

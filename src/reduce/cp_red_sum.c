@@ -485,9 +485,9 @@ int cp_red_sum_take(struct cp_red_sum *into, struct cp_red_sum *from)
 		h = cp_red_acc_get(into, a->model, a->grp, a->key);
 		if (!h) {
 			ret = -CP_ENOMEM;
-		} else if (!h->mask) {
+		} else if (!h->mask && h->res == a->h.res) {
 			/* new in into (or empty, nothing allocated): the
-			 * bins move, same resolution by their group */
+			 * bins move */
 			*h = a->h;
 			cp_hist_init(&a->h, h->res);
 		} else if (cp_hist_merge(h, &a->h)) {

@@ -59,12 +59,16 @@ struct cp_loggp {
 	struct cp_est l_s;	/* L = RTT/2 - o_s - o_r */
 	struct cp_est g_s;	/* gap g = T_n/n */
 	struct cp_est gb_spb;	/* G = (T_n/n)/M for large M */
+	int dropped;		/* slow samples left out */
 };
 
-/* Estimate LogGP from in.  Each quantity is a mean (t interval); sums
- * of independent means get Welch-Satterthwaite intervals.  Needs >= 2
- * samples per set (-CP_EINVAL); -CP_ENUM if L, o or g is negative or not
- * finite (flagged in fail as well; the rest is still filled).
+/* Estimate LogGP from in.  Each quantity is a mean (t interval) of its
+ * samples less those above both Tukey's upper far-out fence (3
+ * interquartile ranges past the third quartile) and twice the median (a
+ * preempted sample; dropped counts them);
+ * sums of independent means get Welch-Satterthwaite intervals.  Needs
+ * >= 2 samples per set (-CP_EINVAL); -CP_ENUM if L, o or g is negative
+ * or not finite (flagged in fail as well; the rest is still filled).
  * in: samples; level: confidence level; p: out. */
 int cp_loggp_fit(const struct cp_loggp_meas *in, double level,
 		 struct cp_loggp *p);

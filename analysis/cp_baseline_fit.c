@@ -56,29 +56,69 @@ static void lincomb(const struct cp_est *x, const double *coef, int n,
 	cp_stats_ws_est(&w, level, e);
 }
 
+/*
+ * The mean of x with its t interval, less the samples that a preemption
+ * made slow: above Tukey's upper far-out fence (3 interquartile ranges
+ * past the third quartile) and above twice the median.  A send that the
+ * host preempted for 50 us, one of 50 samples of 0.1 us, made the mean
+ * 1.1 us and LogGP's L negative (a 2-rank calibration on 2 CPUs); no
+ * other sample is touched (a slow one is never a fast one's mistake).
+ * *dropped: the samples left out.
+ */
+static int robust_mean_ci(const double *x, int n, double level,
+			  struct cp_est *e, int *dropped)
+{
+	double q1, q3, med, hi, *k;
+	int i, m = 0, rc;
+
+	*dropped = 0;
+	rc = cp_stats_percentile(x, (size_t)n, 0.25, &q1);
+	if (!rc)
+		rc = cp_stats_percentile(x, (size_t)n, 0.75, &q3);
+	if (!rc)
+		rc = cp_stats_median(x, (size_t)n, &med);
+	if (rc)
+		return rc;
+	hi = fmax(q3 + 3 * (q3 - q1), 2 * med);
+	k = malloc((size_t)n * sizeof(*k));
+	if (!k)
+		return -CP_ENOMEM;
+	for (i = 0; i < n; i++)
+		if (x[i] <= hi)
+			k[m++] = x[i];
+	*dropped = n - m;
+	rc = cp_stats_mean_ci(k, (size_t)m, level, e);
+	free(k);
+	return rc;
+}
+
 int cp_loggp_fit(const struct cp_loggp_meas *in, double level,
 		 struct cp_loggp *p)
 {
 	struct cp_est rtt, burst, big, x[3];
 	double c[3];
-	int rc, bad;
+	int rc, bad, d[5];
 
 	if (!in || in->burst_count < 1 || !(in->big_bytes > 0) ||
 	    in->nsend < 2 || in->nrecv < 2 || in->nrtt < 2 ||
 	    in->nburst < 2 || in->nbig < 2)
 		return -CP_EINVAL;
 	memset(p, 0, sizeof(*p));
-	rc = cp_stats_mean_ci(in->send_s, in->nsend, level, &p->os_s);
+	rc = robust_mean_ci(in->send_s, in->nsend, level, &p->os_s, &d[0]);
 	if (!rc)
-		rc = cp_stats_mean_ci(in->recv_s, in->nrecv, level, &p->or_s);
+		rc = robust_mean_ci(in->recv_s, in->nrecv, level, &p->or_s,
+				    &d[1]);
 	if (!rc)
-		rc = cp_stats_mean_ci(in->rtt_s, in->nrtt, level, &rtt);
+		rc = robust_mean_ci(in->rtt_s, in->nrtt, level, &rtt, &d[2]);
 	if (!rc)
-		rc = cp_stats_mean_ci(in->burst_s, in->nburst, level, &burst);
+		rc = robust_mean_ci(in->burst_s, in->nburst, level, &burst,
+				    &d[3]);
 	if (!rc)
-		rc = cp_stats_mean_ci(in->big_burst_s, in->nbig, level, &big);
+		rc = robust_mean_ci(in->big_burst_s, in->nbig, level, &big,
+				    &d[4]);
 	if (rc)
 		return rc;
+	p->dropped = d[0] + d[1] + d[2] + d[3] + d[4];
 	x[0] = p->os_s;
 	x[1] = p->or_s;
 	c[0] = c[1] = 0.5;

@@ -206,6 +206,15 @@ static void test_loggp(gsl_rng *r)
 	ta_check(ta_near(t, 3 * (2 * p.o_s.val + p.l_s.val +
 				 1024 * p.gb_spb.val) + 2 * p.g_s.val, 1e-12),
 		 "LogGP tree bcast, 8 procs: h = 3");
+	/* one send preempted for 800 us: in the mean, o_s 30 us and L
+	 * negative; beyond the far-out fences, left out */
+	ta_check(p.dropped == 0, "no sample dropped from normal samples (%d)",
+		 p.dropped);
+	snd[7] = 800e-6;
+	rc = cp_loggp_fit(&in, LEVEL, &p);
+	ta_check(rc == 0 && p.dropped == 1 && within(&p.l_s, l) &&
+		 within(&p.os_s, os), "one send 800 us of 30: left out (%d), "
+		 "L %.3g, o_s %.3g", p.dropped, p.l_s.val, p.os_s.val);
 }
 
 static void test_plogp(void)

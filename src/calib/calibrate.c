@@ -395,6 +395,9 @@ static void do_baselines(const struct plan *pl, struct res *r,
 		calib_put(&p->hockney_beta_spb, &h.beta_spb, false);
 	}
 	if (cp_loggp_fit(&lm, CP_STATS_LEVEL, &lg) != -CP_EINVAL) {
+		printf("baselines: LogGP from %d samples, %d of them slow "
+		       "(preempted) and left out\n", 5 * pl->lg_samp,
+		       lg.dropped);
 		calib_put(&p->loggp_l_s, &lg.l_s, false);
 		calib_put(&p->loggp_o_s, &lg.o_s, false);
 		calib_put(&p->loggp_os_s, &lg.os_s, false);

@@ -5,9 +5,11 @@
  * about 2 to 3 times the contiguous send's time on the 2-core test
  * machine under Open MPI) and a contiguous array of 1024 doubles.
  * Ranks pair up (0-1, 2-3, ...) and bounce both messages STEPS times;
- * then rank 0 scatters, gathers and broadcasts a block so that the
- * collective models have something to price.  Rank 0 prints integer
- * checksums, identical with or without the profiler.
+ * then rank 0 scatters, gathers and broadcasts a block, COLL_REPS times
+ * after a barrier each, so that the collective models have something to
+ * price (the first calls of a run also pay for what MPI sets up at first
+ * use, 10 to 70 us here: one call each would show only that).  Rank 0
+ * prints integer checksums, identical with or without the profiler.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 #define N 1024		/* elements per message */
 #define LD 128		/* row length of the matrix: stride 1 KiB */
 #define STEPS 200
+#define COLL_REPS 20	/* rounds of the collectives */
 
 static long sum(const double *x, int n, int stride)
 {
@@ -55,25 +58,33 @@ static long bounce(double *mat, double *vec, MPI_Datatype col, int rank,
 	return sum(mat, N, LD) + sum(vec, N, 1);
 }
 
-/* Scatter, gather and broadcast one block of n doubles per rank. */
-static long collectives(int rank, int size)
+/* Scatter, gather and broadcast one block of n doubles per rank, reps
+ * times after a barrier each; the sum of what the last broadcast
+ * brought. */
+static long collectives(int rank, int size, int reps)
 {
 	int n = 256;
+	double *src = calloc((size_t)n * size, sizeof(double));
 	double *all = calloc((size_t)n * size, sizeof(double));
 	double *mine = calloc((size_t)n, sizeof(double));
 	long s = 0;
 
-	if (!all || !mine)
+	if (!src || !all || !mine)
 		MPI_Abort(MPI_COMM_WORLD, 1);
 	for (int i = 0; rank == 0 && i < n * size; i++)
-		all[i] = i % 97;
-	MPI_Scatter(all, n, MPI_DOUBLE, mine, n, MPI_DOUBLE, 0,
-		    MPI_COMM_WORLD);
-	for (int i = 0; i < n; i++)
-		mine[i] += rank;
-	MPI_Gather(mine, n, MPI_DOUBLE, all, n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-	MPI_Bcast(all, n * size, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+		src[i] = i % 97;
+	for (int k = 0; k < reps; k++) {
+		MPI_Barrier(MPI_COMM_WORLD);
+		MPI_Scatter(src, n, MPI_DOUBLE, mine, n, MPI_DOUBLE, 0,
+			    MPI_COMM_WORLD);
+		for (int i = 0; i < n; i++)
+			mine[i] += rank;
+		MPI_Gather(mine, n, MPI_DOUBLE, all, n, MPI_DOUBLE, 0,
+			   MPI_COMM_WORLD);
+		MPI_Bcast(all, n * size, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+	}
 	s = sum(all, n * size, 1);
+	free(src);
 	free(all);
 	free(mine);
 	return s;
@@ -102,7 +113,7 @@ int main(int argc, char **argv)
 	if (size >= 2 && (rank % 2 == 1 || rank + 1 < size))
 		mine = bounce(mat, vec, col, rank, rank ^ 1);
 	MPI_Reduce(&mine, &total, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-	coll = collectives(rank, size);
+	coll = collectives(rank, size, COLL_REPS);
 	if (rank == 0)
 		printf("ranks %d steps %d checksum %ld collectives %ld\n", size,
 		       STEPS, total, coll);

@@ -108,11 +108,30 @@ END { if (h == "" || e == "" || l == "" || g == "") { print "missing"; exit 1 }
 grep -q '^assume lmo.n2' c3.params && fail "n2 assumption on 3 ranks"
 # tau-Lop: rings of 1 to 3 ranks, then all 3 sending to 2 each (tau 6);
 # an o and an L (value or failed) for every size and tau; no network
-has c3.params '^taulop\.sizes 0 5 0 1024 8192 65536 524288$'
 has c3.params '^taulop\.taus 0 4 1 2 3 6$'
 has c3.params '^taulop\.ranks 0 3$'
-expect_eq "taulop.o lines" "$(grep -Ec '^(fail )?taulop\.o 0 ' c3.params)" 5
-expect_eq "taulop.L lines" "$(grep -Ec '^(fail )?taulop\.L 0 ' c3.params)" 20
+# the sizes: the quick grid and both sides of every LMO regime boundary
+# inside it (commprof-calibrate(1), step 8)
+"$PYTHON3" - c3.params <<'PY' || fail "tau-Lop's sizes"
+import sys
+w = {l.split()[0]: l.split()[1:] for l in open(sys.argv[1])
+     if l.startswith(("taulop.sizes 0 ", "lmo.regimes "))}
+sizes = [float(x) for x in w["taulop.sizes"][2:]]
+first = [float(x) for x in w["lmo.regimes"][1:]]
+assert sizes == sorted(set(sizes)), sizes
+assert {0, 1024, 8192, 65536, 524288} <= set(sizes), sizes
+for f in first[1:]:
+    if f <= 524288:
+        assert f in sizes and any(f - 4096 <= s < f for s in sizes), \
+            (f, sizes)
+print("# tau-Lop's sizes: %s; regimes from %s" % (
+      " ".join("%g" % s for s in sizes), " ".join("%g" % f for f in first)))
+PY
+nts=$(sed -n 's/^taulop\.sizes 0 \([0-9]*\) .*/\1/p' c3.params)
+expect_eq "taulop.o lines" "$(grep -Ec '^(fail )?taulop\.o 0 ' c3.params)" \
+	"$nts"
+expect_eq "taulop.L lines" "$(grep -Ec '^(fail )?taulop\.L 0 ' c3.params)" \
+	$((4 * nts))
 has c3.params '^(fail )?taulop\.red '
 grep -q '^taulop\.sizes 1 ' c3.params && fail "a network channel on one host"
 has c3.out '^tau-Lop channel 0 \(shared memory\) on 3 ranks'

@@ -315,9 +315,12 @@ void calib_l3_free(struct calib_l3 *l);
 
 /* tau-Lop's Ring experiments and the cost of a local reduction into
  * the tau-Lop section of p (rank 0, p allocated; the other ranks pass
- * what they have), reporting progress within the current phase.
- * Collective. */
-void calib_taulop(struct calib *c, struct cp_params *p);
+ * what they have), reporting progress within the current phase; the
+ * sizes of the Rings include both sides of every regime boundary of the
+ * LMO sweep inside their grid (first, below, nreg as calib_l3_run takes
+ * them; NULL: none).  Collective. */
+void calib_taulop(struct calib *c, const double *first, const double *below,
+		  int nreg, struct cp_params *p);
 
 /* ---- PlogPT (calib_plogpt.c) ---- */
 

@@ -49,6 +49,49 @@ static const double sizes_full[] = { 0, 256, 1024, 4000, 8192, 16384,
 				     1048576 };
 static const double sizes_quick[] = { 0, 1024, 8192, 65536, 524288 };
 
+#define MAXSIZES	48	/* the grid and two sizes per regime */
+
+static int cmp_size(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The sizes of the Ring experiments: the fixed grid, and on both sides of
+ * every boundary of the LMO sweep's regimes inside it (first[k], and the
+ * last size of regime k - 1: below[k] where a break was refined, else
+ * first[k] - 1), so that L is never interpolated across a protocol's
+ * jump: with Open MPI's eager limit of 4 KiB between 4000 and 8192 B, a
+ * 4096-B transfer on 2 ranks was priced 0.5 us where it took 2.  Sorted,
+ * each once; returns their number.
+ */
+static int plan_sizes(bool quick, const double *first, const double *below,
+		      int nreg, double *out)
+{
+	const double *base = quick ? sizes_quick : sizes_full;
+	int nb = quick ? 5 : 12, n = 0, i, k;
+	double top = base[nb - 1], v[2];
+
+	for (i = 0; i < nb; i++)
+		out[n++] = base[i];
+	for (k = 1; k < nreg && first; k++) {
+		if (!(first[k] > 0) || first[k] > top)
+			continue;
+		v[0] = first[k];
+		v[1] = below && below[k] > 0 && below[k] < first[k] ?
+		       below[k] : first[k] - 1;
+		for (i = 0; i < 2 && n < MAXSIZES; i++)
+			out[n++] = v[i];
+	}
+	qsort(out, (size_t)n, sizeof(*out), cmp_size);
+	for (i = k = 0; i < n; i++)
+		if (!k || out[i] != out[k - 1])
+			out[k++] = out[i];
+	return k;
+}
+
 static int iters_for(double bytes, bool quick)
 {
 	int n = bytes <= 16384 ? 20 : bytes <= 262144 ? 8 : 3;
@@ -495,11 +538,12 @@ static void free_exp(struct tl_exp *e)
 	free(e->isend);
 }
 
-void calib_taulop(struct calib *c, struct cp_params *p)
+void calib_taulop(struct calib *c, const double *first, const double *below,
+		  int nreg, struct cp_params *p)
 {
-	const double *sizes = c->quick ? sizes_quick : sizes_full;
+	double sizes[MAXSIZES];
 	/* c->sparse: 5 repetitions (see fit_iters) */
-	int ns = c->quick ? 5 : 12, nred;
+	int ns = plan_sizes(c->quick, first, below, nreg, sizes), nred;
 	int reps = c->sparse ? 5 : c->quick ? 7 : 11;
 	struct tl_exp e[2];
 	double rb[8], rt[8], pb[8], pt[8];

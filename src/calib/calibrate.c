@@ -595,7 +595,8 @@ static int calibrate(struct calib *c, const char *path, FILE *f)
 		params_alloc(c, &r, &p);
 	/* after params_alloc, which would drop the tau-Lop section */
 	calib_phase(c, "tau-lop", 0.10);
-	calib_taulop(c, &p);
+	calib_taulop(c, r.lmo.reg.first_bytes, r.lmo.below, r.lmo.reg.nreg,
+		     &p);
 	calib_phase(c, "plogpt", 0.04);
 	calib_plogpt(c, &p);
 	calib_gauge(c, &r.gauge);

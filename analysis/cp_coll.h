@@ -34,7 +34,9 @@
 	X(ALLTOALL, alltoall)					\
 	X(GATHER, gather)					\
 	X(SCATTER, scatter)					\
-	X(REDUCE_SCATTER_BLOCK, reduce_scatter_block)
+	X(REDUCE_SCATTER_BLOCK, reduce_scatter_block)		\
+	X(SCAN, scan)						\
+	X(EXSCAN, exscan)
 
 enum cp_coll_op {
 #define CP_COLL_OP_ID(id, name) CP_COLL_##id,
@@ -101,7 +103,11 @@ enum cp_coll_op {
 	X(REDUCE_SCATTER_BLOCK, 1, "basic_linear", 1)			\
 	X(REDUCE_SCATTER_BLOCK, 2, "recursive_doubling", 1)		\
 	X(REDUCE_SCATTER_BLOCK, 3, "recursive_halving", 1)		\
-	X(REDUCE_SCATTER_BLOCK, 4, "butterfly", 1)
+	X(REDUCE_SCATTER_BLOCK, 4, "butterfly", 1)			\
+	X(SCAN, 1, "linear", 1)						\
+	X(SCAN, 2, "recursive_doubling", 0)				\
+	X(EXSCAN, 1, "linear", 1)					\
+	X(EXSCAN, 2, "recursive_doubling", 0)
 
 /* Highest algorithm number of any operation. */
 #define CP_COLL_MAXALG 9
@@ -197,7 +203,8 @@ int cp_coll_fn(const char *mpi_name, enum cp_coll_op *op);
 /*
  * cp_coll_decide - the algorithm coll/tuned runs for c: the user's
  * forced one (mca, when use_dynamic is set and the op's algorithm is
- * not 0), else the fixed decision of coll_tuned_decision_fixed.c.
+ * not 0), else the fixed decision of coll_tuned_decision_fixed.c
+ * (scan and exscan: the linear chain, 1, which coll/basic runs too).
  * Returns the algorithm number >= 1, or -CP_COLL_E_ARG (c invalid),
  * -CP_COLL_E_RULES (a rules file, and no forced algorithm).
  * c: the call; mca: the overrides, NULL for none.

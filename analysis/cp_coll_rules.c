@@ -221,6 +221,12 @@ static int fixed(const struct cp_coll_call *c, int64_t bytes)
 	case CP_COLL_REDUCE_SCATTER_BLOCK:
 		return ladder(c->commute ? rsb_fixed : rsb_noncommute, p,
 			      bytes);
+	case CP_COLL_SCAN:
+	case CP_COLL_EXSCAN:
+		/* without forced rules, coll/basic's chain
+		 * (ompi_coll_base_(ex)scan_intra_linear), the same as
+		 * coll/tuned's algorithm 1 */
+		return 1;
 	default:
 		return -CP_COLL_E_ARG;
 	}
@@ -400,6 +406,8 @@ static const struct {
 	{ "MPI_Scatter", CP_COLL_SCATTER }, { "MPI_Iscatter", CP_COLL_SCATTER },
 	{ "MPI_Reduce_scatter_block", CP_COLL_REDUCE_SCATTER_BLOCK },
 	{ "MPI_Ireduce_scatter_block", CP_COLL_REDUCE_SCATTER_BLOCK },
+	{ "MPI_Scan", CP_COLL_SCAN }, { "MPI_Iscan", CP_COLL_SCAN },
+	{ "MPI_Exscan", CP_COLL_EXSCAN }, { "MPI_Iexscan", CP_COLL_EXSCAN },
 };
 
 int cp_coll_fn(const char *mpi_name, enum cp_coll_op *op)

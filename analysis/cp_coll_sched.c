@@ -954,6 +954,47 @@ static void scatter_binomial(struct gen *g, int root, int64_t count)
 	}
 }
 
+/* ---- scan and exscan (coll/basic) ---- */
+
+/* ompi_coll_base_scan_intra_linear: a chain; rank r > 0 mallocs a
+ * buffer of the message, receives r - 1's partial result into it,
+ * reduces it into its own and sends that on.  An empty message sends
+ * nothing (the MPI layer returns at once). */
+static void scan_linear(struct gen *g, int64_t count)
+{
+	int r;
+
+	if (!count)
+		return;
+	for (r = 1; r < g->p; r++)
+		scratch(g, r, (double)count, (double)count);
+	for (r = 0; r + 1 < g->p; r++) {
+		xfer(g, r, r + 1, count);
+		reduce(g, r + 1, count);
+		close_round(g);
+	}
+}
+
+/* ompi_coll_base_exscan_intra_linear: the same chain; a rank between
+ * the first and the last copies its input into a buffer it mallocs,
+ * receives r - 1's result, reduces it into that buffer and sends it
+ * on; the last only receives. */
+static void exscan_linear(struct gen *g, int64_t count)
+{
+	int r;
+
+	if (!count)
+		return;
+	for (r = 1; r + 1 < g->p; r++)
+		scratch(g, r, (double)count, (double)count);
+	for (r = 0; r + 1 < g->p; r++) {
+		xfer(g, r, r + 1, count);
+		if (r + 2 < g->p)
+			reduce(g, r + 1, count);
+		close_round(g);
+	}
+}
+
 /* ---- alltoall ---- */
 
 /* Linear: every process posts all receives and sends at once (with
@@ -1533,6 +1574,16 @@ static int sched(struct gen *g, const struct cp_coll_call *c, int alg)
 			return 0;
 		}
 		break;
+	case CP_COLL_SCAN:
+		if (alg != 1)
+			break;
+		scan_linear(g, n);
+		return 0;
+	case CP_COLL_EXSCAN:
+		if (alg != 1)
+			break;
+		exscan_linear(g, n);
+		return 0;
 	default:
 		break;
 	}

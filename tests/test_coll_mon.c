@@ -98,6 +98,12 @@ static void run(enum cp_coll_op op, int count, double *a, double *b)
 		MPI_Reduce_scatter_block(a, b, count, MPI_DOUBLE, MPI_SUM,
 					 MPI_COMM_WORLD);
 		break;
+	case CP_COLL_SCAN:
+		MPI_Scan(a, b, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+		break;
+	case CP_COLL_EXSCAN:
+		MPI_Exscan(a, b, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+		break;
 	default:
 		break;
 	}

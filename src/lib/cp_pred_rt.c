@@ -87,6 +87,10 @@ static void kinds_init(void)
 	coll_pair(CP_CALL_MPI_Reduce_scatter_block,
 		  CP_CALL_MPI_Ireduce_scatter_block, CP_PK_COLL,
 		  CP_COLL_REDUCE_SCATTER_BLOCK);
+	coll_pair(CP_CALL_MPI_Scan, CP_CALL_MPI_Iscan, CP_PK_COLL,
+		  CP_COLL_SCAN);
+	coll_pair(CP_CALL_MPI_Exscan, CP_CALL_MPI_Iexscan, CP_PK_COLL,
+		  CP_COLL_EXSCAN);
 }
 
 /* Every rank's host name, [cp_size][CP_HOST_BYTES]; NULL on failure.

@@ -51,7 +51,7 @@ static const double sizes_quick[] = { 0, 1024, 8192, 65536, 524288 };
 
 #define MAXSIZES	48	/* the grid and two sizes per regime */
 
-static int cmp_size(const void *a, const void *b)
+static int cmp_dbl(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
@@ -85,7 +85,7 @@ static int plan_sizes(bool quick, const double *first, const double *below,
 		for (i = 0; i < 2 && n < MAXSIZES; i++)
 			out[n++] = v[i];
 	}
-	qsort(out, (size_t)n, sizeof(*out), cmp_size);
+	qsort(out, (size_t)n, sizeof(*out), cmp_dbl);
 	for (i = k = 0; i < n; i++)
 		if (!k || out[i] != out[k - 1])
 			out[k++] = out[i];
@@ -221,13 +221,6 @@ static void ring(const struct tl_exp *e, int k, int d, char *sb, char *rb,
 			  e->world[(e->me + j) % k], 1, MPI_COMM_WORLD,
 			  &q[nq++]);
 	MPI_Waitall(nq, q, MPI_STATUSES_IGNORE);
-}
-
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
 }
 
 /* Most time for the repetitions of one experiment (quick: half): where

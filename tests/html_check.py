@@ -14,6 +14,7 @@ import http.client
 import json
 import os
 import shutil
+import signal
 import socket
 import struct
 import subprocess
@@ -139,6 +140,22 @@ class Page:
             f.write(base64.b64decode(r["data"]))
 
 
+def stop(proc):
+    """Kill chromium's process group and wait until it is gone."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait()
+    end = time.time() + 10
+    while time.time() < end:
+        try:
+            os.killpg(proc.pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+
+
 def start(chromium, profile):
     args = [chromium, "--headless", "--no-sandbox", "--disable-gpu",
             "--disable-quic", "--no-first-run",
@@ -146,13 +163,16 @@ def start(chromium, profile):
             "--disable-sync", "--user-data-dir=" + profile,
             "--remote-debugging-port=0", "--remote-debugging-address="
             "127.0.0.1", "--window-size=1280,1000", "about:blank"]
+    # its own process group: chromium's helpers outlive a killed parent
+    # and write into the profile after it is removed
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+                            stderr=subprocess.DEVNULL,
+                            start_new_session=True)
     port_file = os.path.join(profile, "DevToolsActivePort")
     while not os.path.exists(port_file) or \
             not open(port_file).read().strip():
         if proc.poll() is not None or time.time() > DEADLINE:
-            proc.kill()
+            stop(proc)
             fail("chromium did not start its DevTools server")
         time.sleep(0.1)
     port = int(open(port_file).read().split()[0])
@@ -258,8 +278,7 @@ def main():
                       height=min(int(height), 1700), scale=0.5)
     finally:
         if proc:
-            proc.kill()
-            proc.wait()
+            stop(proc)
         shutil.rmtree(profile, ignore_errors=True)
 
 

@@ -36,7 +36,9 @@
 	X(SCATTER, scatter)					\
 	X(REDUCE_SCATTER_BLOCK, reduce_scatter_block)		\
 	X(SCAN, scan)						\
-	X(EXSCAN, exscan)
+	X(EXSCAN, exscan)					\
+	X(ALLGATHERV, allgatherv)				\
+	X(REDUCE_SCATTER, reduce_scatter)
 
 enum cp_coll_op {
 #define CP_COLL_OP_ID(id, name) CP_COLL_##id,
@@ -107,7 +109,16 @@ enum cp_coll_op {
 	X(SCAN, 1, "linear", 1)						\
 	X(SCAN, 2, "recursive_doubling", 0)				\
 	X(EXSCAN, 1, "linear", 1)					\
-	X(EXSCAN, 2, "recursive_doubling", 0)
+	X(EXSCAN, 2, "recursive_doubling", 0)				\
+	X(ALLGATHERV, 1, "default", 1)					\
+	X(ALLGATHERV, 2, "bruck", 1)					\
+	X(ALLGATHERV, 3, "ring", 1)					\
+	X(ALLGATHERV, 4, "neighbor", 1)					\
+	X(ALLGATHERV, 5, "two_proc", 1)					\
+	X(REDUCE_SCATTER, 1, "non-overlapping", 1)			\
+	X(REDUCE_SCATTER, 2, "recursive_halving", 1)			\
+	X(REDUCE_SCATTER, 3, "ring", 1)					\
+	X(REDUCE_SCATTER, 4, "butterfly", 1)
 
 /* Highest algorithm number of any operation. */
 #define CP_COLL_MAXALG 9
@@ -165,10 +176,17 @@ struct cp_coll_call {
 				 * the message of bcast, reduce, allreduce;
 				 * one peer's block of allgather, alltoall,
 				 * gather, scatter; the result block of
-				 * reduce_scatter_block */
+				 * reduce_scatter_block; of allgatherv and
+				 * reduce_scatter, every rank's block when
+				 * counts is NULL */
 	double type_bytes;	/* bytes per element */
 	bool commute;		/* the reduction operation commutes (every
 				 * predefined MPI_Op does) */
+	const int64_t *counts;	/* allgatherv: rank i's block (recvcounts),
+				 * reduce_scatter: rank i's result block,
+				 * [nprocs] elements each, every rank's
+				 * argument; NULL: count each; the other
+				 * operations ignore it */
 };
 
 /* Why a call has no schedule (negated returns of cp_coll_sched). */
@@ -194,17 +212,26 @@ bool cp_coll_alg_modelled(int op, int alg);
  * as a collective here: its index, in the order Barrier, Ibarrier, Bcast,
  * Ibcast, Reduce, Ireduce, Allreduce, Iallreduce, Allgather, Iallgather,
  * Alltoall, Ialltoall, Gather, Igather, Scatter, Iscatter,
- * Reduce_scatter_block, Ireduce_scatter_block (the report lists them so),
+ * Reduce_scatter_block, Ireduce_scatter_block, Scan, Iscan, Exscan,
+ * Iexscan, Allgatherv, Iallgatherv, Reduce_scatter, Ireduce_scatter (the
+ * report lists them so),
  * with its operation in *op (may be NULL); -1 for another name or NULL.
  * Cannot fail.
  */
 int cp_coll_fn(const char *mpi_name, enum cp_coll_op *op);
 
+/* cp_coll_total - elements of all of c's blocks: the sum of c->counts
+ * (count * nprocs without them); -1 for a negative count or a sum
+ * beyond 2^62.  Cannot fail otherwise. */
+int64_t cp_coll_total(const struct cp_coll_call *c);
+
 /*
  * cp_coll_decide - the algorithm coll/tuned runs for c: the user's
  * forced one (mca, when use_dynamic is set and the op's algorithm is
  * not 0), else the fixed decision of coll_tuned_decision_fixed.c
- * (scan and exscan: the linear chain, 1, which coll/basic runs too).
+ * (scan and exscan: the linear chain, 1, which coll/basic runs too;
+ * allgatherv decides on its blocks' bytes over P, reduce_scatter on
+ * all its blocks' bytes).
  * Returns the algorithm number >= 1, or -CP_COLL_E_ARG (c invalid),
  * -CP_COLL_E_RULES (a rules file, and no forced algorithm).
  * c: the call; mca: the overrides, NULL for none.

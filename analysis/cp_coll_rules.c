@@ -8,9 +8,11 @@
  * here rather than code, so that a bracket reads as the original does.
  * The message size is the one coll/tuned decides on: count times the
  * type size of the call's per-process block (reduce_scatter_block: of
- * the result block).
+ * the result block); for allgatherv the bytes of all blocks over P
+ * (integer division), for reduce_scatter the bytes of all blocks.
  */
 #include <limits.h>
+#include <stdint.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -184,6 +186,44 @@ static const struct bracket rsb_noncommute[] = {
 	{ ANYP, { { 0, 1 } } },
 };
 
+/* on the bytes of all blocks over P */
+static const struct bracket allgatherv_fixed[] = {
+	{ 3, { { 2048, 3 }, { 4096, 5 }, { 8192, 3 }, { 0, 5 } } },
+	{ 8, { { 256, 1 }, { 4096, 4 }, { 8192, 3 }, { 16384, 4 },
+	       { 262144, 2 }, { 0, 4 } } },
+	{ 16, { { 1024, 1 }, { 0, 2 } } },
+	{ 32, { { 128, 1 }, { 262144, 2 }, { 0, 3 } } },
+	{ 64, { { 256, 1 }, { 8192, 2 }, { 0, 3 } } },
+	{ 128, { { 256, 1 }, { 4096, 2 }, { 0, 3 } } },
+	{ 256, { { 1024, 2 }, { 65536, 4 }, { 0, 3 } } },
+	{ 512, { { 1024, 2 }, { 0, 3 } } },
+	{ 1024, { { 512, 2 }, { 1024, 1 }, { 4096, 2 }, { 1048576, 4 },
+		  { 0, 3 } } },
+	{ ANYP, { { 4096, 2 }, { 0, 4 } } },
+};
+
+/* on the bytes of all blocks */
+static const struct bracket rs_fixed[] = {
+	{ 4, { { 65536, 3 }, { 131072, 4 }, { 0, 3 } } },
+	{ 8, { { 8, 1 }, { 262144, 2 }, { 0, 3 } } },
+	{ 32, { { 262144, 2 }, { 0, 3 } } },
+	{ 64, { { 64, 1 }, { 2048, 2 }, { 524288, 4 }, { 0, 3 } } },
+	{ 128, { { 256, 1 }, { 512, 2 }, { 2048, 4 }, { 4096, 2 },
+		 { 0, 4 } } },
+	{ 256, { { 256, 1 }, { 512, 2 }, { 0, 4 } } },
+	{ 512, { { 256, 1 }, { 1024, 2 }, { 0, 4 } } },
+	{ 1024, { { 512, 1 }, { 2048, 2 }, { 8192, 4 }, { 16384, 2 },
+		  { 0, 4 } } },
+	{ 2048, { { 512, 1 }, { 4096, 2 }, { 16384, 4 }, { 32768, 2 },
+		  { 0, 4 } } },
+	{ 4096, { { 512, 1 }, { 4096, 2 }, { 0, 4 } } },
+	{ ANYP, { { 1024, 1 }, { 8192, 2 }, { 0, 4 } } },
+};
+
+static const struct bracket rs_noncommute[] = {
+	{ ANYP, { { 0, 1 } } },
+};
+
 static int ladder(const struct bracket *b, int p, int64_t bytes)
 {
 	int k;
@@ -227,9 +267,28 @@ static int fixed(const struct cp_coll_call *c, int64_t bytes)
 		 * (ompi_coll_base_(ex)scan_intra_linear), the same as
 		 * coll/tuned's algorithm 1 */
 		return 1;
+	case CP_COLL_ALLGATHERV:
+		return ladder(allgatherv_fixed, p, bytes / p);
+	case CP_COLL_REDUCE_SCATTER:
+		return ladder(c->commute ? rs_fixed : rs_noncommute, p, bytes);
 	default:
 		return -CP_COLL_E_ARG;
 	}
+}
+
+int64_t cp_coll_total(const struct cp_coll_call *c)
+{
+	int64_t sum = 0;
+	int i;
+
+	if (!c->counts)
+		return c->count * c->nprocs;
+	for (i = 0; i < c->nprocs; i++) {
+		if (c->counts[i] < 0 || c->counts[i] > INT64_MAX / 2 - sum)
+			return -1;
+		sum += c->counts[i];
+	}
+	return sum;
 }
 
 int cp_coll_decide(const struct cp_coll_call *c, const struct cp_coll_mca *mca)
@@ -238,8 +297,12 @@ int cp_coll_decide(const struct cp_coll_call *c, const struct cp_coll_mca *mca)
 	 * block of 2^63 bytes or more is no call's (a damaged row's) */
 	double bytes = c ? (double)c->count * c->type_bytes : 0;
 
+	if (c && c->nprocs >= 1 && (c->op == CP_COLL_ALLGATHERV ||
+				    c->op == CP_COLL_REDUCE_SCATTER))
+		bytes = (double)cp_coll_total(c) * c->type_bytes;
 	if (!c || c->op < 0 || c->op >= CP_COLL_NOPS || c->nprocs < 1 ||
-	    c->count < 0 || !(c->type_bytes >= 0) || !(bytes < 0x1p63))
+	    c->count < 0 || !(c->type_bytes >= 0) || !(bytes >= 0) ||
+	    !(bytes < 0x1p63))
 		return -CP_COLL_E_ARG;
 	if (mca && mca->use_dynamic && mca->alg[c->op] > 0)
 		return mca->alg[c->op];
@@ -408,6 +471,10 @@ static const struct {
 	{ "MPI_Ireduce_scatter_block", CP_COLL_REDUCE_SCATTER_BLOCK },
 	{ "MPI_Scan", CP_COLL_SCAN }, { "MPI_Iscan", CP_COLL_SCAN },
 	{ "MPI_Exscan", CP_COLL_EXSCAN }, { "MPI_Iexscan", CP_COLL_EXSCAN },
+	{ "MPI_Allgatherv", CP_COLL_ALLGATHERV },
+	{ "MPI_Iallgatherv", CP_COLL_ALLGATHERV },
+	{ "MPI_Reduce_scatter", CP_COLL_REDUCE_SCATTER },
+	{ "MPI_Ireduce_scatter", CP_COLL_REDUCE_SCATTER },
 };
 
 int cp_coll_fn(const char *mpi_name, enum cp_coll_op *op)

@@ -748,68 +748,104 @@ static void allreduce_rsag(struct gen *g, int64_t count)
 	}
 }
 
-/* ---- allgather ---- */
+/* ---- allgather and allgatherv: a block per rank (c->count each for
+ * allgather, whose call carries no counts here) ---- */
 
-static void allgather_bruck(struct gen *g, int64_t count)
+/* Elements of rank b's block (0 <= b < P). */
+static int64_t vblk(const struct cp_coll_call *c, int b)
 {
-	int p = g->p, r, d;
-
-	for (d = 1; d < p; d <<= 1) {
-		int64_t blocks = d <= (p >> 1) ? d : p - d;
-
-		for (r = 0; r < p; r++)
-			xfer(g, r, (r - d + p) % p, blocks * count);
-		close_round(g);
-	}
+	return c->counts ? c->counts[b] : c->count;
 }
 
-static void allgather_rd(struct gen *g, int64_t count)
+/* Elements of the n blocks of ranks a, a + 1, ... (mod P). */
+static int64_t vsum(const struct cp_coll_call *c, int a, int n)
 {
-	int p = g->p, r, d;
+	int64_t s = 0;
+	int i;
 
-	if (floor_pow2(p) != p) {
-		allgather_bruck(g, count);
-		return;
-	}
-	for (d = 1; d < p; d <<= 1) {
-		for (r = 0; r < p; r++)
-			xfer(g, r, r ^ d, (int64_t)d * count);
-		close_round(g);
-	}
+	for (i = 0; i < n; i++)
+		s += vblk(c, (a + i) % c->nprocs);
+	return s;
 }
 
-static void allgather_ring(struct gen *g, int64_t count)
+/* ompi_coll_base_allgather(v)_intra_ring: in step i rank r passes block
+ * r - i on to r + 1, empty blocks too. */
+static void allgather_ring(struct gen *g, const struct cp_coll_call *c)
 {
 	int p = g->p, r, i;
 
 	for (i = 0; i < p - 1; i++) {
 		for (r = 0; r < p; r++)
-			xfer(g, r, (r + 1) % p, count);
+			xfer(g, r, (r + 1) % p, vblk(c, (r - i + p) % p));
 		close_round(g);
 	}
 }
 
-static void allgather_neighbor(struct gen *g, int64_t count)
+/* ompi_coll_base_allgather(v)_intra_bruck: at distance d rank r sends the
+ * blocks r .. r + min(d, P - d) - 1 it holds to r - d. */
+static void allgather_bruck(struct gen *g, const struct cp_coll_call *c)
 {
-	int p = g->p, r, i;
+	int p = g->p, r, d;
+
+	for (d = 1; d < p; d <<= 1) {
+		int bc = d <= (p >> 1) ? d : p - d;
+
+		for (r = 0; r < p; r++)
+			xfer(g, r, (r - d + p) % p, vsum(c, r, bc));
+		close_round(g);
+	}
+}
+
+/* ompi_coll_base_allgather(v)_intra_neighborexchange (odd P: the ring):
+ * its own block to one neighbour, then pairs of blocks, alternating
+ * between the two neighbours, each pair the one received last. */
+static void allgather_neighbor(struct gen *g, const struct cp_coll_call *c)
+{
+	int p = g->p, r, i, nb[CP_COLL_MAXP][2], rdf[CP_COLL_MAXP][2];
+	int sdf[CP_COLL_MAXP];
 
 	if (p % 2) {
-		allgather_ring(g, count);
+		allgather_ring(g, c);
 		return;
 	}
-	for (r = 0; r < p; r++)
-		xfer(g, r, r % 2 ? (r - 1 + p) % p : (r + 1) % p, count);
+	for (r = 0; r < p; r++) {
+		bool even = r % 2 == 0;
+
+		nb[r][0] = (r + (even ? 1 : p - 1)) % p;
+		nb[r][1] = (r + (even ? p - 1 : 1)) % p;
+		rdf[r][0] = rdf[r][1] = even ? r : nb[r][0];
+		sdf[r] = even ? r : rdf[r][0];
+		xfer(g, r, nb[r][0], vblk(c, r));
+	}
 	close_round(g);
 	for (i = 1; i < p / 2; i++) {
-		for (r = 0; r < p; r++) {
-			int nb;
+		int par = i % 2;
 
-			if (r % 2 == 0)
-				nb = i % 2 ? (r - 1 + p) % p : (r + 1) % p;
-			else
-				nb = i % 2 ? (r + 1) % p : (r - 1 + p) % p;
-			xfer(g, r, nb, 2 * count);
+		for (r = 0; r < p; r++) {
+			/* even ranks walk up by 2 on one side, down on the
+			 * other; odd ranks the other way round */
+			int off = (r % 2 == 0) == (par == 0) ? 2 : p - 2;
+
+			rdf[r][par] = (rdf[r][par] + off) % p;
+			xfer(g, r, nb[r][par],
+			     vblk(c, sdf[r]) + vblk(c, sdf[r] + 1));
+			sdf[r] = rdf[r][par];
 		}
+		close_round(g);
+	}
+}
+
+static void allgather_rd(struct gen *g, const struct cp_coll_call *c)
+{
+	int p = g->p, r, d;
+
+	if (floor_pow2(p) != p) {
+		allgather_bruck(g, c);
+		return;
+	}
+	for (d = 1; d < p; d <<= 1) {
+		for (r = 0; r < p; r++)
+			xfer(g, r, r ^ d, (int64_t)d * c->count);
 		close_round(g);
 	}
 }
@@ -1083,12 +1119,45 @@ static void rsb_scratch(struct gen *g, int64_t rcount, int64_t recv,
 	}
 }
 
-static void rsb_halving(struct gen *g, int64_t rcount)
+/* The virtual blocks of recursive halving and of reduce_scatter's
+ * butterfly: below rem, ranks 2v and 2v + 1 together, above, rank
+ * v + rem. */
+static void rs_vblocks(const struct cp_coll_call *c, int pof2, int rem,
+		       int64_t *t)
 {
-	int p = g->p, pof2 = floor_pow2(p), rem = p - pof2, r, mask;
-	int64_t total = (int64_t)p * rcount;
+	int v;
 
-	rsb_scratch(g, rcount, total - total / 2, rem, true);
+	for (v = 0; v < pof2; v++)
+		t[v] = v < rem ? vblk(c, 2 * v) + vblk(c, 2 * v + 1) :
+				 vblk(c, v + rem);
+}
+
+static int64_t tsum(const int64_t *t, int a, int n)
+{
+	int64_t s = 0;
+
+	while (n-- > 0)
+		s += t[a++];
+	return s;
+}
+
+/* Where virtual rank v is: below rem the odd one of its pair. */
+static int rs_real(int v, int rem)
+{
+	return v < rem ? v * 2 + 1 : v + rem;
+}
+
+/* The rounds of recursive halving over the virtual blocks t (pof2 of
+ * them, rem pairs folded, total elements): the pairs below 2 rem fold,
+ * then halving steps (empty messages not sent), then the odd ranks of
+ * the pairs hand the even ones their blocks (empty ones not sent).  The
+ * reduce_scatter and the reduce_scatter_block of Open MPI send the same;
+ * they malloc differently. */
+static void halving_rounds(struct gen *g, const struct cp_coll_call *c,
+			   const int64_t *t, int pof2, int rem, int64_t total)
+{
+	int p = g->p, r, mask;
+
 	if (rem) {
 		for (r = 0; r < 2 * rem; r += 2) {
 			xfer(g, r, r + 1, total);
@@ -1105,27 +1174,21 @@ static void rsb_halving(struct gen *g, int64_t rcount)
 			vr = r < 2 * rem ? r / 2 : r - rem;
 			/* replay the index walk of the earlier steps */
 			for (m = pof2 >> 1; m >= mask; m >>= 1) {
-				int vp = vr ^ m, peer;
 				int64_t sc, rc;
 
-				if (vr < vp) {
+				if (vr < (vr ^ m)) {
 					si = ri + m;
-					sc = rcount * range_sum(si, last - 1,
-								rem - 1);
-					rc = rcount * range_sum(ri, si - 1,
-								rem - 1);
+					sc = tsum(t, si, last - si);
+					rc = tsum(t, ri, si - ri);
 				} else {
 					ri = si + m;
-					sc = rcount * range_sum(si, ri - 1,
-								rem - 1);
-					rc = rcount * range_sum(ri, last - 1,
-								rem - 1);
+					sc = tsum(t, si, ri - si);
+					rc = tsum(t, ri, last - ri);
 				}
 				if (m == mask) {
-					peer = vp < rem ? vp * 2 + 1 :
-							  vp + rem;
 					if (sc > 0)
-						xfer(g, r, peer, sc);
+						xfer(g, r, rs_real(vr ^ m, rem),
+						     sc);
 					reduce(g, r, rc);
 				}
 				si = ri;
@@ -1136,9 +1199,52 @@ static void rsb_halving(struct gen *g, int64_t rcount)
 	}
 	if (rem) {
 		for (r = 1; r < 2 * rem; r += 2)
-			xfer(g, r, r - 1, rcount);
+			if (vblk(c, r - 1) > 0)
+				xfer(g, r, r - 1, vblk(c, r - 1));
 		close_round(g);
 	}
+}
+
+/* ompi_coll_base_reduce_scatter_block_intra_recursivehalving */
+static void rsb_halving(struct gen *g, int64_t rcount)
+{
+	struct cp_coll_call u = { .nprocs = g->p, .count = rcount };
+	int pof2 = floor_pow2(g->p), rem = g->p - pof2;
+	int64_t total = (int64_t)g->p * rcount, t[CP_COLL_MAXP];
+
+	rs_vblocks(&u, pof2, rem, t);
+	rsb_scratch(g, rcount, total - total / 2, rem, true);
+	halving_rounds(g, &u, t, pof2, rem, total);
+}
+
+/* ompi_coll_base_reduce_scatter_intra_basic_recursivehalving: the
+ * halving rounds (nothing for no elements at all); every rank mallocs
+ * two buffers of all blocks: one takes a copy of its input, the other
+ * what it receives (the most in its first step, in the half it keeps;
+ * nothing on a rank that folds out). */
+static void rs_halving(struct gen *g, const struct cp_coll_call *c)
+{
+	int p = g->p, pof2 = floor_pow2(p), rem = p - pof2, r;
+	int64_t total = cp_coll_total(c), t[CP_COLL_MAXP], low;
+
+	if (!total)
+		return;
+	rs_vblocks(c, pof2, rem, t);
+	low = tsum(t, 0, pof2 / 2);
+	for (r = 0; r < p; r++) {
+		int vr = r < 2 * rem ? r / 2 : r - rem;
+
+		scratch(g, r, (double)total, (double)total);
+		if (r < 2 * rem)
+			scratch(g, r, (double)total,
+				r % 2 ? (double)total : 0);
+		else if (vr < pof2 / 2)
+			scratch(g, r, (double)total, (double)low);
+		else
+			scratch_at(g, r, (double)total, (double)low,
+				   (double)(total - low));
+	}
+	halving_rounds(g, c, t, pof2, rem, total);
 }
 
 /* Elements a process sends in ompi_coll_base_reduce_scatter_block_intra_
@@ -1281,6 +1387,187 @@ static void rsb_butterfly(struct gen *g, int64_t rcount)
 	close_round(g);
 }
 
+/* ---- allgatherv and reduce_scatter: a block of its own per rank ---- */
+
+static int sched(struct gen *g, const struct cp_coll_call *c, int alg);
+static int nested(struct gen *g, const struct cp_coll_call *c,
+		  enum cp_coll_op op, int root, int64_t count);
+
+/* ompi_coll_base_allgatherv_intra_basic_default: a gatherv to rank 0
+ * (coll/basic's: blocking receives in rank order, empty blocks not
+ * sent), then a broadcast of one element that holds every block, as
+ * coll/tuned decides it on all their bytes. */
+static int allgatherv_default(struct gen *g, const struct cp_coll_call *c)
+{
+	struct cp_coll_call n = *c;
+	int64_t total = cp_coll_total(c);
+	double tb = g->tb;
+	int i, alg, rc;
+
+	for (i = 1; i < g->p; i++)
+		if (vblk(c, i) > 0) {
+			xfer(g, i, 0, vblk(c, i));
+			close_round(g);
+		}
+	if (!total)
+		return 0;
+	n.op = CP_COLL_BCAST;
+	n.root = 0;
+	n.count = 1;
+	n.type_bytes = (double)total * c->type_bytes;
+	n.counts = NULL;
+	alg = cp_coll_decide(&n, g->mca);
+	if (alg < 0)
+		return alg;
+	g->tb = n.type_bytes;
+	rc = sched(g, &n, alg);
+	g->tb = tb;
+	return rc;
+}
+
+/* ompi_coll_base_reduce_scatter_intra_ring: block r - k passes from r
+ * to r + 1 in step k, reduced on the way (empty blocks sent too); each
+ * rank mallocs a buffer of all blocks and one (two from 3 ranks) of
+ * the largest for what it receives, step after step in turn. */
+static void rs_ring(struct gen *g, const struct cp_coll_call *c)
+{
+	int p = g->p, r, k;
+	int64_t total = cp_coll_total(c), maxc = 0;
+
+	for (r = 0; r < p; r++)
+		if (vblk(c, r) > maxc)
+			maxc = vblk(c, r);
+	for (r = 0; r < p; r++) {
+		int64_t used[2] = { 0, 0 }, b;
+
+		/* step k brings block r - 1 - k into buffer (k - 1) % 2 */
+		for (k = 1; k < p; k++) {
+			b = vblk(c, ((r - 1 - k) % p + p) % p);
+			if (b > used[(k - 1) % 2])
+				used[(k - 1) % 2] = b;
+		}
+		scratch(g, r, (double)total, (double)total);
+		scratch(g, r, (double)maxc, (double)used[0]);
+		if (p > 2)
+			scratch(g, r, (double)maxc, (double)used[1]);
+	}
+	for (r = 0; r < p; r++)
+		xfer(g, r, (r + 1) % p, vblk(c, (r + p - 1) % p));
+	close_round(g);
+	for (k = 2; k < p; k++) {
+		for (r = 0; r < p; r++) {
+			int prev = (r + p - k) % p;
+
+			reduce(g, r, vblk(c, prev));
+			xfer(g, r, (r + 1) % p, vblk(c, prev));
+		}
+		close_round(g);
+	}
+	for (r = 0; r < p; r++)
+		reduce(g, r, vblk(c, r));
+	close_round(g);
+}
+
+/* ompi_coll_base_reduce_scatter_intra_butterfly: the pairs below 2 rem
+ * fold, then exchanges across bit 1, 2, 4, ... of the virtual rank,
+ * each keeping half of its blocks (empty messages sent too); the
+ * blocks end in bit-reversed order, so each survivor sends a folded-out
+ * rank its block, then swaps with its mirror.  Two buffers of all
+ * blocks on every rank, as in recursive halving. */
+static void rs_butterfly(struct gen *g, const struct cp_coll_call *c)
+{
+	int p = g->p, pof2 = floor_pow2(p), rem = p - pof2, r, mask;
+	int64_t total = cp_coll_total(c), t[CP_COLL_MAXP];
+
+	rs_vblocks(c, pof2, rem, t);
+	for (r = 0; r < p; r++) {
+		int vr = r < 2 * rem ? r / 2 : r - rem;
+		int64_t half = tsum(t, 0, pof2 / 2);
+
+		scratch(g, r, (double)total, (double)total);
+		if (r < 2 * rem && r % 2)
+			scratch(g, r, (double)total, (double)total);
+		else if (r < 2 * rem)
+			scratch(g, r, (double)total, 0);
+		else if (vr % 2 == 0)
+			scratch(g, r, (double)total, (double)half);
+		else
+			scratch_at(g, r, (double)total, (double)half,
+				   (double)(total - half));
+	}
+	if (rem) {
+		for (r = 0; r < 2 * rem; r += 2) {
+			xfer(g, r, r + 1, total);
+			reduce(g, r + 1, total);
+		}
+		close_round(g);
+	}
+	for (mask = 1; mask < pof2; mask <<= 1) {
+		for (r = 0; r < p; r++) {
+			int vr, m, nb = pof2, si = 0, ri = 0;
+
+			if (r < 2 * rem && r % 2 == 0)
+				continue;
+			vr = r < 2 * rem ? r / 2 : r - rem;
+			for (m = 1; m <= mask; m <<= 1) {
+				nb /= 2;
+				if (vr & m)
+					ri += nb;
+				else
+					si += nb;
+				if (m < mask)
+					si = ri;
+			}
+			xfer(g, r, rs_real(vr ^ mask, rem), tsum(t, si, nb));
+			reduce(g, r, tsum(t, ri, nb));
+		}
+		close_round(g);
+	}
+	for (r = 0; r < p; r++) {
+		int vp;
+
+		if (r < 2 * rem && r % 2 == 0)
+			continue;
+		vp = mirror(r < 2 * rem ? r / 2 : r - rem, pof2);
+		if (vp < rem)
+			xfer(g, r, rs_real(vp, rem) - 1,
+			     vblk(c, rs_real(vp, rem) - 1));
+	}
+	close_round(g);
+	for (r = 0; r < p; r++) {
+		int vr, vp;
+
+		if (r < 2 * rem && r % 2 == 0)
+			continue;
+		vr = r < 2 * rem ? r / 2 : r - rem;
+		vp = mirror(vr, pof2);
+		if (vp != vr)
+			xfer(g, r, rs_real(vp, rem), vblk(c, rs_real(vp, rem)));
+	}
+	close_round(g);
+}
+
+/* ompi_coll_base_reduce_scatter_intra_nonoverlapping: a reduce of all
+ * blocks to rank 0 (into a buffer it mallocs), as coll/tuned decides
+ * it, then coll/basic's scatterv: blocking sends in rank order, empty
+ * blocks not sent. */
+static int rs_nonoverlapping(struct gen *g, const struct cp_coll_call *c)
+{
+	int64_t total = cp_coll_total(c);
+	int i, rc;
+
+	scratch(g, 0, (double)total, (double)total);
+	rc = nested(g, c, CP_COLL_REDUCE, 0, total);
+	if (rc)
+		return rc;
+	for (i = 1; i < g->p; i++)
+		if (vblk(c, i) > 0) {
+			xfer(g, 0, i, vblk(c, i));
+			close_round(g);
+		}
+	return 0;
+}
+
 /* ---- barrier ---- */
 
 static void barrier(struct gen *g, int alg)
@@ -1354,8 +1641,6 @@ static void barrier(struct gen *g, int alg)
 
 /* ---- dispatch ---- */
 
-static int sched(struct gen *g, const struct cp_coll_call *c, int alg);
-
 /* A nested collective (cp_coll_decide with the same overrides). */
 static int nested(struct gen *g, const struct cp_coll_call *c,
 		  enum cp_coll_op op, int root, int64_t count)
@@ -1391,6 +1676,7 @@ static int nested_ok(const struct cp_coll_call *c, int alg,
 	struct cp_coll_call n = *c;
 	enum cp_coll_op ops[2];
 	int64_t counts[2];
+	double tbytes[2] = { c->type_bytes, c->type_bytes };
 	int k, nn = 0, a;
 
 	switch (c->op) {
@@ -1420,6 +1706,21 @@ static int nested_ok(const struct cp_coll_call *c, int alg,
 			nn = 2;
 		}
 		break;
+	case CP_COLL_ALLGATHERV:	/* one element of all blocks */
+		if (alg == 1 && cp_coll_total(c) > 0) {
+			ops[0] = CP_COLL_BCAST;
+			counts[0] = 1;
+			tbytes[0] = (double)cp_coll_total(c) * c->type_bytes;
+			nn = 1;
+		}
+		break;
+	case CP_COLL_REDUCE_SCATTER:
+		if (alg == 1) {
+			ops[0] = CP_COLL_REDUCE;
+			counts[0] = cp_coll_total(c);
+			nn = 1;
+		}
+		break;
 	default:
 		break;
 	}
@@ -1427,6 +1728,8 @@ static int nested_ok(const struct cp_coll_call *c, int alg,
 		n.op = ops[k];
 		n.root = 0;
 		n.count = counts[k];
+		n.type_bytes = tbytes[k];
+		n.counts = NULL;
 		a = cp_coll_decide(&n, mca);
 		if (a < 0)
 			return a;
@@ -1439,6 +1742,7 @@ static int nested_ok(const struct cp_coll_call *c, int alg,
 static int sched(struct gen *g, const struct cp_coll_call *c, int alg)
 {
 	const struct cp_coll_mca *m = g->mca;
+	struct cp_coll_call u;
 	int64_t n = c->count;
 	int rc, maxreq;
 
@@ -1480,27 +1784,29 @@ static int sched(struct gen *g, const struct cp_coll_call *c, int alg)
 		}
 		break;
 	case CP_COLL_ALLGATHER:
+		u = *c;
+		u.counts = NULL;	/* every block c->count */
 		switch (alg) {
 		case 1:
 			rc = nested(g, c, CP_COLL_GATHER, 0, n);
 			return rc ? rc : nested(g, c, CP_COLL_BCAST, 0,
 						n * c->nprocs);
 		case 2:
-			allgather_bruck(g, n);
+			allgather_bruck(g, &u);
 			return 0;
 		case 3:
-			allgather_rd(g, n);
+			allgather_rd(g, &u);
 			return 0;
 		case 4:
-			allgather_ring(g, n);
+			allgather_ring(g, &u);
 			return 0;
 		case 5:
-			allgather_neighbor(g, n);
+			allgather_neighbor(g, &u);
 			return 0;
 		case 6:
 			if (c->nprocs != 2)
 				return -CP_COLL_E_ARG;
-			allgather_ring(g, n);
+			allgather_ring(g, &u);
 			return 0;
 		}
 		break;
@@ -1584,6 +1890,41 @@ static int sched(struct gen *g, const struct cp_coll_call *c, int alg)
 			break;
 		exscan_linear(g, n);
 		return 0;
+	case CP_COLL_ALLGATHERV:
+		switch (alg) {
+		case 1:
+			return allgatherv_default(g, c);
+		case 2:
+			allgather_bruck(g, c);
+			return 0;
+		case 3:
+			allgather_ring(g, c);
+			return 0;
+		case 4:
+			allgather_neighbor(g, c);
+			return 0;
+		case 5:
+			if (c->nprocs != 2)
+				return -CP_COLL_E_ARG;
+			allgather_ring(g, c);
+			return 0;
+		}
+		break;
+	case CP_COLL_REDUCE_SCATTER:
+		switch (alg) {
+		case 1:
+			return rs_nonoverlapping(g, c);
+		case 2:
+			rs_halving(g, c);
+			return 0;
+		case 3:
+			rs_ring(g, c);
+			return 0;
+		case 4:
+			rs_butterfly(g, c);
+			return 0;
+		}
+		break;
 	default:
 		break;
 	}
@@ -1603,6 +1944,9 @@ int cp_coll_sched(const struct cp_coll_call *c, int alg,
 		return -CP_COLL_E_ARG;
 	if (c->nprocs > CP_COLL_MAXP)
 		return -CP_COLL_E_BIG;
+	if ((c->op == CP_COLL_ALLGATHERV || c->op == CP_COLL_REDUCE_SCATTER) &&
+	    cp_coll_total(c) < 0)
+		return -CP_COLL_E_ARG;
 	if (!alg_ok(c, alg))
 		return -CP_COLL_E_ALG;
 	rc = nested_ok(c, alg, mca);

@@ -88,7 +88,7 @@ static void test_formulas(const struct cp_taulop *m)
 static void test_colls(const struct cp_taulop *m)
 {
 	struct cp_coll_mca mca;
-	struct cp_coll_call c = { CP_COLL_BCAST, 4, 0, 100, 1, true };
+	struct cp_coll_call c = { CP_COLL_BCAST, 4, 0, 100, 1, true, NULL };
 	int32_t hosts[4] = { 0, 0, 1, 1 };
 	struct cp_coll_place pl = { NULL, hosts };
 	unsigned f = 0;
@@ -381,7 +381,7 @@ static void test_heap_hist(void)
 static double rsb_pages(const struct cp_taulop *m, const double *thr)
 {
 	struct cp_coll_call c = { CP_COLL_REDUCE_SCATTER_BLOCK, 4, 0, 3000,
-				  8, true };
+				  8, true, NULL };
 	double t[4] = { thr[0], thr[1], thr[2], thr[3] }, t0, t1;
 	struct cp_taulop_hist h = { t, 4 };
 	struct cp_taulop m2 = *m;
@@ -410,7 +410,7 @@ static void test_heap_ranks(const struct cp_taulop *m)
 						 raised };
 	const double even[4] = { raised, 0, raised, 0 };
 	const double upper[4] = { 0, 0, raised, raised };
-	struct cp_coll_call c = { CP_COLL_REDUCE, 4, 0, 25000, 8, true };
+	struct cp_coll_call c = { CP_COLL_REDUCE, 4, 0, 25000, 8, true, NULL };
 	double t[4] = { 0 }, x;
 	struct cp_taulop_hist h = { t, 4 };
 	int i;
@@ -444,7 +444,7 @@ static void test_scratch(const struct cp_taulop *m)
 		      { 50000, 1 }, { 300000, 2 } };
 	struct cp_taulop_heap dflt = { 0 }, fixed = { true, 65536, 1e9, 0 };
 	struct cp_coll_call c = { CP_COLL_REDUCE_SCATTER_BLOCK, 4, 0, 25000,
-				  8, true };
+				  8, true, NULL };
 	struct cp_taulop m2 = *m;
 	double n[3] = { 800000, 800000, 0 }, t0, t1;
 	int i, rc, bad = 0;
@@ -559,7 +559,7 @@ static void test_mca_text(void)
  * decided. */
 static void test_decide_range(void)
 {
-	struct cp_coll_call c = { CP_COLL_BCAST, 4, 0, 1 << 30, 8, true };
+	struct cp_coll_call c = { CP_COLL_BCAST, 4, 0, 1 << 30, 8, true, NULL };
 
 	ta_check(cp_coll_decide(&c, NULL) > 0, "8 GiB broadcast: decided");
 	c.type_bytes = 1.7e10;

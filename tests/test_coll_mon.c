@@ -14,6 +14,8 @@
  * OP=ALG says that the run was started with coll_tuned_use_dynamic_rules
  * 1 and coll_tuned_<OP>_algorithm ALG (the script sets both).  A line
  * "skip OP ALG" names a call that has no schedule (it is not made).
+ * Allgatherv and reduce_scatter take blocks that grow with the rank
+ * (vcounts), one of them empty at 3 doubles.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -26,6 +28,23 @@
 
 static int nprocs;
 static double *n_pair, *b_pair, *h_pair;	/* [src * P + dst] */
+static int64_t vcount[CP_COLL_MAXP];		/* the v forms' blocks */
+static int vcount_int[CP_COLL_MAXP], vdispl[CP_COLL_MAXP];
+
+/* Rank i's block of a v form at count: count + i * count / 3, and none
+ * for rank 1 at 3. */
+static void set_vcounts(int count)
+{
+	int i, at = 0;
+
+	for (i = 0; i < nprocs; i++) {
+		vcount_int[i] = count == 3 && i == 1 ? 0 :
+			count + (int)((int64_t)i * count / 3);
+		vcount[i] = vcount_int[i];
+		vdispl[i] = at;
+		at += vcount_int[i];
+	}
+}
 
 static void sink_xfer(void *arg, int src, int dst, double bytes)
 {
@@ -61,7 +80,7 @@ static int root_of(enum cp_coll_op op)
 
 static void run(enum cp_coll_op op, int count, double *a, double *b)
 {
-	int root = root_of(op);
+	int root = root_of(op), me;
 
 	switch (op) {
 	case CP_COLL_BARRIER:
@@ -104,6 +123,15 @@ static void run(enum cp_coll_op op, int count, double *a, double *b)
 	case CP_COLL_EXSCAN:
 		MPI_Exscan(a, b, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 		break;
+	case CP_COLL_ALLGATHERV:
+		MPI_Comm_rank(MPI_COMM_WORLD, &me);
+		MPI_Allgatherv(a, vcount_int[me], MPI_DOUBLE, b, vcount_int,
+			       vdispl, MPI_DOUBLE, MPI_COMM_WORLD);
+		break;
+	case CP_COLL_REDUCE_SCATTER:
+		MPI_Reduce_scatter(a, b, vcount_int, MPI_DOUBLE, MPI_SUM,
+				   MPI_COMM_WORLD);
+		break;
 	default:
 		break;
 	}
@@ -114,7 +142,8 @@ static void run(enum cp_coll_op op, int count, double *a, double *b)
 static int expect(enum cp_coll_op op, int count, const struct cp_coll_mca *m,
 		  bool keep)
 {
-	struct cp_coll_call c = { op, nprocs, root_of(op), count, 8.0, true };
+	struct cp_coll_call c = { op, nprocs, root_of(op), count, 8.0, true,
+				  vcount };
 	struct cp_coll_sink s = { .xfer = sink_xfer, .round = sink_round };
 	struct cp_coll_sink none = { .xfer = sink_none, .round = sink_round };
 	int alg;
@@ -135,7 +164,8 @@ static int expect(enum cp_coll_op op, int count, const struct cp_coll_mca *m,
  * pml/monitoring does not count: such calls are left out. */
 static bool unseen(enum cp_coll_op op, int count, const struct cp_coll_mca *m)
 {
-	struct cp_coll_call c = { op, nprocs, root_of(op), count, 8.0, true };
+	struct cp_coll_call c = { op, nprocs, root_of(op), count, 8.0, true,
+				  vcount };
 
 	return op == CP_COLL_ALLTOALL && cp_coll_decide(&c, m) == 1;
 }
@@ -175,6 +205,8 @@ int main(int argc, char **argv)
 	MPI_Init(&argc, &argv);
 	MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	if (nprocs > CP_COLL_MAXP)
+		MPI_Abort(MPI_COMM_WORLD, 2);
 	cp_coll_mca_default(&m);
 	for (i = 1; i < argc; i++) {
 		size_t l = strcspn(argv[i], "=");
@@ -192,8 +224,9 @@ int main(int argc, char **argv)
 		}
 	}
 	np = (size_t)nprocs * nprocs;
-	a = calloc((size_t)40000 * nprocs + 1, sizeof(double));
-	b = calloc((size_t)40000 * nprocs + 1, sizeof(double));
+	/* the v forms' blocks: up to count * (1 + (P - 1) / 3) each */
+	a = calloc((size_t)40000 * nprocs * nprocs + 1, sizeof(double));
+	b = calloc((size_t)40000 * nprocs * nprocs + 1, sizeof(double));
 	n_pair = calloc(np, sizeof(double));
 	b_pair = calloc(np, sizeof(double));
 	h_pair = calloc(np * NHIST, sizeof(double));
@@ -202,6 +235,7 @@ int main(int argc, char **argv)
 			continue;
 		for (k = 0; k < (int)(sizeof(counts) / sizeof(counts[0]));
 		     k++) {
+			set_vcounts(counts[k]);
 			if (unseen(op, counts[k], &m) ||
 			    expect(op, counts[k], &m, rank == 0))
 				continue;

@@ -394,7 +394,8 @@ static const struct cp_red_acc *coll_acc(const struct cp_red_sum *s,
 					 enum cp_coll_op cop, int p,
 					 uint64_t bytes, int *alg)
 {
-	struct cp_coll_call c = { cop, p, 0, (int64_t)bytes / 4, 4, true };
+	struct cp_coll_call c = { cop, p, 0, (int64_t)bytes / 4, 4, true,
+				  NULL };
 
 	*alg = cp_coll_decide(&c, NULL);
 	return find_acc(s, model, grp, CP_RED_COLL_KEY(op,

@@ -2,7 +2,9 @@
  * colls.c - the eight collectives a new user tries first, each at three
  * sizes per process block, every call after a barrier: MPI_Bcast,
  * MPI_Reduce, MPI_Allreduce, MPI_Allgather, MPI_Alltoall, MPI_Gather,
- * MPI_Scatter and MPI_Reduce_scatter_block of MPI_DOUBLE (MPI_SUM).
+ * MPI_Scatter and MPI_Reduce_scatter_block of MPI_DOUBLE (MPI_SUM); then
+ * MPI_Allgatherv and MPI_Reduce_scatter with blocks that grow with the
+ * rank (rank r's: 2 (r + 1) / (P + 1) times the size, P times it in all).
  *
  *   mpirun -np 4 colls [REPS] [BYTES...]
  *
@@ -25,15 +27,38 @@
 #include <string.h>
 
 enum { BCAST, REDUCE, ALLREDUCE, ALLGATHER, ALLTOALL, GATHER, SCATTER,
-       REDSCAT, NOPS };
+       REDSCAT, ALLGATHERV, REDSCATV, NOPS };
 
 static const char *const names[NOPS] = { "MPI_Bcast", "MPI_Reduce",
 	"MPI_Allreduce", "MPI_Allgather", "MPI_Alltoall", "MPI_Gather",
-	"MPI_Scatter", "MPI_Reduce_scatter_block" };
+	"MPI_Scatter", "MPI_Reduce_scatter_block", "MPI_Allgatherv",
+	"MPI_Reduce_scatter" };
 
-static void call(int op, double *a, double *b, int n)
+static int *vcnt, *vdispl;	/* the v forms' blocks, [P] */
+
+/* Rank r's block of the v forms: 2 n (r + 1) / (P + 1) elements. */
+static void vblocks(int n, int np)
+{
+	int r, at = 0;
+
+	for (r = 0; r < np; r++) {
+		vcnt[r] = (int)(2.0 * n * (r + 1) / (np + 1));
+		vdispl[r] = at;
+		at += vcnt[r];
+	}
+}
+
+static void call(int op, double *a, double *b, int n, int rank)
 {
 	switch (op) {
+	case ALLGATHERV:
+		MPI_Allgatherv(a, vcnt[rank], MPI_DOUBLE, b, vcnt, vdispl,
+			       MPI_DOUBLE, MPI_COMM_WORLD);
+		break;
+	case REDSCATV:
+		MPI_Reduce_scatter(a, b, vcnt, MPI_DOUBLE, MPI_SUM,
+				   MPI_COMM_WORLD);
+		break;
 	case BCAST:
 		MPI_Bcast(a, n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
 		break;
@@ -83,6 +108,8 @@ static double check(int op, const double *a, const double *b, int rank,
 	case ALLTOALL:
 	case ALLGATHER:
 		return b[0];
+	case REDSCATV:	/* a rank may have an empty block */
+		return vcnt[rank] ? b[0] : np * (np + 1) / 2;
 	default:
 		return b[0];
 	}
@@ -111,21 +138,25 @@ int main(int argc, char **argv)
 	cap = cap / sizeof(double) * (size_t)np + 1;
 	a = malloc(cap * sizeof(double));
 	b = malloc(cap * sizeof(double));
-	if (!a || !b)
+	vcnt = malloc(2 * (size_t)np * sizeof(int));
+	if (!a || !b || !vcnt)
 		MPI_Abort(MPI_COMM_WORLD, 1);
+	vdispl = vcnt + np;
 	for (op = 0; op < NOPS; op++)
 		for (k = 0; k < ns; k++) {
 			n = sizes[k] / (int)sizeof(double);
+			vblocks(n, np);
 			for (r = 0; r < reps; r++) {
 				for (i = 0; i < (int)cap; i++)
 					a[i] = rank + 1;
 				MPI_Barrier(MPI_COMM_WORLD);
-				call(op, a, b, n);
+				call(op, a, b, n, rank);
 				MPI_Barrier(MPI_COMM_WORLD);
 			}
 			got = check(op, a, b, rank, np);
 			want = op == REDUCE || op == ALLREDUCE ||
-			       op == REDSCAT ? np * (np + 1) / 2 : 1;
+			       op == REDSCAT || op == REDSCATV ?
+			       np * (np + 1) / 2 : 1;
 			bad |= n > 0 && got != want;
 			if (rank == 0)
 				printf("%-25s %7d B x %d: %g\n", names[op],
@@ -134,6 +165,7 @@ int main(int argc, char **argv)
 	MPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
 	free(a);
 	free(b);
+	free(vcnt);
 	MPI_Finalize();
 	return all ? 1 : 0;
 }

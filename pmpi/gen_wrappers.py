@@ -79,8 +79,8 @@ CLASS_ROLES = ("p2p", "coll", "probe", "complete", "start", "reqfree",
 # @block(kind, ...): cp_blk_<kind> of src/lib/cp_record.h and how many
 # arguments it takes after the block
 BLOCK_KINDS = {"none": 0, "bytes": 2, "send": 5, "reduce": 3, "scatter": 7,
-               "scatterv": 7, "sendv": 6, "alltoallv": 6, "alltoallw": 6,
-               "redscat": 4, "nbrv": 3, "nbrw": 3}
+               "scatterv": 7, "sendv": 6, "allgatherv": 6, "alltoallv": 6,
+               "alltoallw": 6, "redscat": 4, "nbrv": 3, "nbrw": 3}
 # @complete(kind): CP_DONE_<KIND> of src/lib/cp_record.h
 COMPLETE_KINDS = ("one", "all", "any", "some", "test", "testall", "testany",
                   "testsome")

@@ -53,7 +53,7 @@ bad target MPI_Put '@target(target_rank) ' '@peer(target_rank) ' \
 bad if MPI_Allreduce_init '@if(HAVE_DECL_MPI_ALLREDUCE_INIT)' \
 	'@if(mpi4)' "@if(mpi4): want one HAVE_* macro of config.h"
 bad block MPI_Bcast '@block(bytes,' '@block(byte,' \
-	"@block kind 'byte' is none of alltoallv, alltoallw, bytes, nbrv, nbrw, none, redscat, reduce, scatter, scatterv, send, sendv"
+	"@block kind 'byte' is none of allgatherv, alltoallv, alltoallw, bytes, nbrv, nbrw, none, redscat, reduce, scatter, scatterv, send, sendv"
 bad blockn MPI_Bcast '@block(bytes, count, datatype)' \
 	'@block(bytes, count)' \
 	"@block takes 2 arguments, got 1"

@@ -778,11 +778,17 @@ static void fit_sched(const struct fit *f, const struct cp_pred_in *in,
 {
 	struct cp_coll_call c = { (enum cp_coll_op)in->coll_op, in->nmembers,
 				  in->root < 0 ? 0 : in->root,
-				  (int64_t)in->count, 1, true };
+				  (int64_t)in->count, 1, true, NULL };
 	struct cp_coll_place pl = { NULL, host_idx };
-	int alg = cp_coll_decide(&c, NULL);
+	int alg;
 	double x;
 
+	if (c.op == CP_COLL_ALLGATHERV || c.op == CP_COLL_REDUCE_SCATTER) {
+		if (!in->counts || in->ncounts != in->nmembers || !c.count)
+			return;
+		c.counts = in->counts;
+	}
+	alg = cp_coll_decide(&c, NULL);
 	if (alg < 0)
 		return;
 	if (!cp_taulop_coll(&f->tl, &c, alg, NULL, &pl, NULL, &x, NULL))
@@ -940,6 +946,7 @@ static void parity_ops(const struct cp_pred *m, const struct fit *f)
 {
 	struct parity r;
 	struct cp_pred_in in;
+	int64_t vc[3];
 	char name[64];
 	size_t is;
 	int op, i;
@@ -952,6 +959,13 @@ static void parity_ops(const struct cp_pred *m, const struct fit *f)
 				in.coll_op = op;
 				if (op == CP_COLL_BARRIER)
 					in.count = in.bytes = 0;
+				/* blocks of their own: this rank's, twice
+				 * and half of it */
+				vc[0] = (int64_t)in.count;
+				vc[1] = 2 * vc[0] + 1;
+				vc[2] = vc[0] / 2;
+				in.counts = vc;
+				in.ncounts = 3;
 				parity_call(m, f, in, &r);
 			}
 		snprintf(name, sizeof(name), "%s", cp_coll_op_name(op));

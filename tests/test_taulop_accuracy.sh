@@ -2,7 +2,8 @@
 # test_taulop_accuracy.sh - what a new user gets for collectives: a
 # default calibration on 4 ranks of this host, then examples/colls (the
 # eight collectives at 1500, 24000 and 200000 bytes per block, none on a
-# calibration grid, every call after a barrier) profiled with its file.
+# calibration grid, every call after a barrier) profiled with its file;
+# MPI_Allgatherv and MPI_Reduce_scatter of the same run are priced too.
 # Over the 24 (operation, size) configurations, each measured by its
 # calls' median t_transfer (last rank's exit minus last rank's entry)
 # against their median prediction: tau-Lop predicts at least 20, and
@@ -141,6 +142,45 @@ sys.exit(1 if bad else 0)
 PY
 	{ cat "$T/cal.out"; fail "tau-Lop's collectives"; }
 sed -n '/^9\. Collectives/,/^$/p' "$T/r.txt"
+
+# The v forms (colls: rank r's block 2 (r + 1) / 5 of the size), outside
+# the 24: each call is one time and one price on every rank, so rank 0's
+# rows, by its block; tau-Lop must price every one; the table is shown.
+"$PYTHON3" - "$T/x.csv" <<'PY' || fail "the v forms' predictions"
+import csv, statistics, sys
+models = ("taulop", "hockney", "loggp")
+rows = [r for r in csv.DictReader(open(sys.argv[1]))
+        if r["op"] in ("MPI_Allgatherv", "MPI_Reduce_scatter") and
+        r["rank"] == "0" and r["t_transfer"]]
+bad, mus = [], []
+for op in ("MPI_Allgatherv", "MPI_Reduce_scatter"):
+    for b in sorted({int(r["bytes"]) for r in rows if r["op"] == op}):
+        c = [r for r in rows if r["op"] == op and int(r["bytes"]) == b]
+        t = statistics.median(float(r["t_transfer"]) for r in c)
+        out = []
+        for m in models:
+            v = [float(r["pred_" + m]) for r in c if r["pred_" + m]]
+            if len(v) != len(c):
+                out.append("%s -" % m)
+                if m == "taulop":
+                    bad.append("%s %d B: tau-Lop priced %d of %d calls" %
+                               (op, b, len(v), len(c)))
+                continue
+            p = statistics.median(v)
+            mu = max(t, p) / min(t, p)
+            out.append("%s %.2f us mu %.3f" % (m, p * 1e6, mu))
+            if m == "taulop":
+                mus.append(mu)
+        print("# %-18s rank 0's block %6d B, %d calls, t_med %.2f us: %s" %
+              (op, b, len(c), t * 1e6, ", ".join(out)))
+if len(mus) != 6:
+    bad.append("%d v configurations priced, want 6" % len(mus))
+else:
+    print("# v forms: tau-Lop mu_bar %.3f over 6" % (sum(mus) / 6))
+for x in bad:
+    print("FAIL:", x, file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY
 
 # The run's glibc settings reach the page-fault rule (MALLOC_*, read by
 # the library at MPI_Init, README "Collectives"): with both thresholds

@@ -157,7 +157,8 @@ groups() {
 import json, sys
 for c in json.load(open(sys.argv[1]))["collectives"]["rows"]:
     if c["model"] == "taulop" and c["op"] != "MPI_Barrier" and \
-            c["size"] != "4-8 B":
+            c["size"] != "4-8 B" and \
+            c["op"] not in ("MPI_Allgatherv", "MPI_Reduce_scatter"):
         print(c["op"], c["size"], c["algorithm"], c["rows"])' "$1"
 }
 groups "$T/c.json" >"$T/got"
@@ -181,6 +182,46 @@ MPI_Reduce_scatter_block 16-32 KiB recursive_halving 12
 END
 diff -u "$T/want" "$T/got" >&2 ||
 	fail "algorithms or tau-Lop rows differ from Open MPI 4.1's rules"
+
+# --- the v forms: every rank's blocks reach the price.  colls gives
+# rank r 2 (r + 1) / 5 of the size, so the ranks' rows differ in bytes;
+# a price from its own block alone would differ by rank, the call's
+# price from all blocks is the same on every rank ---
+"$COMMPROF" export "$T/c" --format csv >"$T/c.csv" || fail "export (v)"
+vnote=$("$PYTHON3" - "$T/c.csv" <<'PY'
+import csv, sys
+rows = {}
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["op"] in ("MPI_Allgatherv", "MPI_Reduce_scatter"):
+        rows.setdefault((r["op"], int(r["rank"])), []).append(r)
+bad, said = [], []
+for op in ("MPI_Allgatherv", "MPI_Reduce_scatter"):
+    per = [sorted(rows.get((op, k), []), key=lambda r: int(r["seq"]))
+           for k in range(4)]
+    if {len(x) for x in per} != {6}:
+        bad.append("%s: %s rows per rank, want 6" %
+                   (op, [len(x) for x in per]))
+        continue
+    for i in range(6):
+        call = [x[i] for x in per]
+        price = {r["pred_taulop"] for r in call}
+        sizes = {r["bytes"] for r in call}
+        if len(sizes) != 4:
+            bad.append("%s call %d: blocks %s, want 4 sizes" %
+                       (op, i, sorted(sizes)))
+        if "" in price or len(price) != 1:
+            bad.append("%s call %d (blocks %s B): tau-Lop %s" %
+                       (op, i, sorted(sizes, key=int), sorted(price)))
+    said.append("%s %.2f/%.2f us" % (op, float(per[0][0]["pred_taulop"]) *
+                                     1e6, float(per[0][3]["pred_taulop"]) *
+                                     1e6))
+for b in bad:
+    print("FAIL:", b, file=sys.stderr)
+print("; ".join(said))
+sys.exit(1 if bad else 0)
+PY
+) || fail "allgatherv and reduce_scatter not priced from all blocks"
+note "v forms priced the same on every rank (1500/24000 B): $vnote"
 
 # --- a broadcast algorithm forced: the library reads it, the report
 # follows ---

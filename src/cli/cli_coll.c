@@ -67,7 +67,9 @@ static const char *alg_label(enum cp_coll_op op, int alg, char *buf,
 {
 	const char *a = alg > 0 ? cp_coll_alg_name(op, alg) : NULL;
 
-	if (!a)
+	if (!a && !alg)	/* cp_red_coll_alg: decided on all blocks */
+		snprintf(buf, len, "(by all blocks)");
+	else if (!a)
 		snprintf(buf, len, "?");
 	else if (!cp_coll_alg_modelled(op, alg))
 		snprintf(buf, len, "%s (not modelled)", a);

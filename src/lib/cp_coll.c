@@ -18,6 +18,8 @@
 #include "src/lib/cp_coll.h"
 #include "src/lib/cp_comm.h"
 #include "src/lib/cp_layout.h"
+#include "src/lib/cp_pred_rt.h"
+#include "src/lib/cp_vec.h"
 
 static inline int my_rank(MPI_Comm comm)
 {
@@ -63,6 +65,35 @@ void cp_blk_sendv(struct cp_blk *b, const void *sbuf, MPI_Count scount,
 	me = my_rank(comm);
 	cp_block_set(b, rcounts.p && me >= 0 ? cp_count_at(rcounts, me) : 0,
 		     rt, CP_F_VARBLOCK | CP_F_INPLACE);
+}
+
+/* The id of counts, every rank's block of comm, in the block's flags
+ * (tau-Lop and the baselines price the call's schedule from them): only
+ * under Open MPI (the schedules are its) and with predictions on; none
+ * on an inter-communicator. */
+static void blk_vec(struct cp_blk *b, struct cp_counts counts, MPI_Comm comm)
+{
+#ifdef OPEN_MPI
+	const struct cp_comm_info *ci;
+
+	if (!cp_pred_tab)
+		return;
+	ci = cp_comm_get(comm);
+	if (!ci->inter)
+		b->flags |= cp_vec_put(counts, ci->size) << CP_BLK_VEC_SHIFT;
+#else
+	(void)b;
+	(void)counts;
+	(void)comm;
+#endif
+}
+
+void cp_blk_allgatherv(struct cp_blk *b, const void *sbuf, MPI_Count scount,
+		       MPI_Datatype st, struct cp_counts rcounts,
+		       MPI_Datatype rt, MPI_Comm comm)
+{
+	cp_blk_sendv(b, sbuf, scount, st, rcounts, rt, comm);
+	blk_vec(b, rcounts, comm);
 }
 
 /* Total of counts[0..n-1] elements of t. */
@@ -134,6 +165,7 @@ void cp_blk_redscat(struct cp_blk *b, const void *sbuf,
 
 	cp_block_set(b, rcounts.p && me >= 0 ? cp_count_at(rcounts, me) : 0, t,
 		    CP_F_VARBLOCK | (sbuf == MPI_IN_PLACE ? CP_F_INPLACE : 0));
+	blk_vec(b, rcounts, comm);
 }
 
 void cp_blk_nbrv(struct cp_blk *b, struct cp_counts scounts, MPI_Datatype st,

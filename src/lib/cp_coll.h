@@ -7,8 +7,8 @@
  * src/lib/cp_coll.c.  None can fail.  Also the communicator of
  * matched-probe messages.
  */
-#ifndef CP_COLL_H
-#define CP_COLL_H
+#ifndef CP_LIB_COLL_H
+#define CP_LIB_COLL_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -84,6 +84,11 @@ void cp_blk_scatterv(struct cp_blk *b, struct cp_counts scounts,
 void cp_blk_sendv(struct cp_blk *b, const void *sbuf, MPI_Count scount,
 		  MPI_Datatype st, struct cp_counts rcounts, MPI_Datatype rt,
 		  MPI_Comm comm);
+/* MPI_Allgatherv: as sendv, and every rank's block interned
+ * (src/lib/cp_vec.h). */
+void cp_blk_allgatherv(struct cp_blk *b, const void *sbuf, MPI_Count scount,
+		       MPI_Datatype st, struct cp_counts rcounts,
+		       MPI_Datatype rt, MPI_Comm comm);
 void cp_blk_alltoallv(struct cp_blk *b, const void *sbuf,
 		      struct cp_counts scounts, MPI_Datatype st,
 		      struct cp_counts rcounts, MPI_Datatype rt, MPI_Comm comm);

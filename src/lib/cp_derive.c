@@ -66,6 +66,7 @@ static void base(struct cp_event *ev, const struct cp_raw *s,
 	ev->pred_flags = 0;
 	ev->tau = 0;		/* the flusher counts messages (cp_tau.h) */
 	ev->tau_mark = 0;
+	ev->vec = 0;
 }
 
 static void peer_of(struct cp_event *ev, const struct cp_comm_info *ci,
@@ -152,6 +153,7 @@ static uint64_t coll(struct cp_event *ev, const struct cp_raw *s,
 	uint64_t size = 0;
 
 	ev->flags |= (uint16_t)(b->flags & 0xffff);
+	ev->vec = b->flags >> CP_BLK_VEC_SHIFT;
 	if (b->flags & CP_BLK_BYTES) {
 		ev->count = b->n;	/* no one type: elements unknown */
 		ev->bytes = b->n;

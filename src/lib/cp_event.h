@@ -44,6 +44,8 @@ struct cp_event {
 				 * with this one, itself included */
 	uint32_t tau_mark;	/* p2p request: messages started before
 				 * its post (src/lib/cp_tau.h) */
+	uint32_t vec;		/* collectives: id of every rank's block
+				 * (src/lib/cp_vec.h), 0 none */
 	float pred_ns[CP_NMODELS];	/* [CP_MODEL_*], ns; NAN none */
 	float pred_lmw_ns;	/* log3P's l_mw term, ns; NAN none */
 };

@@ -25,6 +25,7 @@
 #include "src/lib/cp_pred_rt.h"
 #include "src/lib/cp_predict.h"
 #include "src/lib/cp_state.h"
+#include "src/lib/cp_vec.h"
 
 #define CP_HOST_BYTES 64
 
@@ -91,6 +92,10 @@ static void kinds_init(void)
 		  CP_COLL_SCAN);
 	coll_pair(CP_CALL_MPI_Exscan, CP_CALL_MPI_Iexscan, CP_PK_COLL,
 		  CP_COLL_EXSCAN);
+	coll_pair(CP_CALL_MPI_Allgatherv, CP_CALL_MPI_Iallgatherv, CP_PK_COLL,
+		  CP_COLL_ALLGATHERV);
+	coll_pair(CP_CALL_MPI_Reduce_scatter, CP_CALL_MPI_Ireduce_scatter,
+		  CP_PK_COLL, CP_COLL_REDUCE_SCATTER);
 }
 
 /* Every rank's host name, [cp_size][CP_HOST_BYTES]; NULL on failure.
@@ -277,6 +282,8 @@ void cp_pred_event(struct cp_event *ev, const struct cp_comm_info *ci)
 		in.block_bytes = (double)(shape & UINT32_MAX);
 	}
 	in.heap_hist = heap_hist.thr ? &heap_hist : NULL;
+	in.ncounts = 0;
+	in.counts = ev->vec ? cp_vec_get(ev->vec, &in.ncounts) : NULL;
 	cp_pred_eval(cp_pred_tab, &in, &o);
 	for (i = 0; i < CP_NMODELS; i++)
 		ev->pred_ns[i] = (float)o.t_ns[i];

@@ -878,7 +878,7 @@ static void eval_coll(const struct cp_pred *m, const struct cp_pred_in *in,
 		      struct cp_pred_out *o)
 {
 	struct cp_coll_call c = { (enum cp_coll_op)in->coll_op,
-				  in->nmembers, 0, 0, 0, true };
+				  in->nmembers, 0, 0, 0, true, NULL };
 	struct cp_coll_place pl = { in->members, m->host };
 	unsigned f = 0;
 	double t;
@@ -890,6 +890,13 @@ static void eval_coll(const struct cp_pred *m, const struct cp_pred_in *in,
 	c.type_bytes = c.count ? in->bytes / (double)c.count : 0;
 	if (in->root >= 0 && (c.root = group_rank(in, in->root)) < 0)
 		return;
+	if (c.op == CP_COLL_ALLGATHERV || c.op == CP_COLL_REDUCE_SCATTER) {
+		/* every rank's block; the element size is this rank's
+		 * block's (none when it is empty) */
+		if (!in->counts || in->ncounts != in->nmembers || !c.count)
+			return;
+		c.counts = in->counts;
+	}
 	alg = in->alg > 0 ? in->alg : cp_coll_decide(&c, &m->mca);
 	if (alg < 0 || !cp_coll_alg_modelled(c.op, alg)) {
 		o->flags |= CP_PF_COLL_NOALG;

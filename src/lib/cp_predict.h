@@ -64,6 +64,10 @@ struct cp_pred_in {
 	int32_t alg;		/* Open MPI's algorithm, 0: decided here */
 	double count;		/* elements of the per-process block (bytes
 				 * of it over count: the element size) */
+	/* allgatherv, reduce_scatter: every rank's block in elements, by
+	 * group rank (ncounts of them); NULL: unknown, not priced */
+	const int64_t *counts;
+	int32_t ncounts;
 	int32_t tau;		/* P2P: transfers this rank had in flight
 				 * with this one, itself included (>= 1) */
 	/* collectives: glibc's thresholds as this process's calls so far

@@ -87,10 +87,14 @@ enum cp_rkind {
  * bytes already summed over several types (alltoallw: no one layout).
  */
 #define CP_BLK_BYTES	0x10000	/* n is bytes, type is none */
+/* The bits from here up hold the id of the call's interned count array
+ * (src/lib/cp_vec.h), 0 for none: allgatherv and reduce_scatter. */
+#define CP_BLK_VEC_SHIFT 17
 struct cp_blk {
 	MPI_Datatype type;	/* element type, MPI_DATATYPE_NULL: none */
 	uint64_t n;		/* elements (bytes with CP_BLK_BYTES) */
-	uint32_t flags;		/* CP_F_INPLACE, CP_F_VARBLOCK, CP_BLK_BYTES */
+	uint32_t flags;		/* CP_F_INPLACE, CP_F_VARBLOCK, CP_BLK_BYTES,
+				 * the count array's id */
 	int32_t root;		/* root as passed, or CP_PEER_NONE */
 };
 

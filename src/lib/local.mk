@@ -24,6 +24,7 @@ libcommprof_la_SOURCES = \
 	src/lib/cp_tau.h \
 	src/lib/cp_wait.c src/lib/cp_wait.h \
 	src/lib/cp_coll.c src/lib/cp_coll.h \
+	src/lib/cp_vec.c src/lib/cp_vec.h \
 	src/lib/cp_fortran.c src/lib/cp_fortran.h \
 	src/lib/cp_flush.c src/lib/cp_flush.h \
 	src/lib/cp_rt.c src/lib/cp_rt.h \

@@ -56,6 +56,9 @@ int32_t cp_red_coll_alg(const struct cp_coll_mca *mca, const char *op_name,
 		return CP_RED_ALG_NONE;
 	if (comm_size < 1)
 		return -CP_COLL_E_ARG;
+	/* decided on every rank's block, which a row does not hold */
+	if (c.op == CP_COLL_ALLGATHERV || c.op == CP_COLL_REDUCE_SCATTER)
+		return 0;
 	c.nprocs = comm_size;
 	c.count = count;
 	c.type_bytes = count ? (double)bytes / (double)count : 0;

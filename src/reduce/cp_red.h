@@ -62,7 +62,9 @@ uint8_t cp_red_rank_state(int64_t dropped, int64_t not_kept, int64_t capped,
  * cp_red_coll_alg - the algorithm Open MPI's coll/tuned ran for a call of
  * MPI function op_name (cp_coll_decide under mca, reductions taken to
  * commute): > 0, negative when it cannot be known (no communicator size,
- * a rules file), CP_RED_ALG_NONE when op_name is no collective of
+ * a rules file), 0 for allgatherv and reduce_scatter (decided on every
+ * rank's block, which a row does not hold), CP_RED_ALG_NONE when op_name
+ * is no collective of
  * analysis/cp_coll.h.  comm_size: -1 unknown; count: elements; bytes:
  * count * type size.  Cannot fail.
  */

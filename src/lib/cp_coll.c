@@ -75,12 +75,17 @@ static void blk_vec(struct cp_blk *b, struct cp_counts counts, MPI_Comm comm)
 {
 #ifdef OPEN_MPI
 	const struct cp_comm_info *ci;
+	int64_t v[CP_COLL_MAXP];
+	int i;
 
-	if (!cp_pred_tab)
+	if (!cp_pred_tab || !counts.p)
 		return;
 	ci = cp_comm_get(comm);
-	if (!ci->inter)
-		b->flags |= cp_vec_put(counts, ci->size) << CP_BLK_VEC_SHIFT;
+	if (ci->inter || ci->size < 1 || ci->size > CP_COLL_MAXP)
+		return;
+	for (i = 0; i < ci->size; i++)
+		v[i] = (int64_t)cp_count_at(counts, i);
+	b->flags |= cp_vec_put(v, ci->size) << CP_BLK_VEC_SHIFT;
 #else
 	(void)b;
 	(void)counts;

@@ -83,20 +83,17 @@ static uint32_t intern(const int64_t *v, int n, uint64_t h)
 	return nent;
 }
 
-uint32_t cp_vec_put(struct cp_counts c, int n)
+uint32_t cp_vec_put(const int64_t *v, int n)
 {
-	int64_t v[CP_COLL_MAXP];
-	uint32_t id = 0;
+	uint32_t id;
 	uint64_t h;
 	int i;
 
-	if (!c.p || n < 1 || n > CP_COLL_MAXP)
+	if (!v || n < 1 || n > CP_COLL_MAXP)
 		return 0;
-	for (i = 0; i < n; i++) {
-		v[i] = (int64_t)cp_count_at(c, i);
+	for (i = 0; i < n; i++)
 		if (v[i] < 0)
 			return 0;
-	}
 	h = hash_of(v, n);
 	pthread_mutex_lock(&lock);
 	id = intern(v, n, h);

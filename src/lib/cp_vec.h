@@ -18,19 +18,18 @@
 #include <stdint.h>
 
 #include "analysis/cp_coll.h"
-#include "src/lib/cp_coll.h"
 
 /* Ids 1..CP_VEC_MAX fit the 15 bits a record has for them (cp_raw.h). */
 #define CP_VEC_MAX 32767
 #define CP_VEC_MAXCOUNTS (1 << 20)
 
 /*
- * cp_vec_put - the id (>= 1) of the n counts of c (int or MPI_Count, as
- * the call passed them); 0 when c has none, n is not in
- * 1..CP_COLL_MAXP (no schedule beyond), a count is negative, or the
- * table or memory is full.  Thread-safe (one lock); no MPI call.
+ * cp_vec_put - the id (>= 1) of the n counts v; 0 when v is NULL, n is
+ * not in 1..CP_COLL_MAXP (no schedule beyond), a count is negative, or
+ * the table or memory is full.  Copies v.  Thread-safe (one lock); no
+ * MPI call.
  */
-uint32_t cp_vec_put(struct cp_counts c, int n);
+uint32_t cp_vec_put(const int64_t *v, int n);
 
 /*
  * cp_vec_get - the counts of id, *n of them; NULL for id 0 or one that

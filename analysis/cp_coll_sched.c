@@ -1739,6 +1739,38 @@ static int nested_ok(const struct cp_coll_call *c, int alg,
 	return 0;
 }
 
+/* The schedules Allgather and Allgatherv share, by each one's algorithm
+ * number of coll/tuned; two_proc is the number that only 2 ranks may
+ * use (the ring's one exchange). */
+typedef void (*all_blocks_fn)(struct gen *, const struct cp_coll_call *);
+struct all_blocks_algs {
+	all_blocks_fn fn[7];
+	int two_proc;
+};
+static const struct all_blocks_algs allgather_algs = {
+	.fn = {[2] = allgather_bruck, [3] = allgather_rd,
+	       [4] = allgather_ring, [5] = allgather_neighbor,
+	       [6] = allgather_ring},
+	.two_proc = 6,
+};
+static const struct all_blocks_algs allgatherv_algs = {
+	.fn = {[2] = allgather_bruck, [3] = allgather_ring,
+	       [4] = allgather_neighbor, [5] = allgather_ring},
+	.two_proc = 5,
+};
+
+static int by_table(struct gen *g, const struct cp_coll_call *c, int alg,
+		    const struct all_blocks_algs *t)
+{
+	if (alg < 0 || alg >= (int)(sizeof t->fn / sizeof t->fn[0]) ||
+	    !t->fn[alg])
+		return -CP_COLL_E_ALG;
+	if (alg == t->two_proc && c->nprocs != 2)
+		return -CP_COLL_E_ARG;
+	t->fn[alg](g, c);
+	return 0;
+}
+
 static int sched(struct gen *g, const struct cp_coll_call *c, int alg)
 {
 	const struct cp_coll_mca *m = g->mca;
@@ -1784,32 +1816,14 @@ static int sched(struct gen *g, const struct cp_coll_call *c, int alg)
 		}
 		break;
 	case CP_COLL_ALLGATHER:
-		u = *c;
-		u.counts = NULL;	/* every block c->count */
-		switch (alg) {
-		case 1:
+		if (alg == 1) {
 			rc = nested(g, c, CP_COLL_GATHER, 0, n);
 			return rc ? rc : nested(g, c, CP_COLL_BCAST, 0,
 						n * c->nprocs);
-		case 2:
-			allgather_bruck(g, &u);
-			return 0;
-		case 3:
-			allgather_rd(g, &u);
-			return 0;
-		case 4:
-			allgather_ring(g, &u);
-			return 0;
-		case 5:
-			allgather_neighbor(g, &u);
-			return 0;
-		case 6:
-			if (c->nprocs != 2)
-				return -CP_COLL_E_ARG;
-			allgather_ring(g, &u);
-			return 0;
 		}
-		break;
+		u = *c;
+		u.counts = NULL;	/* every block c->count */
+		return by_table(g, &u, alg, &allgather_algs);
 	case CP_COLL_ALLTOALL:
 		maxreq = m ? m->max_requests[CP_COLL_ALLTOALL] : 0;
 		switch (alg) {
@@ -1891,25 +1905,9 @@ static int sched(struct gen *g, const struct cp_coll_call *c, int alg)
 		exscan_linear(g, n);
 		return 0;
 	case CP_COLL_ALLGATHERV:
-		switch (alg) {
-		case 1:
+		if (alg == 1)
 			return allgatherv_default(g, c);
-		case 2:
-			allgather_bruck(g, c);
-			return 0;
-		case 3:
-			allgather_ring(g, c);
-			return 0;
-		case 4:
-			allgather_neighbor(g, c);
-			return 0;
-		case 5:
-			if (c->nprocs != 2)
-				return -CP_COLL_E_ARG;
-			allgather_ring(g, c);
-			return 0;
-		}
-		break;
+		return by_table(g, c, alg, &allgatherv_algs);
 	case CP_COLL_REDUCE_SCATTER:
 		switch (alg) {
 		case 1:

@@ -31,7 +31,9 @@ struct floor_rec {
 	uint32_t pad;
 };
 
-enum floor_call { F_SEND, F_RECV, F_ISEND, F_IRECV, F_WAIT, F_ALLREDUCE };
+enum floor_call {
+	F_SEND, F_RECV, F_ISEND, F_IRECV, F_WAIT, F_ALLREDUCE, F_ALLGATHERV
+};
 
 /* in BSS: no allocation on the call path or anywhere else */
 static struct floor_rec ring[FLOOR_SLOTS];
@@ -117,6 +119,19 @@ FLOOR_API int MPI_Allreduce(const void *sbuf, void *rbuf, int count,
 	int rc = PMPI_Allreduce(sbuf, rbuf, count, type, op, comm);
 
 	put(t0, ticks(), count, -1, F_ALLREDUCE);
+	return rc;
+}
+
+FLOOR_API int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype st,
+			     void *rbuf, const int rcounts[],
+			     const int displs[], MPI_Datatype rt,
+			     MPI_Comm comm)
+{
+	uint64_t t0 = ticks();
+	int rc = PMPI_Allgatherv(sbuf, scount, st, rbuf, rcounts, displs, rt,
+				 comm);
+
+	put(t0, ticks(), scount, -1, F_ALLGATHERV);
 	return rc;
 }
 

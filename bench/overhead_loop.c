@@ -16,6 +16,9 @@
  *              MPI_PROC_NULL
  *   pp0, pp8   ping-pong of 0 / 8 bytes between ranks 0 and 1
  *   allreduce  MPI_Allreduce of one double, MPI_SUM, on MPI_COMM_WORLD
+ *   allgatherv MPI_Allgatherv of one double per rank on MPI_COMM_WORLD,
+ *              the same counts every call (a profiler that prices it
+ *              reads every rank's count)
  *   selfpair   MPI_Send of 8 bytes to oneself, then MPI_Recv of them:
  *              calls the models price (log3P's message to oneself),
  *              unlike those to MPI_PROC_NULL; one iteration, two calls
@@ -168,6 +171,26 @@ static void allreduce_loop(long n)
 		MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 }
 
+static void allgatherv_loop(long n)
+{
+	double x = rank, *y = calloc((size_t)nranks, sizeof(*y));
+	int *counts = calloc((size_t)nranks, sizeof(*counts));
+	int *displs = calloc((size_t)nranks, sizeof(*displs));
+
+	if (!y || !counts || !displs)
+		MPI_Abort(MPI_COMM_WORLD, 1);
+	for (int r = 0; r < nranks; r++) {
+		counts[r] = 1;
+		displs[r] = r;
+	}
+	for (long i = 0; i < n; i++)
+		MPI_Allgatherv(&x, 1, MPI_DOUBLE, y, counts, displs,
+			       MPI_DOUBLE, MPI_COMM_WORLD);
+	free(y);
+	free(counts);
+	free(displs);
+}
+
 /* not inlined: callgrind dumps its counts around it (bench/overhead) */
 __attribute__((noinline))
 static void run_loop(const char *bench, long n)
@@ -188,6 +211,8 @@ static void run_loop(const char *bench, long n)
 		pingpong_loop(n, 0);
 	else if (!strcmp(bench, "pp8"))
 		pingpong_loop(n, 8);
+	else if (!strcmp(bench, "allgatherv"))
+		allgatherv_loop(n);
 	else
 		allreduce_loop(n);
 }
@@ -222,7 +247,7 @@ static int one_rank(const char *bench)
 {
 	static const char *const one[] = {
 		"procnull", "recv", "isendwait", "strided", "allreduce",
-		"selfpair", "stridedself",
+		"allgatherv", "selfpair", "stridedself",
 	};
 
 	for (size_t i = 0; i < sizeof(one) / sizeof(one[0]); i++)

@@ -38,3 +38,10 @@ dist_check_SCRIPTS += tests/test_taulop_accuracy.sh
 # tau-Lop on LAMMPS's melt (2 ranks, 500 steps): the halo exchanges
 TESTS += tests/test_taulop_lammps.sh
 dist_check_SCRIPTS += tests/test_taulop_lammps.sh
+
+# the interned count arrays of the v collectives (src/lib/cp_vec.c),
+# without MPI
+check_PROGRAMS += tests/test_vec
+TESTS += tests/test_vec
+tests_test_vec_SOURCES = tests/test_vec.c src/lib/cp_vec.c src/lib/cp_vec.h
+tests_test_vec_LDADD = -lpthread

@@ -26,7 +26,8 @@
 /*
  * cp_vec_put - the id (>= 1) of the n counts v; 0 when v is NULL, n is
  * not in 1..CP_COLL_MAXP (no schedule beyond), a count is negative, or
- * the table or memory is full.  Copies v.  Thread-safe (one lock); no
+ * the table or memory is full.  Copies v.  Thread-safe (one lock; a
+ * thread that repeats its last counts compares them and takes none); no
  * MPI call.
  */
 uint32_t cp_vec_put(const int64_t *v, int n);

@@ -77,7 +77,7 @@ expect_eq "beta lines" "$(grep -Ec '^(fail )?lmo\.beta ' c3.params)" \
 # log3P: the quick grids, one cell of every kind
 has c3.params '^log3p\.sizes [0-9]+ 8 64 96 '
 has c3.params '^log3p\.ssizes [0-9]+ .*1024 .*16384( |$)'
-has c3.params '^log3p\.blocks 3 8 64 1024$'
+has c3.params '^log3p\.blocks 4 1 8 64 1024$'
 has c3.params '^log3p\.gaps 3 8 248 8184$'
 for s in 64 1024 65536 $last; do
 	has c3.params "^(fail )?log3p\.o_mw $s "
@@ -151,7 +151,8 @@ has c3.out "^lmo regimes: $nreg$"
 has c3.out '^  regime 0: 0 B '
 has c3.out '^log3p off the tables, remote, predicted vs measured'
 has c3.out '^struct 28 of 64 B +57344 +[0-9.]+ +[0-9.]+ +[0-9.na]+$'
-has c3.out '^log3p: [0-9]+ contiguous sizes, [0-9]+ strided sizes x 3 blocks x 3 gaps '
+has c3.out '^bytes 1 of 64 B +20000 +[0-9.]+ +[0-9.]+ +[0-9.na]+$'
+has c3.out '^log3p: [0-9]+ contiguous sizes, [0-9]+ strided sizes x 4 blocks x 3 gaps '
 has c3.out '^lmo regime 0: messages of 0 B '
 has c3.out '^lmo\.C 0 2 '
 has c3.out '^wrote c3\.params; total wall time '

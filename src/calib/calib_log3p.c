@@ -48,6 +48,10 @@
  * capped at 64 MiB and 24.2 s at 256 MiB, one default 2-rank
  * calibration each). */
 #define CAP_BYTES	(256u << 20)	/* largest extent of a buffer */
+/* Most blocks of a strided cell: 1 MiB of one-byte blocks took 5 ms a
+ * message, and 9 such cells 12 s of a default calibration; the column
+ * extrapolates its largest measured size per block. */
+#define CAP_BLOCKS	(1u << 18)
 #define HOT_BYTES	(64u << 20)	/* above: MIN_SAMP samples, one pass */
 #define MAXS		64
 #define SPREAD		0.25	/* median this far above it: a slow spell */
@@ -55,7 +59,10 @@
 #define CELL_S		0.3	/* most time for the samples of a cell */
 #define MIN_SAMP	10
 
-/* Blocks from one double to 1 KiB; gaps from one double to 8 KiB, on
+/* Blocks from one byte (a column of a char image, whose packing costs
+ * per block what a double's does, or more: priced per block from
+ * one-double blocks, 8192 bytes 64 B apart under Open MPI took 43 us,
+ * log3P said 2.4) to 1 KiB; gaps from one double to 8 KiB, on
  * both sides of a cache line (64 B) and of a page (4 KiB) of stride for
  * one-double blocks, whose strides of 1 and 4 KiB have companions of
  * 1088 and 4160 B: a stride that is a multiple of 1 KiB maps its
@@ -65,10 +72,10 @@
  * development host they cost as much per block as 64-B ones, and as a
  * grid point that step made 40-B blocks 16% too slow by interpolation,
  * where 16 and 64 B bracket them within a few percent. */
-static const double blocks[] = { 8, 16, 64, 256, 1024 };
+static const double blocks[] = { 1, 8, 16, 64, 256, 1024 };
 static const double gaps[] = { 8, 56, 120, 248, 1016, 1080, 4088, 4152,
 				8184 };
-static const double qblocks[] = { 8, 64, 1024 };
+static const double qblocks[] = { 1, 8, 64, 1024 };
 static const double qgaps[] = { 8, 248, 8184 };
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -422,16 +429,28 @@ static void contiguous(struct ctx *x, struct calib_l3 *l)
 		}
 }
 
+/* n blocks of b bytes, d bytes apart, committed: of doubles where b
+ * and d are multiples of 8 (as applications send them), else of bytes
+ * (MPI_UNSIGNED_CHAR). */
+static void vector_of(double n, double b, double d, MPI_Datatype *t)
+{
+	if (fmod(b, 8) == 0 && fmod(d, 8) == 0)
+		MPI_Type_vector((int)n, (int)(b / 8), (int)(d / 8), MPI_DOUBLE,
+				t);
+	else
+		MPI_Type_vector((int)n, (int)b, (int)d, MPI_UNSIGNED_CHAR, t);
+	MPI_Type_commit(t);
+}
+
 /* s bytes in blocks of b, gaps g: one element of the vector type. */
 static bool strided_type(double s, double b, double g, MPI_Datatype *t)
 {
 	double nblk = s / b;
 
-	if (nblk < 1 || nblk != floor(nblk) || nblk * (b + g) > CAP_BYTES)
+	if (nblk < 1 || nblk != floor(nblk) || nblk * (b + g) > CAP_BYTES ||
+	    nblk > CAP_BLOCKS)
 		return false;
-	MPI_Type_vector((int)nblk, (int)(b / 8), (int)((b + g) / 8),
-			MPI_DOUBLE, t);
-	MPI_Type_commit(t);
+	vector_of(nblk, b, b + g, t);
 	return true;
 }
 
@@ -580,7 +599,8 @@ static void derive(struct calib_l3 *l)
 
 /* The check off the tables: layouts on no grid point, measured and
  * predicted, with mu (a struct with gaps: 3 doubles and an int, 28 of
- * every 64 bytes; 40-B blocks 8 B apart; 16-B blocks 1600 B apart). */
+ * every 64 bytes; 40-B blocks 8 B apart; 16-B blocks 1600 B apart;
+ * bytes 64 B apart, a column of a char image). */
 static void check(struct ctx *x, struct calib_l3 *l)
 {
 	static const struct { double b, d, n; const char *what; } lay[] = {
@@ -590,6 +610,8 @@ static void check(struct ctx *x, struct calib_l3 *l)
 		{ 40, 48, 12000, "vector 40 of 48 B" },
 		{ 16, 1600, 640, "vector 16 of 1600 B" },
 		{ 16, 1600, 6400, "vector 16 of 1600 B" },
+		{ 1, 64, 2000, "bytes 1 of 64 B" },
+		{ 1, 64, 20000, "bytes 1 of 64 B" },
 	};
 	struct cp_log3p_pred p;
 	MPI_Datatype t, f[2] = { MPI_DOUBLE, MPI_INT }, st;
@@ -608,11 +630,8 @@ static void check(struct ctx *x, struct calib_l3 *l)
 	for (i = 0; i < (int)(sizeof(lay) / sizeof(lay[0])); i++) {
 		MPI_Datatype u = t;
 
-		if (lay[i].b != 28) {
-			MPI_Type_vector((int)lay[i].n, (int)lay[i].b / 8,
-					(int)lay[i].d / 8, MPI_DOUBLE, &u);
-			MPI_Type_commit(&u);
-		}
+		if (lay[i].b != 28)
+			vector_of(lay[i].n, lay[i].b, lay[i].d, &u);
 		value(x, K_REMOTE, u, lay[i].b == 28 ? (int)lay[i].n : 1, 0, 0,
 		      v);
 		v[0] -= x->half_rt0;
@@ -686,10 +705,12 @@ void calib_l3_run(struct calib *c, const double *lmo_sizes, int n,
 	if (x.r0)
 		printf("log3p: %d contiguous sizes, %d strided sizes x %d "
 		       "blocks x %d gaps (%d cells over the %u MiB extent "
-		       "cap left to extrapolation), %d samples each, %d "
+		       "cap or %u blocks left to extrapolation), %d samples "
+		       "each, %d "
 		       "cells measured again for their spread, %d strided "
 		       "cells in a second pass; %.1f s\n", l->ns, l->nss,
-		       l->nb, l->ng, l->capped, CAP_BYTES >> 20, l->nsamp,
+		       l->nb, l->ng, l->capped, CAP_BYTES >> 20, CAP_BLOCKS,
+		       l->nsamp,
 		       l->redone, l->repassed, MPI_Wtime() - t0);
 	calib_unpin(c);
 	free(x.sbuf);

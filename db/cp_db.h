@@ -24,7 +24,7 @@
 #include "src/common/cp_row.h"
 #include "src/common/cp_sum.h"
 
-#define CP_DB_SCHEMA_VERSION 4
+#define CP_DB_SCHEMA_VERSION 5
 
 #define CP_DB_EIO	1	/* open, write or commit failed */
 #define CP_DB_ESCHEMA	2	/* a file of another schema version */
@@ -56,6 +56,8 @@ struct cp_db_call {
 	double pred_ns[CP_NMODELS];
 	double pred_lmw_ns;	/* log3P's l_mw term, NAN none */
 	uint32_t pred_flags;	/* CP_PF_* of src/common/cp_row.h */
+	int32_t alg;		/* collective: coll/tuned's algorithm
+				 * (analysis/cp_coll.h); 0 none (NULL) */
 };
 
 struct cp_db;

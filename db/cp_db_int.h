@@ -168,8 +168,7 @@ double cp_db_real(sqlite3_stmt *st, int i);
  * connection h (db/cp_db_sum.c): the message halves, then the collective
  * rows in (rank, comm, t_start_ns, seq) order, as src/reduce/cp_red.h
  * reads them.  rank >= 0: h is a rank file of that rank; -1: a merge,
- * whose rank column tells.  Each row carries the meta coll_mca of h
- * (none in a merge).  fn returns 0 to go on or a negative value.
+ * whose rank column tells.  fn returns 0 to go on or a negative value.
  * Returns 0, fn's value, or a (positive) SQLite code (SQLITE_CORRUPT:
  * the rows before the damage were given).
  */

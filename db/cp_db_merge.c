@@ -67,7 +67,7 @@ static const struct cp_db_copy cp_db_copies[] = {
 	  "seq, op, thread, peer, root, tag, comm_size, comm, layout, "
 	  "flags, bytes, count, site, t_start_ns, t_measured_ns, "
 	  "t_incall_ns" CP_MODEL_MAP(CP_DB_COL_PRED)
-	  ", pred_lmw_ns, pred_flags" },
+	  ", pred_lmw_ns, pred_flags, alg" },
 };
 
 static void cp_db_scan_free(struct cp_db_scan *sc)

@@ -41,7 +41,7 @@ static const char cp_db_calls_sql[] =
 	" m.path, m.base_addr"
 	CP_MODEL_MAP(CP_DB_COL_CPRED) ", c.pred_lmw_ns, c.pred_flags,"
 	" c.t_transfer_ns, c.t_wait_ns, c.late"
-	CP_MODEL_MAP(CP_DB_COL_CMU) ", l.descr"
+	CP_MODEL_MAP(CP_DB_COL_CMU) ", l.descr, c.alg"
 	" FROM calls c LEFT JOIN ops o ON o.id = c.op"
 	" LEFT JOIN layouts l ON l.rank = c.rank AND l.idx = c.layout"
 	CP_DB_MODULE_JOIN("c")
@@ -87,6 +87,7 @@ static void cp_db_read_row(sqlite3_stmt *st, struct cp_db_row *r)
 		r->mu[i] = cp_db_real(st, 29 + CP_NMODELS + i);
 	r->layout_descr = (const char *)sqlite3_column_text(st,
 							     29 + 2 * CP_NMODELS);
+	c->alg = (int32_t)cp_db_col(st, 30 + 2 * CP_NMODELS, 0);
 }
 
 int cp_db_each_call(struct cp_db *db,

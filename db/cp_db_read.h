@@ -306,6 +306,9 @@ struct cp_db_prow {
 	int32_t comm_size;	/* -1 unknown */
 	uint32_t comm;		/* job-wide communicator id */
 	int64_t t_wait_ns;	/* wait or entry skew, -1 none */
+	int32_t alg;		/* collective: the algorithm the library
+				 * decided (analysis/cp_coll.h), 0 not
+				 * known */
 };
 
 /* cp_db_each_pred_row - fn for every row of class 'p2p' or 'coll', in

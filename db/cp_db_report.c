@@ -39,7 +39,7 @@ static const char cp_db_pred_sql[] =
 	" c.t_transfer_ns"
 	CP_MODEL_MAP(CP_DB_COL_CMU)
 	", c.layout, c.flags, c.t_measured_ns, o.class = 'coll', c.count,"
-	" c.comm_size, c.comm, c.t_wait_ns"
+	" c.comm_size, c.comm, c.t_wait_ns, c.alg"
 	" FROM calls c JOIN ops o ON o.id = c.op"
 	CP_DB_MODULE_JOIN("c")
 	" WHERE o.class IN ('p2p', 'coll') ORDER BY c.rank, c.seq";
@@ -74,6 +74,7 @@ static void cp_db_read_prow(sqlite3_stmt *st, struct cp_db_prow *r)
 	r->comm_size = (int32_t)cp_db_col(st, i + 5, -1);
 	r->comm = (uint32_t)cp_db_col(st, i + 6, 0);
 	r->t_wait_ns = cp_db_col(st, i + 7, -1);
+	r->alg = (int32_t)cp_db_col(st, i + 8, 0);
 }
 
 int cp_db_each_pred_row(struct cp_db *db,

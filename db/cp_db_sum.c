@@ -206,7 +206,7 @@ int cp_db_sum_publish(struct cp_db *db, const char *path, bool keep)
 #define CP_DB_SCAN_COLS							\
 	"SELECT seq, t_start_ns, t_measured_ns, bytes, site, %s, op,"	\
 	" peer, root, tag, comm_size, layout, comm, flags, pred_flags"	\
-	CP_MODEL_MAP(CP_DB_COL_PRED) ", pred_lmw_ns, count FROM calls"
+	CP_MODEL_MAP(CP_DB_COL_PRED) ", pred_lmw_ns, count, alg FROM calls"
 
 /* Classes of the ops of a file, by id. */
 struct cp_db_classes {
@@ -303,13 +303,13 @@ static void cp_db_scan_row(sqlite3_stmt *st, struct cp_sum_row *r)
 		r->pred_ns[k] = cp_db_real(st, 15 + k);
 	r->pred_lmw_ns = cp_db_real(st, 15 + CP_NMODELS);
 	r->count = cp_db_int(st, 16 + CP_NMODELS);
+	r->alg = (int32_t)cp_db_col(st, 17 + CP_NMODELS, 0);
 }
 
 /* One pass of the scan: the rows of sql of class want (1 p2p, 2 coll).
  * Returns as cp_db_scan_h. */
 static int cp_db_scan_pass(sqlite3 *h, const char *sql, int32_t rank,
 			   const struct cp_db_classes *c, int want,
-			   const char *coll_mca,
 			   int (*fn)(void *arg, const struct cp_sum_row *r),
 			   void *arg)
 {
@@ -330,7 +330,6 @@ static int cp_db_scan_pass(sqlite3 *h, const char *sql, int32_t rank,
 		cp_db_scan_row(st, &r);
 		r.coll = want == 2;
 		r.op_name = c->name[op];
-		r.coll_mca = coll_mca;
 		ret = fn(arg, &r);
 	}
 	sqlite3_finalize(st);
@@ -339,26 +338,11 @@ static int cp_db_scan_pass(sqlite3 *h, const char *sql, int32_t rank,
 	return rc == SQLITE_DONE ? 0 : rc;
 }
 
-/* The file's meta coll_mca into buf (len bytes), "" when it has none. */
-static void cp_db_scan_mca(sqlite3 *h, char *buf, size_t len)
-{
-	sqlite3_stmt *st;
-
-	buf[0] = 0;
-	if (sqlite3_prepare_v2(h, "SELECT value FROM meta WHERE key = "
-			       "'coll_mca'", -1, &st, NULL))
-		return;
-	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-		snprintf(buf, len, "%s",
-			 (const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
-}
-
 int cp_db_scan_h(sqlite3 *h, int32_t rank,
 		 int (*fn)(void *arg, const struct cp_sum_row *r), void *arg)
 {
 	struct cp_db_classes c;
-	char cols[1024], sql[4200], mca[512];
+	char cols[1024], sql[4200];
 	int ret;
 
 	ret = cp_db_scan_classes(h, &c);
@@ -366,17 +350,16 @@ int cp_db_scan_h(sqlite3 *h, int32_t rank,
 		cp_db_classes_free(&c);
 		return ret;
 	}
-	cp_db_scan_mca(h, mca, sizeof(mca));
 	snprintf(cols, sizeof(cols), CP_DB_SCAN_COLS,
 		 rank >= 0 ? "?1" : "rank");
-	ret = cp_db_scan_pass(h, cols, rank, &c, 1, mca, fn, arg);
+	ret = cp_db_scan_pass(h, cols, rank, &c, 1, fn, arg);
 	/* a rank numbers its collective calls per communicator in post
 	 * order (analysis/cp_match.h) */
 	snprintf(sql, sizeof(sql), "%s WHERE op IN (%s) ORDER BY %s comm, "
 		 "t_start_ns, seq", cols, c.coll_ids,
 		 rank >= 0 ? "" : "rank,");
 	if (!ret)
-		ret = cp_db_scan_pass(h, sql, rank, &c, 2, mca, fn, arg);
+		ret = cp_db_scan_pass(h, sql, rank, &c, 2, fn, arg);
 	cp_db_classes_free(&c);
 	return ret;
 }

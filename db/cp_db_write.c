@@ -19,13 +19,13 @@
 #include "db/cp_db_write.h"
 
 /* A calls row's columns, and the statement that inserts one. */
-#define CP_DB_CALL_COLS	(18 + CP_NMODELS)
+#define CP_DB_CALL_COLS	(19 + CP_NMODELS)
 #define CP_DB_CALL_INTO "INSERT INTO calls (seq, op, thread, peer, root, " \
 	"tag, comm_size, comm, layout, flags, bytes, count, site, " \
 	"t_start_ns, t_measured_ns, t_incall_ns" \
-	CP_MODEL_MAP(CP_DB_COL_PRED) ", pred_lmw_ns, pred_flags) VALUES "
+	CP_MODEL_MAP(CP_DB_COL_PRED) ", pred_lmw_ns, pred_flags, alg) VALUES "
 #define CP_DB_CALL_ROW "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?" \
-	CP_MODEL_MAP(CP_DB_COL_ARG) ", ?, ?)"
+	CP_MODEL_MAP(CP_DB_COL_ARG) ", ?, ?, ?)"
 /* Rows one multi-row INSERT takes: a statement's set-up and end cost as
  * much as a row's insert, so a batch of 32 costs about a third less per
  * row (callgrind: 5950 instructions a row, against 8800 one at a time),
@@ -239,6 +239,7 @@ static void cp_db_bind_call(sqlite3_stmt *st, int o,
 		cp_db_bind_real(st, o + 17 + i, c->pred_ns[i]);
 	cp_db_bind_real(st, o + 17 + CP_NMODELS, c->pred_lmw_ns);
 	sqlite3_bind_int64(st, o + 18 + CP_NMODELS, c->pred_flags);
+	cp_db_bind_opt(st, o + 19 + CP_NMODELS, c->alg, 0);
 }
 
 /* Run st whose every parameter is bound anew each time: no clearing of

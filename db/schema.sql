@@ -92,7 +92,12 @@ CREATE TABLE calls (
 	-- not cover this call, or no parameters (src/lib/cp_predict.h).
 	-- @each_model pred_%_ns REAL,
 	pred_lmw_ns REAL,		-- log3P's l_mw term of pred_log3p_ns
-	pred_flags INTEGER NOT NULL DEFAULT 0	-- CP_PF_* of src/common/cp_row.h
+	pred_flags INTEGER NOT NULL DEFAULT 0,	-- CP_PF_* of src/common/cp_row.h
+	alg	INTEGER			-- collective: the algorithm of Open
+					-- MPI's coll/tuned the library
+					-- decided for it and priced (the
+					-- numbers of analysis/cp_coll.h);
+					-- NULL not a collective, or not known
 );
 
 -- Datatype layouts of the rank, by index.
@@ -197,6 +202,7 @@ CREATE TABLE calls (
 	-- @each_model pred_%_ns REAL,
 	pred_lmw_ns REAL,
 	pred_flags INTEGER NOT NULL DEFAULT 0,
+	alg	INTEGER,
 	-- Filled after the merge by matching (src/cli/cli_match.c); NULL when
 	-- the row was not matched.  Point to point: the message's transfer
 	-- time, receive completion minus the later of send start and

@@ -125,6 +125,7 @@ static void cp_test_rank0(const char *dir, const struct cp_test_self *s,
 	};
 	struct cp_db *db = cp_test_open(dir, 0);
 
+	c[2].alg = 6;	/* the broadcast's: binomial (analysis/cp_coll.h) */
 	if (cp_db_put_meta(db, "app_time_ns", "2000000000") ||
 	    cp_db_put_layouts(db, l, 2) || cp_db_put_calls(db, c, 2) ||
 	    cp_db_put_calls(db, c + 2, 1) || cp_db_put_aggs(db, &bogus, 1) ||

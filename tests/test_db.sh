@@ -46,13 +46,13 @@ run_cp csv export "$D" --format csv
 expect_eq "export csv status" "$rc" 0
 expect_file "export csv stderr" "$T/csv.err" </dev/null
 expect_file "export csv" "$T/csv.out" <<EOF
-rank,op,peer,root,tag,comm_size,bytes,contiguous,block_bytes,stride_bytes,nblocks,callsite,t_start,t_measured,count,comm,t_incall,flags,thread,seq,function,$PRED,t_transfer,t_wait,late,$MU,layout
-0,MPI_Send,1,,7,2,1000,1,8,,1,$S,0.001000000,0.000002500,125,0,,,0,0,main,$ZERO,,,,$NONE,MPI_DOUBLE
-0,MPI_Isend,MPI_PROC_NULL,,9,2,0,0,8,64,16,$S,0.002000000,0.000000100,4,0,0.000000050,procnull|nonblock,0,1,main,$ZERO,,,,$NONE,"vector(16,1,8) of MPI_DOUBLE"
-0,MPI_Bcast,,0,,2,4096,,,,,0x10,3.000000001,0.000000300,512,3,,inplace,1,2,,$ZERO,,,,$NONE,
-1,MPI_Recv,0,,7,2,1000,1,1,,1,$S,0.001000500,0.000002000,1000,0,0.000000000,recv,0,0,main,$ZERO,,,,$NONE,MPI_BYTE
-1,MPI_Recv,MPI_ANY_SOURCE,,,2,0,1,1,,1,$S,0.005000000,1.234567890,0,0,,nonblock|notdone|anysrc|anytag|recv,0,1,main,$ZERO,,,,$NONE,MPI_BYTE
-1,"MPI_Odd,""x""",,1,0,3,1099511627776,,,,,$S,0.006000000,0.000000007,0,1,,zero|persistent|fortran|cancelled|varblock|inter,0,2,main,$ZERO,,,,$NONE,
+rank,op,peer,root,tag,comm_size,bytes,contiguous,block_bytes,stride_bytes,nblocks,callsite,t_start,t_measured,count,comm,t_incall,flags,thread,seq,function,$PRED,t_transfer,t_wait,late,$MU,layout,algorithm
+0,MPI_Send,1,,7,2,1000,1,8,,1,$S,0.001000000,0.000002500,125,0,,,0,0,main,$ZERO,,,,$NONE,MPI_DOUBLE,
+0,MPI_Isend,MPI_PROC_NULL,,9,2,0,0,8,64,16,$S,0.002000000,0.000000100,4,0,0.000000050,procnull|nonblock,0,1,main,$ZERO,,,,$NONE,"vector(16,1,8) of MPI_DOUBLE",
+0,MPI_Bcast,,0,,2,4096,,,,,0x10,3.000000001,0.000000300,512,3,,inplace,1,2,,$ZERO,,,,$NONE,,binomial
+1,MPI_Recv,0,,7,2,1000,1,1,,1,$S,0.001000500,0.000002000,1000,0,0.000000000,recv,0,0,main,$ZERO,,,,$NONE,MPI_BYTE,
+1,MPI_Recv,MPI_ANY_SOURCE,,,2,0,1,1,,1,$S,0.005000000,1.234567890,0,0,,nonblock|notdone|anysrc|anytag|recv,0,1,main,$ZERO,,,,$NONE,MPI_BYTE,
+1,"MPI_Odd,""x""",,1,0,3,1099511627776,,,,,$S,0.006000000,0.000000007,0,1,,zero|persistent|fortran|cancelled|varblock|inter,0,2,main,$ZERO,,,,$NONE,,
 EOF
 [ -f "$D/commprof.db" ] || fail "no merged $D/commprof.db"
 
@@ -73,7 +73,7 @@ keys = ("rank op peer root tag comm_size bytes contiguous block_bytes "
         "stride_bytes nblocks callsite t_start t_measured count comm "
         "t_incall flags thread seq function").split() + \
     sys.argv[3].split(",") + "t_transfer t_wait late".split() + \
-    sys.argv[4].split(",") + ["layout"]
+    sys.argv[4].split(",") + ["layout", "algorithm"]
 assert len(rows) == 6, len(rows)
 for r in rows:
     assert list(r) == keys, list(r)
@@ -87,6 +87,7 @@ assert a["t_incall"] is None and a["flags"] is None
 assert b["peer"] == "MPI_PROC_NULL" and b["stride_bytes"] == 64
 assert b["flags"] == "procnull|nonblock" and b["t_incall"] == 5e-08
 assert b["layout"] == "vector(16,1,8) of MPI_DOUBLE" and c["layout"] is None
+assert c["algorithm"] == "binomial" and a["algorithm"] is None
 assert c["callsite"] == "0x10" and c["function"] is None
 assert c["tag"] is None and c["contiguous"] is None and c["thread"] == 1
 assert e["peer"] == "MPI_ANY_SOURCE" and e["t_measured"] == 1.23456789
@@ -285,9 +286,9 @@ mkdir "$K"
 run_cp kill export "$K"
 expect_eq "killed writer status" "$rc" 0
 expect_file "killed writer" "$T/kill.out" <<EOF
-rank,op,peer,root,tag,comm_size,bytes,contiguous,block_bytes,stride_bytes,nblocks,callsite,t_start,t_measured,count,comm,t_incall,flags,thread,seq,function,$PRED,t_transfer,t_wait,late,$MU,layout
-0,MPI_Send,1,,1,2,10,,,,,0x10,0.000000001,0.000000001,10,0,,,0,0,,$ZERO,,,,$NONE,
-0,MPI_Send,1,,2,2,20,,,,,0x10,0.000000002,0.000000001,20,0,,,0,1,,$ZERO,,,,$NONE,
-0,MPI_Send,1,,3,2,30,,,,,0x10,0.000000003,0.000000001,30,0,,,0,2,,$ZERO,,,,$NONE,
+rank,op,peer,root,tag,comm_size,bytes,contiguous,block_bytes,stride_bytes,nblocks,callsite,t_start,t_measured,count,comm,t_incall,flags,thread,seq,function,$PRED,t_transfer,t_wait,late,$MU,layout,algorithm
+0,MPI_Send,1,,1,2,10,,,,,0x10,0.000000001,0.000000001,10,0,,,0,0,,$ZERO,,,,$NONE,,
+0,MPI_Send,1,,2,2,20,,,,,0x10,0.000000002,0.000000001,20,0,,,0,1,,$ZERO,,,,$NONE,,
+0,MPI_Send,1,,3,2,30,,,,,0x10,0.000000003,0.000000001,30,0,,,0,2,,$ZERO,,,,$NONE,,
 EOF
 exit 0

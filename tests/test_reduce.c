@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/cp_coll.h"
 #include "analysis/cp_err.h"
 #include "src/reduce/cp_red.h"
 #include "tests/test_analysis.h"
@@ -102,6 +103,17 @@ static void ring_rows(struct job *j, int me)
 	}
 }
 
+/* The algorithm the library decides for a collective row and stores
+ * in it (src/lib/cp_pred_rt.h): Open MPI's defaults. */
+static int32_t lib_alg(enum cp_coll_op op, const struct cp_sum_row *r)
+{
+	struct cp_coll_call c = { .op = op, .nprocs = r->comm_size,
+				  .count = r->count, .commute = true };
+
+	c.type_bytes = (double)r->bytes / (double)r->count;
+	return cp_coll_decide(&c, NULL);
+}
+
 static void coll_rows(struct job *j, int me)
 {
 	struct cp_sum_row *r;
@@ -114,6 +126,7 @@ static void coll_rows(struct job *j, int me)
 		r->root = s % 2 ? -1 : 0;
 		r->op_name = s % 2 ? "MPI_Allreduce" : "MPI_Bcast";
 		r->count = 2;		/* of 4 bytes */
+		r->alg = lib_alg(s % 2 ? CP_COLL_ALLREDUCE : CP_COLL_BCAST, r);
 	}
 	if (me % 2)	/* odd ranks: comm 9 of 3 ranks */
 		for (s = 0; s < 5; s++) {
@@ -124,6 +137,7 @@ static void coll_rows(struct job *j, int me)
 			r->comm_size = 3;
 			r->op_name = "MPI_Allreduce";
 			r->count = 4;
+			r->alg = lib_alg(CP_COLL_ALLREDUCE, r);
 		}
 }
 

@@ -105,13 +105,14 @@ eq("worst fields", {k: wo[0][k] for k in ("rank", "site", "op", "bytes",
    {"rank": 0, "site": "0x1000", "op": "MPI_Send", "bytes": 1000,
     "peer": 1, "t_transfer": 1e-06})
 
-# 9. collectives: the two broadcasts (4096 B, no communicator size:
-# no algorithm), log3P's mu 1.5 and 2.5, LogGP's 4; 10. no tau-Lop row
+# 9. collectives: the two broadcasts (4096 B, rows without the
+# library's algorithm: not known), log3P's mu 1.5 and 2.5, LogGP's 4;
+# 10. no tau-Lop row
 co = j["collectives"]["rows"]
 eq("collectives", [(c["op"], c["size"], c["algorithm"], c["model"],
                     c["rows"], c["mu_bar"], c["best"]) for c in co],
-   [("MPI_Bcast", "4-8 KiB", "?", "log3p", 2, 2.0, True),
-    ("MPI_Bcast", "4-8 KiB", "?", "loggp", 2, 4.0, False)])
+   [("MPI_Bcast", "4-8 KiB", "(not known)", "log3p", 2, 2.0, True),
+    ("MPI_Bcast", "4-8 KiB", "(not known)", "loggp", 2, 4.0, False)])
 eq("collectives times", [co[0]["t_transfer"], co[0]["t_wait"]], [1e-6, None])
 eq("coll_worst", j["coll_worst"]["rows"], [])
 

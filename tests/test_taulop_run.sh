@@ -183,6 +183,36 @@ END
 diff -u "$T/want" "$T/got" >&2 ||
 	fail "algorithms or tau-Lop rows differ from Open MPI 4.1's rules"
 
+# --- the rows hold the algorithm the library decided, with or without
+# a parameter file: the same run without one, row by row (rank, seq),
+# every collective row of colls (the v forms too) has one, and it is the
+# one the priced run stored and the report showed ---
+cp_run_preload 120 4 "$T/n" "$COLLS" 3 1500 24000 >"$T/n.out" \
+	2>"$T/n.err" || fail "colls without parameters: $(cat "$T/n.err")"
+"$COMMPROF" export "$T/n" --format csv >"$T/n.csv" ||
+	fail "export (no parameters)"
+"$COMMPROF" export "$T/c" --format csv >"$T/c0.csv" || fail "export"
+anote=$("$PYTHON3" - "$T/c0.csv" "$T/n.csv" <<'PY'
+import csv, sys
+colls = ("MPI_Barrier", "MPI_Bcast", "MPI_Reduce", "MPI_Allreduce",
+         "MPI_Allgather", "MPI_Alltoall", "MPI_Gather", "MPI_Scatter",
+         "MPI_Reduce_scatter_block", "MPI_Allgatherv", "MPI_Reduce_scatter")
+def algs(path):
+    return {(r["rank"], r["seq"]): (r["op"], r["algorithm"])
+            for r in csv.DictReader(open(path)) if r["op"] in colls}
+a, b = algs(sys.argv[1]), algs(sys.argv[2])
+bad = sorted(k for k in a if not a[k][1])
+if bad:
+    sys.exit("collective rows without an algorithm: %s" % bad[:5])
+if a != b:
+    diff = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
+    sys.exit("rows differ without parameters: %s" %
+             [(k, a.get(k), b.get(k)) for k in diff[:5]])
+print("%d collective rows" % len(a))
+PY
+) || fail "the rows' algorithms"
+note "algorithm in every row, the same without a parameter file: $anote"
+
 # --- the v forms: every rank's blocks reach the price.  colls gives
 # rank r 2 (r + 1) / 5 of the size, so the ranks' rows differ in bytes;
 # a price from its own block alone would differ by rank, the call's

@@ -1,8 +1,8 @@
 /*
  * cli_coll.c - the report's collective sections (src/cli/cli_views.h),
  * from the reduction of the run: accuracy per operation, size class and
- * algorithm (the algorithm Open MPI ran, decided by the reduction as the
- * library did, under the run's coll_mca settings), with the calls'
+ * algorithm (the algorithm of Open MPI's coll/tuned that the library
+ * decided for each call and priced, as its rows hold it), with the calls'
  * median t_transfer and entry skew t_wait; and the worst-predicted
  * collective calls.  A collective whose ranks arrived further apart than
  * the collective then took is flagged: a model of the transfer cannot
@@ -67,8 +67,8 @@ static const char *alg_label(enum cp_coll_op op, int alg, char *buf,
 {
 	const char *a = alg > 0 ? cp_coll_alg_name(op, alg) : NULL;
 
-	if (!a && !alg)	/* cp_red_coll_alg: decided on all blocks */
-		snprintf(buf, len, "(by all blocks)");
+	if (!a && !alg)	/* the row holds none (src/lib/cp_pred_rt.h) */
+		snprintf(buf, len, "(not known)");
 	else if (!a)
 		snprintf(buf, len, "?");
 	else if (!cp_coll_alg_modelled(op, alg))
@@ -225,7 +225,7 @@ int cp_cli_coll_tabs(const struct cp_red_sum *s, char *const *ops,
 		group_lines(acc, &v[i]);
 	free(v);
 	cp_cli_tab_note(acc, "matched collective calls; algorithm: the one "
-			"Open MPI ran, decided as the library did; mu over "
+			"the library decided for Open MPI and priced; mu over "
 			"every rank's row of a call; t_transfer, t_wait: "
 			"medians; skew: the ranks arrived further apart "
 			"(t_wait) than the call then took, time spent "

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/cp_coll.h"
 #include "db/cp_db_read.h"
 #include "src/cli/cli.h"
 #include "src/common/cp_json.h"
@@ -31,18 +32,20 @@ static const char *const cp_cli_cols[] = {
 #define CP_CLI_COL_MU_NAME(id, name) "mu_" #name,
 	CP_MODEL_MAP(CP_CLI_COL_MU_NAME)
 #undef CP_CLI_COL_MU_NAME
-	"layout",
+	"layout", "algorithm",
 };
 
 /* First columns of the predictions, of the matching and of mu (one per
- * model, in CP_MODEL_* order), and the layout description, the last. */
+ * model, in CP_MODEL_* order), the layout description and the
+ * collective's algorithm, the last. */
 #define CP_CLI_COL_PRED		21
 #define CP_CLI_COL_XFER		(CP_CLI_COL_PRED + CP_NMODELS)
 #define CP_CLI_COL_MU		(CP_CLI_COL_XFER + 3)
 #define CP_CLI_COL_LAYOUT	(CP_CLI_COL_MU + CP_NMODELS)
+#define CP_CLI_COL_ALG		(CP_CLI_COL_LAYOUT + 1)
 
 #define CP_CLI_NCOLS (sizeof(cp_cli_cols) / sizeof(cp_cli_cols[0]))
-_Static_assert(CP_CLI_COL_LAYOUT + 1 == CP_CLI_NCOLS,
+_Static_assert(CP_CLI_COL_ALG + 1 == CP_CLI_NCOLS,
 	       "cp_cli_cols and its column numbers disagree");
 
 /* CP_F_* names, in bit order. */
@@ -199,6 +202,17 @@ static void cp_cli_model_fields(struct cp_cli_export *x,
 		   r->late == 2 ? "receiver" : NULL);
 }
 
+/* The name of the collective algorithm row r holds (coll/tuned's, as
+ * the library decided it), NULL none. */
+static const char *alg_name(const struct cp_db_row *r)
+{
+	enum cp_coll_op op;
+
+	if (r->call.alg <= 0 || !r->op_name || cp_coll_fn(r->op_name, &op) < 0)
+		return NULL;
+	return cp_coll_alg_name(op, r->call.alg);
+}
+
 /* Fill the fields of row r, in the order of cp_cli_cols.  Returns 0 or
  * -1 when out of memory. */
 static int cp_cli_fields(struct cp_cli_export *x, const struct cp_db_row *r,
@@ -235,6 +249,7 @@ static int cp_cli_fields(struct cp_cli_export *x, const struct cp_db_row *r,
 	cp_cli_str(f, 20, func);
 	cp_cli_model_fields(x, r, f);
 	cp_cli_str(f, CP_CLI_COL_LAYOUT, r->layout_descr);
+	cp_cli_str(f, CP_CLI_COL_ALG, alg_name(r));
 	return 0;
 }
 

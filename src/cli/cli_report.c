@@ -127,7 +127,6 @@ struct cp_rep {
 	size_t nops;
 	struct cp_rep_model m[CP_NMODELS];
 	struct cp_red_sum sum;		/* the reduction of the run */
-	struct cp_coll_mca mca;		/* rank 0's coll_mca, for rows */
 	bool all_links;			/* json, csv: every link group */
 	bool oom;
 };
@@ -267,9 +266,7 @@ static int cp_rep_derive(void *arg, const struct cp_db_prow *p)
 	row.t_measured_ns = p->t_measured_ns;
 	row.pred_lmw_ns = p->pred_lmw_ns;
 	rec.comm = p->comm;
-	rec.alg = p->coll ? cp_red_coll_alg(&r->mca, p->op_name,
-					    p->comm_size, p->count, p->bytes) :
-		  CP_RED_ALG_NONE;
+	rec.alg = p->coll ? p->alg : CP_RED_ALG_NONE;
 	for (k = 0; k < CP_NMODELS; k++) {
 		row.pred_ns[k] = p->pred_ns[k];
 		rec.pred_ns[k] = (float)p->pred_ns[k];
@@ -277,17 +274,6 @@ static int cp_rep_derive(void *arg, const struct cp_db_prow *p)
 	return cp_red_add_strided(&r->sum, &row) ||
 	       cp_red_add_result(&r->sum, &rec, p->t_transfer_ns,
 				 p->t_wait_ns, p->mu);
-}
-
-/* The collective settings rank 0 ran under, for the rows' algorithms
- * (Open MPI's defaults when it has none that reads). */
-static void cp_rep_mca(struct cp_rep *r)
-{
-	char text[1024] = "";
-
-	if (cp_db_get_rank_meta(r->db, 0, "coll_mca", text, sizeof(text)) ||
-	    cp_coll_mca_parse(text, &r->mca))
-		cp_coll_mca_default(&r->mca);
 }
 
 /* Rows, predictions, reasons per model from the coverage classes. */
@@ -1310,7 +1296,6 @@ static int cp_rep_collect(struct cp_rep *r)
 	if (!ret && cp_db_has_sum(r->db)) {
 		ret = cp_db_each_sum(r->db, cp_rep_add_rec, r);
 	} else if (!ret) {
-		cp_rep_mca(r);
 		ret = cp_db_each_pred_row(r->db, cp_rep_derive, r);
 	}
 	if (ret)

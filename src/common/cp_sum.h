@@ -32,11 +32,12 @@ struct cp_sum_row {
 	uint32_t comm;		/* job-wide communicator id */
 	uint32_t flags;		/* CP_F_* */
 	uint32_t pred_flags;	/* CP_PF_* */
+	int32_t alg;		/* collective: the algorithm the library
+				 * decided (analysis/cp_coll.h), 0 not
+				 * known */
 	bool coll;		/* class coll; else p2p */
-	const char *op_name;	/* "MPI_Bcast"; NULL unknown */
-	const char *coll_mca;	/* the rank's meta coll_mca, NULL none;
-				 * both live until the row's callback
-				 * returns */
+	const char *op_name;	/* "MPI_Bcast"; NULL unknown; lives until
+				 * the row's callback returns */
 	double pred_ns[CP_NMODELS];	/* NAN none */
 	double pred_lmw_ns;	/* NAN none */
 };

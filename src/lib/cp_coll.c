@@ -68,9 +68,9 @@ void cp_blk_sendv(struct cp_blk *b, const void *sbuf, MPI_Count scount,
 }
 
 /* The id of counts, every rank's block of comm, in the block's flags
- * (tau-Lop and the baselines price the call's schedule from them): only
- * under Open MPI (the schedules are its) and with predictions on; none
- * on an inter-communicator. */
+ * (the flusher decides the call's algorithm from them, and tau-Lop and
+ * the baselines price its schedule): only under Open MPI (the
+ * algorithms are its); none on an inter-communicator. */
 static void blk_vec(struct cp_blk *b, struct cp_counts counts, MPI_Comm comm)
 {
 #ifdef OPEN_MPI
@@ -78,7 +78,7 @@ static void blk_vec(struct cp_blk *b, struct cp_counts counts, MPI_Comm comm)
 	int64_t v[CP_COLL_MAXP];
 	int i;
 
-	if (!cp_pred_tab || !counts.p)
+	if (!cp_pred_colls || !counts.p)
 		return;
 	ci = cp_comm_get(comm);
 	if (ci->inter || ci->size < 1 || ci->size > CP_COLL_MAXP)

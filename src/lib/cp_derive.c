@@ -67,6 +67,7 @@ static void base(struct cp_event *ev, const struct cp_raw *s,
 	ev->tau = 0;		/* the flusher counts messages (cp_tau.h) */
 	ev->tau_mark = 0;
 	ev->vec = 0;
+	ev->alg = 0;
 }
 
 static void peer_of(struct cp_event *ev, const struct cp_comm_info *ci,

@@ -46,6 +46,9 @@ struct cp_event {
 				 * its post (src/lib/cp_tau.h) */
 	uint32_t vec;		/* collectives: id of every rank's block
 				 * (src/lib/cp_vec.h), 0 none */
+	int16_t alg;		/* collectives: coll/tuned's algorithm
+				 * (analysis/cp_coll.h) the flusher
+				 * decided, 0 not known */
 	float pred_ns[CP_NMODELS];	/* [CP_MODEL_*], ns; NAN none */
 	float pred_lmw_ns;	/* log3P's l_mw term, ns; NAN none */
 };

@@ -474,6 +474,7 @@ static void to_row(struct cp_db_call *c, const struct srow *q)
 	for (int i = 0; i < CP_NMODELS; i++)
 		c->pred_ns[i] = ev->pred_flags ? ev->pred_ns[i] : NAN;
 	c->pred_lmw_ns = ev->pred_flags ? ev->pred_lmw_ns : NAN;
+	c->alg = ev->alg;
 }
 
 /*

@@ -33,6 +33,7 @@ const struct cp_pred *cp_pred_tab;
 char cp_pred_models[64];
 char cp_pred_note[5120];
 char cp_pred_coll[512];
+bool cp_pred_colls;
 
 /* Kept to the end of the process: a thread may still be pricing a call
  * while another finalizes. */
@@ -44,6 +45,10 @@ static struct cp_pred *tab;
 static struct cp_taulop_hist heap_hist;
 static unsigned char kind_of[CP_CALL_COUNT];
 static signed char coll_of[CP_CALL_COUNT];	/* CP_COLL_*, -1 */
+/* The job's coll/tuned settings, read at MPI_Init with or without a
+ * parameter file: the flusher decides every collective's algorithm
+ * with them, and stores it in the row. */
+static struct cp_coll_mca run_mca;
 
 /* A collective call and its nonblocking form: one operation of
  * analysis/cp_coll.h, priced the same.  Its schedules are Open MPI's
@@ -198,12 +203,9 @@ static bool load(char (*hosts)[CP_HOST_BYTES])
 	}
 	models_text(models);
 	{
-		struct cp_coll_mca mca;
 		struct cp_taulop_heap heap;
 
-		cp_coll_mca_read(&mca);
-		cp_pred_set_coll(tab, &mca);
-		cp_coll_mca_format(&mca, cp_pred_coll, sizeof(cp_pred_coll));
+		cp_pred_set_coll(tab, &run_mca);
 		heap_from_env(&heap);
 		cp_pred_set_heap(tab, &heap);
 	}
@@ -232,6 +234,11 @@ void cp_pred_rt_init(void)
 	bool warn;
 
 	kinds_init();
+	cp_coll_mca_read(&run_mca);
+	cp_coll_mca_format(&run_mca, cp_pred_coll, sizeof(cp_pred_coll));
+#ifdef OPEN_MPI
+	cp_pred_colls = true;
+#endif
 	/* collective: every rank joins, whatever its environment says */
 	hosts = gather_hosts();
 	if (!cp_env.params[0]) {
@@ -254,11 +261,12 @@ void cp_pred_event(struct cp_event *ev, const struct cp_comm_info *ci)
 	uint64_t shape;
 	int i;
 
-	if (ev->flags & (CP_F_PROCNULL | CP_F_CANCELLED | CP_F_NOTDONE |
+	in.coll_op = ev->call < CP_CALL_COUNT ? coll_of[ev->call] : -1;
+	if ((!cp_pred_tab && in.coll_op < 0) ||
+	    ev->flags & (CP_F_PROCNULL | CP_F_CANCELLED | CP_F_NOTDONE |
 			 CP_F_INTER))
 		return;
 	in.kind = ev->call < CP_CALL_COUNT ? kind_of[ev->call] : CP_PK_NONE;
-	in.coll_op = ev->call < CP_CALL_COUNT ? coll_of[ev->call] : -1;
 	in.alg = 0;
 	in.count = (double)ev->count;
 	in.tau = ev->tau;
@@ -284,6 +292,11 @@ void cp_pred_event(struct cp_event *ev, const struct cp_comm_info *ci)
 	in.heap_hist = heap_hist.thr ? &heap_hist : NULL;
 	in.ncounts = 0;
 	in.counts = ev->vec ? cp_vec_get(ev->vec, &in.ncounts) : NULL;
+	/* one decision, stored in the row and priced */
+	if (in.coll_op >= 0)
+		in.alg = ev->alg = (int16_t)cp_pred_coll_alg(&run_mca, &in);
+	if (!cp_pred_tab)
+		return;
 	cp_pred_eval(cp_pred_tab, &in, &o);
 	for (i = 0; i < CP_NMODELS; i++)
 		ev->pred_ns[i] = (float)o.t_ns[i];

@@ -869,34 +869,61 @@ static int group_rank(const struct cp_pred_in *in, int32_t w)
 	return -1;
 }
 
+/* The collective call of in, by group ranks; false when it is none
+ * that a schedule takes (fewer than 2 or more than CP_COLL_MAXP ranks,
+ * a root outside the group, a v form without every rank's block). */
+static bool coll_call_of(const struct cp_pred_in *in, struct cp_coll_call *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->op = (enum cp_coll_op)in->coll_op;
+	c->nprocs = in->nmembers;
+	c->commute = true;
+	if (in->coll_op < 0 || in->coll_op >= CP_COLL_NOPS ||
+	    in->nmembers < 2 || in->nmembers > CP_COLL_MAXP)
+		return false;
+	c->count = in->count > 0 ? (int64_t)in->count : 0;
+	c->type_bytes = c->count ? in->bytes / (double)c->count : 0;
+	if (in->root >= 0 && (c->root = group_rank(in, in->root)) < 0)
+		return false;
+	if (c->op == CP_COLL_ALLGATHERV || c->op == CP_COLL_REDUCE_SCATTER) {
+		/* every rank's block; the element size is this rank's
+		 * block's (none when it is empty) */
+		if (!in->counts || in->ncounts != in->nmembers || !c->count)
+			return false;
+		c->counts = in->counts;
+	}
+	return true;
+}
+
+int cp_pred_coll_alg(const struct cp_coll_mca *mca,
+		     const struct cp_pred_in *in)
+{
+	struct cp_coll_call c;
+	int alg;
+
+	if (!coll_call_of(in, &c))
+		return 0;
+	alg = cp_coll_decide(&c, mca);
+	return alg > 0 ? alg : 0;
+}
+
 /*
  * A collective of analysis/cp_coll.h: the algorithm Open MPI runs for
- * it, then tau-Lop, Hockney and LogGP over that algorithm's rounds (the
- * baselines per process, as the paper prices HLogGP).
+ * it (in->alg, else decided here), then tau-Lop, Hockney and LogGP over
+ * that algorithm's rounds (the baselines per process, as the paper
+ * prices HLogGP).
  */
 static void eval_coll(const struct cp_pred *m, const struct cp_pred_in *in,
 		      struct cp_pred_out *o)
 {
-	struct cp_coll_call c = { (enum cp_coll_op)in->coll_op,
-				  in->nmembers, 0, 0, 0, true, NULL };
+	struct cp_coll_call c;
 	struct cp_coll_place pl = { in->members, m->host };
 	unsigned f = 0;
 	double t;
 	int alg, rc;
 
-	if (in->nmembers < 2 || in->nmembers > CP_COLL_MAXP)
+	if (!coll_call_of(in, &c))
 		return;
-	c.count = in->count > 0 ? (int64_t)in->count : 0;
-	c.type_bytes = c.count ? in->bytes / (double)c.count : 0;
-	if (in->root >= 0 && (c.root = group_rank(in, in->root)) < 0)
-		return;
-	if (c.op == CP_COLL_ALLGATHERV || c.op == CP_COLL_REDUCE_SCATTER) {
-		/* every rank's block; the element size is this rank's
-		 * block's (none when it is empty) */
-		if (!in->counts || in->ncounts != in->nmembers || !c.count)
-			return;
-		c.counts = in->counts;
-	}
 	alg = in->alg > 0 ? in->alg : cp_coll_decide(&c, &m->mca);
 	if (alg < 0 || !cp_coll_alg_modelled(c.op, alg)) {
 		o->flags |= CP_PF_COLL_NOALG;

@@ -125,6 +125,17 @@ struct cp_taulop_heap;
 void cp_pred_set_heap(struct cp_pred *m, const struct cp_taulop_heap *h);
 
 /*
+ * cp_pred_coll_alg - the algorithm of Open MPI's coll/tuned for the
+ * collective of in (coll_op, nmembers, root, count, bytes, counts)
+ * under mca, the one cp_pred_eval prices when in->alg is 0: > 0, or 0
+ * when none can be decided (not a collective of analysis/cp_coll.h,
+ * fewer than 2 ranks, a root outside the group, a v form without every
+ * rank's block, a rules file).  Needs no tables.  Cannot fail.
+ */
+int cp_pred_coll_alg(const struct cp_coll_mca *mca,
+		     const struct cp_pred_in *in);
+
+/*
  * cp_pred_eval - price one call with every model.  Cannot fail: what a
  * model does not cover, or cannot price from in, is NAN.  No allocation,
  * lock or system call.  m: tables; in: the call; out: predictions.

@@ -4,7 +4,7 @@
  * recvcounts: every rank passes them all), interned so that a record
  * carries a small id instead of the array.  The wrapper interns
  * (cp_vec_put, on the application's thread); the flusher reads them back
- * to price the call (cp_vec_get).
+ * to decide the call's algorithm and price it (cp_vec_get).
  *
  * Identical arrays share one id, so a loop that calls with the same
  * counts costs one entry.  Entries are kept to the end of the process

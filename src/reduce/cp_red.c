@@ -37,32 +37,6 @@ void cp_red_init(struct cp_red *x, struct cp_red_sum *sum, uint32_t nhome,
 	x->arg = arg;
 	x->rank = -1;
 	x->inst = -1;
-	cp_coll_mca_default(&x->mca);
-}
-
-void cp_red_set_mca(struct cp_red *x, const char *coll_mca)
-{
-	/* a word it does not know leaves the defaults */
-	if (!coll_mca || cp_coll_mca_parse(coll_mca, &x->mca))
-		cp_coll_mca_default(&x->mca);
-}
-
-int32_t cp_red_coll_alg(const struct cp_coll_mca *mca, const char *op_name,
-			int32_t comm_size, int64_t count, uint64_t bytes)
-{
-	struct cp_coll_call c = { .commute = true };
-
-	if (cp_coll_fn(op_name, &c.op) < 0)
-		return CP_RED_ALG_NONE;
-	if (comm_size < 1)
-		return -CP_COLL_E_ARG;
-	/* decided on every rank's block, which a row does not hold */
-	if (c.op == CP_COLL_ALLGATHERV || c.op == CP_COLL_REDUCE_SCATTER)
-		return 0;
-	c.nprocs = comm_size;
-	c.count = count;
-	c.type_bytes = count ? (double)bytes / (double)count : 0;
-	return cp_coll_decide(&c, mca);
 }
 
 uint32_t cp_red_home(const struct cp_red_rec *r, uint32_t nhome,
@@ -94,8 +68,7 @@ static bool cp_red_is_transfer(const struct cp_sum_row *r)
 	       r->peer >= 0 && r->tag != INT32_MIN;
 }
 
-static void cp_red_rec_of(struct cp_red_rec *d, const struct cp_sum_row *r,
-			  const struct cp_coll_mca *mca)
+static void cp_red_rec_of(struct cp_red_rec *d, const struct cp_sum_row *r)
 {
 	int k;
 
@@ -116,9 +89,7 @@ static void cp_red_rec_of(struct cp_red_rec *d, const struct cp_sum_row *r,
 	d->flags = r->flags;
 	d->pred_flags = r->pred_flags;
 	d->coll = r->coll;
-	d->alg = r->coll ? cp_red_coll_alg(mca, r->op_name, r->comm_size,
-					   r->count, r->bytes) :
-		 CP_RED_ALG_NONE;
+	d->alg = r->coll ? r->alg : CP_RED_ALG_NONE;
 	for (k = 0; k < CP_NMODELS; k++)
 		d->pred_ns[k] = (float)r->pred_ns[k];
 }
@@ -158,12 +129,11 @@ int cp_red_scan_row(struct cp_red *x, const struct cp_sum_row *r)
 	if (r->rank != x->rank) {
 		x->rank = r->rank;
 		x->inst = -1;
-		cp_red_set_mca(x, r->coll_mca);
 	}
 	ret = cp_red_add_strided(x->sum, r);
 	if (ret)
 		return ret;
-	cp_red_rec_of(&d, r, &x->mca);
+	cp_red_rec_of(&d, r);
 	if (r->coll) {
 		ret = cp_red_number(x, r, &d);
 		if (ret)

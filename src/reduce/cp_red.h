@@ -58,19 +58,6 @@
 uint8_t cp_red_rank_state(int64_t dropped, int64_t not_kept, int64_t capped,
 			  int64_t sample, bool by_identity);
 
-/*
- * cp_red_coll_alg - the algorithm Open MPI's coll/tuned ran for a call of
- * MPI function op_name (cp_coll_decide under mca, reductions taken to
- * commute): > 0, negative when it cannot be known (no communicator size,
- * a rules file), 0 for allgatherv and reduce_scatter (decided on every
- * rank's block, which a row does not hold), CP_RED_ALG_NONE when op_name
- * is no collective of
- * analysis/cp_coll.h.  comm_size: -1 unknown; count: elements; bytes:
- * count * type size.  Cannot fail.
- */
-int32_t cp_red_coll_alg(const struct cp_coll_mca *mca, const char *op_name,
-			int32_t comm_size, int64_t count, uint64_t bytes);
-
 /* A worker of step 1. */
 struct cp_red {
 	struct cp_red_sum *sum;	/* where counts of the scan go */
@@ -89,7 +76,6 @@ struct cp_red {
 	int32_t rank;		/* -1 before the first row */
 	uint32_t comm;
 	int64_t inst, post_ns, seq;
-	struct cp_coll_mca mca;	/* the run's coll/tuned settings */
 };
 
 /* cp_red_init - a worker that counts into sum and hands records to emit
@@ -99,16 +85,9 @@ void cp_red_init(struct cp_red *x, struct cp_red_sum *sum, uint32_t nhome,
 			     const struct cp_red_rec *r),
 		 void *arg);
 
-/* cp_red_set_mca - decide x's collectives under the settings of a rank
- * meta coll_mca (cp_coll_mca_format); NULL, empty or unreadable: Open
- * MPI's defaults.  cp_red_scan_row calls it with the coll_mca of each
- * rank's first row.  Cannot fail. */
-void cp_red_set_mca(struct cp_red *x, const char *coll_mca);
-
 /*
  * cp_red_scan_row - step 1 for one row.  The rows of a rank come
- * together (one rank after another), its collectives decided under the
- * coll_mca of its first row; among them the collective rows in
+ * together (one rank after another); among them the collective rows in
  * (comm, t_start_ns, seq) order, the message halves in any order.
  * Returns 0, -CP_EINVAL (collective rows out of that order), -CP_ENOMEM,
  * or emit's error.

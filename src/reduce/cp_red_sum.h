@@ -66,7 +66,7 @@ struct cp_red_rec {
 	uint32_t comm, flags, pred_flags;
 	float pred_ns[CP_NMODELS];	/* as the library computed them */
 	int32_t alg;		/* collective of analysis/cp_coll.h: the
-				 * algorithm Open MPI ran (cp_red_coll_alg);
+				 * algorithm its row holds (0 not known);
 				 * else CP_RED_ALG_NONE */
 	uint8_t coll;		/* 1 collective, 0 message half */
 };

@@ -655,11 +655,16 @@ static void lmo_of(const struct cp_params *p, struct cp_lmo *m,
 static void log3p_of(const struct cp_params *p, struct cp_log3p *l3)
 {
 	int ns = p->l3_nsizes, i, c, nc = p->l3_nblocks * p->l3_ngaps;
-	double tm[ns], t00[ns], t01[ns], sd[p->l3_nssizes * nc];
+	double *tm = calloc((size_t)ns, sizeof(double));
+	double *t00 = calloc((size_t)ns, sizeof(double));
+	double *t01 = calloc((size_t)ns, sizeof(double));
+	double *sd = calloc((size_t)(p->l3_nssizes * nc), sizeof(double));
 	struct cp_log3p_meas in = { ns, p->l3_size_bytes, tm, t00, t01,
 		p->l3_nssizes, p->l3_nblocks, p->l3_ngaps, p->l3_ssize_bytes,
 		p->l3_block_bytes, p->l3_gap_bytes, sd };
 
+	if (!tm || !t00 || !t01 || !sd)
+		exit(1);
 	for (i = 0; i < ns; i++) {
 		tm[i] = p->l3_t_mem_s[i].val;
 		t00[i] = p->l3_o_mw_s[i].val + tm[i];
@@ -671,6 +676,10 @@ static void log3p_of(const struct cp_params *p, struct cp_log3p *l3)
 			sd[i * nc + c] = t01[i] + p->l3_l_mw_s[i * nc + c].val;
 	if (cp_log3p_derive(&in, l3) || l3->nneg)
 		exit(1);
+	free(tm);
+	free(t00);
+	free(t01);
+	free(sd);
 }
 
 /* Every model of p as the fitting side holds it. */

@@ -139,7 +139,7 @@ else:
         got = sends & set(want_sites)
         print("# %s: %d-B blocks: the strided send's median time %.2f "
               "times the contiguous one's; flagged %s" %
-              (mpi, b, q, sorted(got) or r["strided"].get("note")))
+              (mpi, b, q, sorted(got) or "none"))
         if q >= 2.5:
             decided += 1
             if got != set(want_sites):

@@ -437,13 +437,19 @@ static int upper_side(const struct calib_lmo *l, int np, int k,
  * experiment at the middle size goes with the regime whose fit is
  * nearer (in log), until the two sides are within 1/64 of each other (64
  * B at least) or after REFINE_STEPS sizes; regime k then starts at the
- * smallest size found in it.  Rank 0 decides; collective.
+ * smallest size found in it.  So is a break matched to an eager limit
+ * that is itself the first size of the upper regime, down to 8 B: the
+ * library counts its headers in the limit (Open MPI's ob1 sends eagerly
+ * up to btl_eager_limit - sizeof(mca_pml_ob1_hdr_t), pml_ob1_sendreq.h),
+ * so the upper protocol starts a header below it (4095 B went by
+ * rendezvous under vader's limit of 4096).  Rank 0 decides; collective.
  */
 static void refine_breaks(struct calib *c, struct calib_lmo *l,
 			  struct calib_sched *s)
 {
 	int np = cp_lmo_npairs(c->n), nreg = 0, k, steps, side, ok;
-	double a = 0, b = 0, go, *val = NULL, *sd = NULL;
+	double a = 0, b = 0, go, unit = 64, *val = NULL, *sd = NULL;
+	bool data;
 	char *buf = malloc(REFINE_MAX + 1);
 
 	if (c->rank == 0) {
@@ -459,13 +465,15 @@ static void refine_breaks(struct calib *c, struct calib_lmo *l,
 		if (c->rank == 0) {
 			a = l->size_bytes[l->reg.hi_idx[k - 1]];
 			b = l->size_bytes[l->reg.lo_idx[k]];
-			ok = !strcmp(l->reg.source[k], "data") &&
+			data = !strcmp(l->reg.source[k], "data");
+			ok = (data || l->reg.first_bytes[k] == b) &&
 			     b <= REFINE_MAX;
+			unit = data ? 64 : 8;
 		}
 		for (steps = 0;; steps++) {
 			go = -1;
 			if (ok && steps < REFINE_STEPS &&
-			    b - a > fmax(64, a / 64)) {
+			    b - a > (unit < 64 ? unit : fmax(64, a / 64))) {
 				go = 8 * round((a + b) / 16);
 				go = go > a && go < b ? go : -1;
 			}

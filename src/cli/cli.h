@@ -76,6 +76,13 @@ void cp_cli_reduce(void *arg, struct cp_db *db);
  */
 void cp_cli_match(void *arg, struct cp_db *db);
 
+/*
+ * cp_cli_alg - the name of collective algorithm alg (calls.alg, as the
+ * library decided it) of MPI function fn: NULL when the row holds none
+ * (0), fn is no collective or the number is unknown (cli_coll.c).
+ */
+const char *cp_cli_alg(const char *fn, int alg);
+
 /* Open the run that *dir names for reading (see cp_cli_run_dir; *dir
  * becomes its directory, valid until the next call), printing one line
  * per damaged rank file and one line on failure.  Returns 0 and *db, or

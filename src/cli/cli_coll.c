@@ -62,16 +62,25 @@ static int by_group(const void *pa, const void *pb)
 	return aa - ab;
 }
 
-static const char *alg_label(enum cp_coll_op op, int alg, char *buf,
-			     size_t len)
+const char *cp_cli_alg(const char *fn, int alg)
 {
-	const char *a = alg > 0 ? cp_coll_alg_name(op, alg) : NULL;
+	enum cp_coll_op op;
+
+	if (alg <= 0 || cp_coll_fn(fn, &op) < 0)
+		return NULL;
+	return cp_coll_alg_name(op, alg);
+}
+
+static const char *alg_label(const char *fn, int alg, char *buf, size_t len)
+{
+	const char *a = cp_cli_alg(fn, alg);
+	enum cp_coll_op op;
 
 	if (!a && !alg)	/* the row holds none (src/lib/cp_pred_rt.h) */
 		snprintf(buf, len, "(not known)");
 	else if (!a)
 		snprintf(buf, len, "?");
-	else if (!cp_coll_alg_modelled(op, alg))
+	else if (cp_coll_fn(fn, &op) >= 0 && !cp_coll_alg_modelled(op, alg))
 		snprintf(buf, len, "%s (not modelled)", a);
 	else
 		snprintf(buf, len, "%s", a);
@@ -114,7 +123,7 @@ static void group_lines(struct cp_cli_tab *t, const struct cgroup *g)
 	med_t = hist_median(g->t[0], 1);
 	med_w = hist_median(g->t[1], 1);
 	cp_row_size_label(CP_RED_COLL_CLS(g->key), cls, sizeof(cls));
-	alg_label(g->op, CP_RED_COLL_ALG(g->key), alg, sizeof(alg));
+	alg_label(g->name, CP_RED_COLL_ALG(g->key), alg, sizeof(alg));
 	for (k = 0; k < CP_NMODELS; k++) {
 		if (!g->mu[k] || !g->mu[k]->n)
 			continue;
@@ -192,7 +201,7 @@ static void worst_lines(struct cp_cli_tab *t, const struct cp_red_sum *s,
 		cp_cli_put_int(t, 0, w->rank);
 		cp_cli_put_str(t, 1, name);
 		cp_cli_put_int(t, 2, (int64_t)w->bytes);
-		cp_cli_put_str(t, 3, alg_label(op, w->alg, alg, sizeof(alg)));
+		cp_cli_put_str(t, 3, alg_label(name, w->alg, alg, sizeof(alg)));
 		cp_cli_put_time(t, 4, (double)w->t_transfer_ns);
 		cp_cli_put_time(t, 5, w->t_wait_ns < 0 ? NAN :
 				(double)w->t_wait_ns);

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/cp_coll.h"
 #include "db/cp_db_read.h"
 #include "src/cli/cli.h"
 #include "src/common/cp_json.h"
@@ -202,17 +201,6 @@ static void cp_cli_model_fields(struct cp_cli_export *x,
 		   r->late == 2 ? "receiver" : NULL);
 }
 
-/* The name of the collective algorithm row r holds (coll/tuned's, as
- * the library decided it), NULL none. */
-static const char *alg_name(const struct cp_db_row *r)
-{
-	enum cp_coll_op op;
-
-	if (r->call.alg <= 0 || !r->op_name || cp_coll_fn(r->op_name, &op) < 0)
-		return NULL;
-	return cp_coll_alg_name(op, r->call.alg);
-}
-
 /* Fill the fields of row r, in the order of cp_cli_cols.  Returns 0 or
  * -1 when out of memory. */
 static int cp_cli_fields(struct cp_cli_export *x, const struct cp_db_row *r,
@@ -249,7 +237,7 @@ static int cp_cli_fields(struct cp_cli_export *x, const struct cp_db_row *r,
 	cp_cli_str(f, 20, func);
 	cp_cli_model_fields(x, r, f);
 	cp_cli_str(f, CP_CLI_COL_LAYOUT, r->layout_descr);
-	cp_cli_str(f, CP_CLI_COL_ALG, alg_name(r));
+	cp_cli_str(f, CP_CLI_COL_ALG, cp_cli_alg(r->op_name, r->call.alg));
 	return 0;
 }
 

@@ -448,8 +448,8 @@ static void refine_breaks(struct calib *c, struct calib_lmo *l,
 			  struct calib_sched *s)
 {
 	int np = cp_lmo_npairs(c->n), nreg = 0, k, steps, side, ok;
-	double a = 0, b = 0, go, unit = 64, *val = NULL, *sd = NULL;
-	bool data;
+	double a = 0, b = 0, go, *val = NULL, *sd = NULL;
+	bool data = false;
 	char *buf = malloc(REFINE_MAX + 1);
 
 	if (c->rank == 0) {
@@ -468,12 +468,11 @@ static void refine_breaks(struct calib *c, struct calib_lmo *l,
 			data = !strcmp(l->reg.source[k], "data");
 			ok = (data || l->reg.first_bytes[k] == b) &&
 			     b <= REFINE_MAX;
-			unit = data ? 64 : 8;
 		}
 		for (steps = 0;; steps++) {
 			go = -1;
 			if (ok && steps < REFINE_STEPS &&
-			    b - a > (unit < 64 ? unit : fmax(64, a / 64))) {
+			    b - a > (data ? fmax(64, a / 64) : 8)) {
 				go = 8 * round((a + b) / 16);
 				go = go > a && go < b ? go : -1;
 			}

@@ -78,6 +78,22 @@ int main(void)
 	ta_check(cp_vec_put(a, 4) != ia &&
 		 same_back(ia, (const int64_t[]){ 1, 2, 3, 4 }, 4),
 		 "the caller's array changed after the put: the entry did not");
+	{
+		int wa[] = { 1, 2, 3, 4 }, wc[] = { 1, 2, 3 }, wn[] = { 1, -1 };
+
+		ta_check(cp_vec_put_int(wa, 4) == ia &&
+			 cp_vec_put_int(wa, 4) == ia &&
+			 cp_vec_put_int(wc, 3) == ic,
+			 "int counts: the ids of the same int64 counts, "
+			 "repeated or not");
+		wa[3] = 9;
+		ta_check(cp_vec_put_int(wa, 4) == cp_vec_put(a, 4),
+			 "int counts changed after their put: the new "
+			 "counts' id");
+		ta_check(cp_vec_put_int(wn, 2) == 0 &&
+			 cp_vec_put_int(NULL, 2) == 0, "int counts: a "
+			 "negative one or none: 0");
+	}
 	ta_check(cp_vec_put(neg, 2) == 0, "a negative count: 0");
 	ta_check(cp_vec_put(NULL, 2) == 0 && cp_vec_put(c, 0) == 0,
 		 "no counts: 0");

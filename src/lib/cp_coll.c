@@ -83,6 +83,11 @@ static void blk_vec(struct cp_blk *b, struct cp_counts counts, MPI_Comm comm)
 	ci = cp_comm_get(comm);
 	if (ci->inter || ci->size < 1 || ci->size > CP_COLL_MAXP)
 		return;
+	if (!counts.wide) {
+		b->flags |= cp_vec_put_int(counts.p, ci->size)
+			    << CP_BLK_VEC_SHIFT;
+		return;
+	}
 	for (i = 0; i < ci->size; i++)
 		v[i] = (int64_t)cp_count_at(counts, i);
 	b->flags |= cp_vec_put(v, ci->size) << CP_BLK_VEC_SHIFT;

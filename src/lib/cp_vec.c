@@ -127,6 +127,24 @@ uint32_t cp_vec_put(const int64_t *v, int n)
 	return id;
 }
 
+uint32_t cp_vec_put_int(const int *w, int n)
+{
+	int64_t v[CP_COLL_MAXP];
+	int i;
+
+	if (!w || n < 1 || n > CP_COLL_MAXP)
+		return 0;
+	if (last.id && last.n == n) {
+		for (i = 0; i < n && last.v[i] == w[i]; i++)
+			;
+		if (i == n)
+			return last.id;
+	}
+	for (i = 0; i < n; i++)
+		v[i] = w[i];
+	return cp_vec_put(v, n);
+}
+
 const int64_t *cp_vec_get(uint32_t id, int *n)
 {
 	const int64_t *v = NULL;

@@ -32,6 +32,10 @@
  */
 uint32_t cp_vec_put(const int64_t *v, int n);
 
+/* cp_vec_put of n int counts w (the MPI count arrays): the same ids; a
+ * repeat of the thread's last counts is compared in place, uncopied. */
+uint32_t cp_vec_put_int(const int *w, int n);
+
 /*
  * cp_vec_get - the counts of id, *n of them; NULL for id 0 or one that
  * cp_vec_put did not give.  What it points to stays valid to the end of

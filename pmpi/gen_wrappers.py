@@ -78,9 +78,9 @@ CLASS_ROLES = ("p2p", "coll", "probe", "complete", "start", "reqfree",
                "rma", "io", "winnew", "winfree", "nowrap")
 # @block(kind, ...): cp_blk_<kind> of src/lib/cp_record.h and how many
 # arguments it takes after the block
-BLOCK_KINDS = {"none": 0, "bytes": 2, "send": 5, "reduce": 3, "scatter": 7,
+BLOCK_KINDS = {"none": 0, "bytes": 2, "send": 5, "reduce": 4, "scatter": 7,
                "scatterv": 7, "sendv": 6, "allgatherv": 6, "alltoallv": 6,
-               "alltoallw": 6, "redscat": 4, "nbrv": 3, "nbrw": 3}
+               "alltoallw": 6, "redscat": 5, "nbrv": 3, "nbrw": 3}
 # @complete(kind): CP_DONE_<KIND> of src/lib/cp_record.h
 COMPLETE_KINDS = ("one", "all", "any", "some", "test", "testall", "testany",
                   "testsome")
@@ -351,6 +351,10 @@ class C:
         return name
 
     @staticmethod
+    def op(e, name):
+        return name
+
+    @staticmethod
     def buf(e, name):
         return name
 
@@ -412,6 +416,10 @@ class F:
         return "PMPI_Type_f2c(*%s)" % name
 
     @staticmethod
+    def op(e, name):
+        return "PMPI_Op_f2c(*%s)" % name
+
+    @staticmethod
     def buf(e, name):
         return "cp_f_buf(%s)" % name
 
@@ -466,6 +474,8 @@ def block_arg(e, L, name, comm):
         return L.dtype(e, name)
     if t == "MPI_Comm":
         return L.comm(e, name)
+    if t == "MPI_Op":
+        return L.op(e, name)
     if t == "const MPI_Datatype" and p.array:
         return L.dtypes(e, name, comm)
     if t in ("const int", "const MPI_Count") and p.array:

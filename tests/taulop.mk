@@ -28,7 +28,7 @@ dist_check_SCRIPTS += tests/test_pt_params.sh
 # examples/colls as Open MPI decides them, a forced algorithm followed
 TESTS += tests/test_taulop_run.sh
 dist_check_SCRIPTS += tests/test_taulop_run.sh
-EXTRA_DIST += tests/test_tau.c
+EXTRA_DIST += tests/test_tau.c tests/test_noncommute.c
 
 # the accuracy measure: a default calibration on 4 ranks, examples/colls
 # off the calibration grids, tau-Lop's mu_bar against the baselines

@@ -253,6 +253,49 @@ PY
 ) || fail "allgatherv and reduce_scatter not priced from all blocks"
 note "v forms priced the same on every rank (1500/24000 B): $vnote"
 
+# --- an operation that does not commute: Open MPI 4.1's coll/tuned
+# decides by other rules (coll_tuned_decision_fixed.c, 4 ranks: allreduce
+# recursive doubling, reduce linear, reduce_scatter_block basic linear,
+# reduce_scatter non-overlapping); the rows flag it and follow ---
+"$MPICC" -O1 -o "$T/nc" "$top_srcdir/tests/test_noncommute.c" ||
+	fail "cannot build test_noncommute"
+cp_run_preload 120 4 "$T/n" -x COMMPROF_PARAMS="$T/t.params" "$T/nc" \
+	>"$T/nc.out" 2>"$T/nc.err" || fail "noncommute: $(cat "$T/nc.err")"
+"$COMMPROF" export "$T/n" --format csv >"$T/nc.csv" || fail "export"
+ncnote=$("$PYTHON3" - "$T/nc.csv" <<'PY'
+import csv, sys
+want = {"MPI_Allreduce": "recursive_doubling", "MPI_Reduce": "linear",
+        "MPI_Reduce_scatter_block": "basic_linear",
+        "MPI_Reduce_scatter": "non-overlapping"}
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["op"] in want]
+bad, said = [], []
+for op, alg in sorted(want.items()):
+    for rank in range(4):
+        rs = sorted((r for r in rows if r["op"] == op and
+                     int(r["rank"]) == rank), key=lambda r: int(r["seq"]))
+        if len(rs) != 2:
+            bad.append("%s rank %d: %d rows, not 2" % (op, rank, len(rs)))
+            continue
+        c, n = rs
+        nc = ["noncommute" in r["flags"].split("|") for r in rs]
+        if nc != [False, True]:
+            bad.append("%s rank %d: CP_F_NONCOMMUTE %s, want [False, True]"
+                       % (op, rank, nc))
+        if n["algorithm"] != alg or c["algorithm"] in ("", alg):
+            bad.append("%s rank %d: commuting %r, not commuting %r "
+                       "(want another, then %r)" % (op, rank,
+                       c["algorithm"], n["algorithm"], alg))
+        if not n["pred_taulop"]:
+            bad.append("%s rank %d: not priced" % (op, rank))
+    said.append("%s %s -> %s" % (op[4:], c["algorithm"], n["algorithm"]))
+for b in bad:
+    print("FAIL:", b, file=sys.stderr)
+print(", ".join(said))
+sys.exit(1 if bad else 0)
+PY
+) || fail "reductions by an operation that does not commute"
+note "not commuting: $ncnote"
+
 # --- a broadcast algorithm forced: the library reads it, the report
 # follows ---
 cp_run_preload 120 4 "$T/f" -x COMMPROF_PARAMS="$T/t.params" \

@@ -59,7 +59,7 @@ static const struct {
 	{ CP_F_ANYSRC, "anysrc" }, { CP_F_ANYTAG, "anytag" },
 	{ CP_F_RECV, "recv" }, { CP_F_VARBLOCK, "varblock" },
 	{ CP_F_INTER, "inter" }, { CP_F_HALF, "half" },
-	{ CP_F_LARGE, "large" },
+	{ CP_F_LARGE, "large" }, { CP_F_NONCOMMUTE, "noncommute" },
 };
 
 /* One output field: s NULL is empty (CSV) or null (JSON); str marks a

@@ -38,6 +38,9 @@
 #define CP_F_LARGE	0x4000	/* made through the call's MPI-4
 				 * large-count binding (MPI_X_c), recorded
 				 * as the call itself (MPI_X) */
+#define CP_F_NONCOMMUTE	0x8000	/* reduction by an operation that does not
+				 * commute (Open MPI only: it picks other
+				 * algorithms for one) */
 
 /* Prediction flags: calls.pred_flags.  CP_PF_ON is set on every row
  * that went through cp_pred_eval (src/lib/cp_predict.h); the others say

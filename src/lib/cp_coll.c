@@ -168,13 +168,27 @@ void cp_blk_alltoallw(struct cp_blk *b, const void *sbuf,
 		blk_wsum(b, scounts, sts, n, CP_F_VARBLOCK);
 }
 
+#ifdef OPEN_MPI
+uint32_t cp_op_flags(MPI_Op op)
+{
+	int commute = 1;
+
+	if (cp_pred_colls && PMPI_Op_commutative(op, &commute) == MPI_SUCCESS &&
+	    !commute)
+		return CP_F_NONCOMMUTE;
+	return 0;
+}
+#endif
+
 void cp_blk_redscat(struct cp_blk *b, const void *sbuf,
-		    struct cp_counts rcounts, MPI_Datatype t, MPI_Comm comm)
+		    struct cp_counts rcounts, MPI_Datatype t, MPI_Op op,
+		    MPI_Comm comm)
 {
 	int me = my_rank(comm);
 
 	cp_block_set(b, rcounts.p && me >= 0 ? cp_count_at(rcounts, me) : 0, t,
-		    CP_F_VARBLOCK | (sbuf == MPI_IN_PLACE ? CP_F_INPLACE : 0));
+		    CP_F_VARBLOCK | (sbuf == MPI_IN_PLACE ? CP_F_INPLACE : 0) |
+		    cp_op_flags(op));
 	blk_vec(b, rcounts, comm);
 }
 

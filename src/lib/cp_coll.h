@@ -69,10 +69,24 @@ static inline void cp_blk_send(struct cp_blk *b, const void *sbuf,
 		cp_block_set(b, scount, st, 0);
 }
 
-static inline void cp_blk_reduce(struct cp_blk *b, const void *sbuf,
-				 MPI_Count count, MPI_Datatype t)
+/* CP_F_NONCOMMUTE when reduction op does not commute: Open MPI's
+ * coll/tuned decides other algorithms for one (the flusher decides the
+ * same); not asked under another MPI. */
+#ifdef OPEN_MPI
+uint32_t cp_op_flags(MPI_Op op);
+#else
+static inline uint32_t cp_op_flags(MPI_Op op)
 {
-	cp_block_set(b, count, t, sbuf == MPI_IN_PLACE ? CP_F_INPLACE : 0);
+	(void)op;
+	return 0;
+}
+#endif
+
+static inline void cp_blk_reduce(struct cp_blk *b, const void *sbuf,
+				 MPI_Count count, MPI_Datatype t, MPI_Op op)
+{
+	cp_block_set(b, count, t, (sbuf == MPI_IN_PLACE ? CP_F_INPLACE : 0) |
+		     cp_op_flags(op));
 }
 
 void cp_blk_scatter(struct cp_blk *b, MPI_Count scount, MPI_Datatype st,
@@ -97,7 +111,8 @@ void cp_blk_alltoallw(struct cp_blk *b, const void *sbuf,
 		      struct cp_counts rcounts, const MPI_Datatype *rts,
 		      MPI_Comm comm);
 void cp_blk_redscat(struct cp_blk *b, const void *sbuf,
-		    struct cp_counts rcounts, MPI_Datatype t, MPI_Comm comm);
+		    struct cp_counts rcounts, MPI_Datatype t, MPI_Op op,
+		    MPI_Comm comm);
 void cp_blk_nbrv(struct cp_blk *b, struct cp_counts scounts, MPI_Datatype st,
 		 MPI_Comm comm);
 void cp_blk_nbrw(struct cp_blk *b, struct cp_counts scounts,

@@ -268,6 +268,7 @@ void cp_pred_event(struct cp_event *ev, const struct cp_comm_info *ci)
 		return;
 	in.kind = ev->call < CP_CALL_COUNT ? kind_of[ev->call] : CP_PK_NONE;
 	in.alg = 0;
+	in.flags = ev->flags;
 	in.count = (double)ev->count;
 	in.tau = ev->tau;
 	if (ev->flags & CP_F_RECV) {

@@ -877,7 +877,7 @@ static bool coll_call_of(const struct cp_pred_in *in, struct cp_coll_call *c)
 	memset(c, 0, sizeof(*c));
 	c->op = (enum cp_coll_op)in->coll_op;
 	c->nprocs = in->nmembers;
-	c->commute = true;
+	c->commute = !(in->flags & CP_F_NONCOMMUTE);
 	if (in->coll_op < 0 || in->coll_op >= CP_COLL_NOPS ||
 	    in->nmembers < 2 || in->nmembers > CP_COLL_MAXP)
 		return false;

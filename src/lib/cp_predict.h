@@ -62,6 +62,7 @@ struct cp_pred_in {
 	 * other kinds of collective set it too */
 	int32_t coll_op;
 	int32_t alg;		/* Open MPI's algorithm, 0: decided here */
+	uint32_t flags;		/* the row's CP_F_* (CP_F_NONCOMMUTE read) */
 	double count;		/* elements of the per-process block (bytes
 				 * of it over count: the element size) */
 	/* allgatherv, reduce_scatter: every rank's block in elements, by

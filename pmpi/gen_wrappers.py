@@ -60,6 +60,7 @@ ROLES = {
     "typefree":   ((P,),           ()),
     "commnew":    ((P,),           ()),
     "commfree":   ((P,),           ()),
+    "opfree":     ((P,),           ()),
     "rma":        ((),             ("win",)),
     "io":         ((),             ("file",)),
     "win":        ((P,),           ("rma",)),
@@ -74,7 +75,7 @@ ROLES = {
 }
 # what kind of call an entry is: exactly one of these per entry
 CLASS_ROLES = ("p2p", "coll", "probe", "complete", "start", "reqfree",
-               "cancel", "typecommit", "typefree", "commnew", "commfree",
+               "cancel", "typecommit", "typefree", "commnew", "commfree", "opfree",
                "rma", "io", "winnew", "winfree", "nowrap")
 # @block(kind, ...): cp_blk_<kind> of src/lib/cp_record.h and how many
 # arguments it takes after the block
@@ -383,6 +384,10 @@ class C:
         return "*" + name
 
     @staticmethod
+    def newop(e, name):
+        return "*" + name
+
+    @staticmethod
     def win(e, name):
         return name
 
@@ -448,6 +453,10 @@ class F:
     @staticmethod
     def newtype(e, name):
         return "PMPI_Type_f2c(*%s)" % name
+
+    @staticmethod
+    def newop(e, name):
+        return "PMPI_Op_f2c(*%s)" % name
 
     @staticmethod
     def win(e, name):
@@ -793,6 +802,8 @@ def gen_body(e, L):
     elif "commnew" in r:
         b.post.append("\tif (rc == MPI_SUCCESS)")
         b.post.append("\t\tcp_comm_new(%s);" % L.newcomm(e, r["commnew"][0]))
+    elif "opfree" in r:
+        b.pre.append("\tcp_op_drop(%s);" % L.newop(e, r["opfree"][0]))
     elif "commfree" in r:
         c = L.newcomm(e, r["commfree"][0])
         b.pre.append("\tcp_comm_drop(%s);" % c)

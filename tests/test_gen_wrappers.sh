@@ -46,7 +46,7 @@ bad space MPI_Send '@tag(tag)' '@tag (tag)' "not a role: '(tag)'"
 bad needs MPI_Send ' @tag(tag)' '' "@send needs @tag"
 bad class MPI_Recv '@p2p @recv' '@recv' "@recv needs @p2p"
 bad class2 MPI_Probe '@status(status)' '& @nowrap' \
-	"MPI_Probe: want exactly one of @p2p @coll @probe @complete @start @reqfree @cancel @typecommit @typefree @commnew @commfree @rma @io @winnew @winfree @nowrap, got @probe @nowrap"
+	"MPI_Probe: want exactly one of @p2p @coll @probe @complete @start @reqfree @cancel @typecommit @typefree @commnew @commfree @opfree @rma @io @winnew @winfree @nowrap, got @probe @nowrap"
 bad win MPI_Win_fence '@rma @win(win)' '@rma' "@rma needs @win"
 bad target MPI_Put '@target(target_rank) ' '@peer(target_rank) ' \
 	"@peer needs @send"

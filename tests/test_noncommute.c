@@ -2,7 +2,10 @@
  * test_noncommute.c - the same reductions of 3000 doubles (24000 B) by
  * one user sum created as commuting, then by one created as not:
  * MPI_Allreduce, MPI_Reduce to rank 0, MPI_Reduce_scatter_block and
- * MPI_Reduce_scatter (equal blocks), in that order for each operation.
+ * MPI_Reduce_scatter (equal blocks), in that order for each operation;
+ * then the second is freed and an MPI_Allreduce runs by a new commuting
+ * sum (Open MPI hands it the freed one's handle: the library must ask
+ * again).
  * Open MPI's coll/tuned decides other algorithms for an operation that
  * does not commute (coll_tuned_decision_fixed.c); the rows say which
  * (tests/test_taulop_run.sh).  Every result is checked: exit 1 on a
@@ -66,8 +69,12 @@ int main(int argc, char **argv)
 				   MPI_COMM_WORLD);
 		bad |= wrong(r, N / size, rank * (N / size), size);
 	}
-	MPI_Op_free(&op[0]);
 	MPI_Op_free(&op[1]);
+	MPI_Op_create(add, 1, &op[1]);
+	MPI_Allreduce(s, r, N, MPI_DOUBLE, op[1], MPI_COMM_WORLD);
+	bad |= wrong(r, N, 0, size);
+	MPI_Op_free(&op[1]);
+	MPI_Op_free(&op[0]);
 	if (bad)
 		fprintf(stderr, "rank %d: a wrong reduction\n", rank);
 	free(counts);

@@ -169,14 +169,28 @@ void cp_blk_alltoallw(struct cp_blk *b, const void *sbuf,
 }
 
 #ifdef OPEN_MPI
-uint32_t cp_op_flags(MPI_Op op)
+__thread struct cp_op_last cp_op_last
+	__attribute__((tls_model("initial-exec")));
+uint32_t cp_op_gen = 1;		/* never the 0 of a thread's first call */
+
+uint32_t cp_op_flags_ask(MPI_Op op)
 {
+	uint32_t gen = __atomic_load_n(&cp_op_gen, __ATOMIC_RELAXED);
 	int commute = 1;
 
-	if (cp_pred_colls && PMPI_Op_commutative(op, &commute) == MPI_SUCCESS &&
-	    !commute)
-		return CP_F_NONCOMMUTE;
-	return 0;
+	if (!cp_pred_colls || op == MPI_OP_NULL ||
+	    PMPI_Op_commutative(op, &commute) != MPI_SUCCESS)
+		return 0;	/* not cached: asked again */
+	cp_op_last.op = op;
+	cp_op_last.flags = commute ? 0 : CP_F_NONCOMMUTE;
+	cp_op_last.gen = gen;
+	return cp_op_last.flags;
+}
+
+void cp_op_drop(MPI_Op op)
+{
+	(void)op;
+	__atomic_fetch_add(&cp_op_gen, 1, __ATOMIC_RELAXED);
 }
 #endif
 

@@ -71,10 +71,34 @@ static inline void cp_blk_send(struct cp_blk *b, const void *sbuf,
 
 /* CP_F_NONCOMMUTE when reduction op does not commute: Open MPI's
  * coll/tuned decides other algorithms for one (the flusher decides the
- * same); not asked under another MPI. */
+ * same); not asked under another MPI.  Each thread keeps its last op's
+ * answer until any thread frees an op (cp_op_drop moves cp_op_gen on: a
+ * freed handle may come back as another op). */
 #ifdef OPEN_MPI
-uint32_t cp_op_flags(MPI_Op op);
+struct cp_op_last {
+	MPI_Op op;
+	uint32_t gen;		/* cp_op_gen when asked */
+	uint32_t flags;		/* 0 or CP_F_NONCOMMUTE */
+};
+extern __thread struct cp_op_last cp_op_last
+	__attribute__((tls_model("initial-exec")));
+extern uint32_t cp_op_gen;
+uint32_t cp_op_flags_ask(MPI_Op op);
+void cp_op_drop(MPI_Op op);
+
+static inline uint32_t cp_op_flags(MPI_Op op)
+{
+	if (cp_op_last.op == op &&
+	    cp_op_last.gen == __atomic_load_n(&cp_op_gen, __ATOMIC_RELAXED))
+		return cp_op_last.flags;
+	return cp_op_flags_ask(op);
+}
 #else
+static inline void cp_op_drop(MPI_Op op)
+{
+	(void)op;
+}
+
 static inline uint32_t cp_op_flags(MPI_Op op)
 {
 	(void)op;

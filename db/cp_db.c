@@ -149,6 +149,7 @@ void cp_db_close(struct cp_db *db)
 		sqlite3_exec(db->h, "PRAGMA journal_mode=DELETE", NULL, NULL,
 			     NULL);
 	sqlite3_close_v2(db->h);
+	free(db->bound);
 	free(db->dir);
 	free(db);
 }

@@ -55,6 +55,8 @@ struct cp_db {
 	char reserve[4200];		/* writer: path of the reserve file,
 					 * "" once given back */
 	bool reserve_half;		/* writer: half of it given back */
+	struct cp_db_bound *bound;	/* writer: what the calls statements
+					 * hold bound (cp_db_write.c) */
 };
 
 /* Sections of the embedded schema (db/schema.sql): a rank file is the

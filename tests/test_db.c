@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include <link.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -207,6 +208,38 @@ static void cp_test_many(const char *dir)
 	}
 }
 
+/* CP_TEST_BINDS rows whose columns go between NULL and values and repeat
+ * them (the writer binds only what changed: db/cp_db_write.c), in
+ * batches of 70 and 33 (multi-row statements and single rows in turn);
+ * tests/test_db.sh checks each against the same rule. */
+#define CP_TEST_BINDS 206
+static void cp_test_binds(const char *dir)
+{
+	static struct cp_db_call c[CP_TEST_BINDS];
+	struct cp_db *db = cp_test_open(dir, 0);
+	int i, k, n;
+
+	for (i = 0; i < CP_TEST_BINDS; i++) {
+		c[i] = (struct cp_db_call){ .seq = i, .op = i % 2,
+			.peer = i % 3 ? i % 5 : -1, .root = -1,
+			.tag = i % 4 ? 7 : INT32_MIN, .comm_size = 2,
+			.layout = -1, .bytes = (uint64_t)(i / 10),
+			.count = 1, .site = 0x10, .t_start_ns = i,
+			.t_measured_ns = i % 6, .t_incall_ns = i % 2 ? -1 : i,
+			.pred_lmw_ns = NAN, .alg = i % 3 ? 0 : 2 };
+		for (k = 0; k < CP_NMODELS; k++)
+			c[i].pred_ns[k] = (i + k) % 4 ? ((i + k) % 7) * 1.5 :
+					  NAN;
+	}
+	for (i = 0; i < CP_TEST_BINDS; i += n) {
+		n = (i / 103) % 2 ? 33 : 70;
+		n = n < CP_TEST_BINDS - i ? n : CP_TEST_BINDS - i;
+		if (cp_db_put_calls(db, c + i, (size_t)n))
+			cp_test_die("binds", db);
+	}
+	cp_db_close(db);
+}
+
 /* The child commits one batch of 3 rows and is killed before closing. */
 static void cp_test_kill(const char *dir)
 {
@@ -239,7 +272,8 @@ int main(int argc, char **argv)
 	ssize_t n;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: test_db [--big|--kill|--many] DIR\n");
+		fprintf(stderr, "usage: test_db [--big|--kill|--many|--binds] "
+			"DIR\n");
 		return 2;
 	}
 	n = readlink("/proc/self/exe", s.path, sizeof(s.path) - 1);
@@ -253,6 +287,8 @@ int main(int argc, char **argv)
 		cp_test_big(argv[2], &s);
 	else if (!strcmp(argv[1], "--many") && argc == 3)
 		cp_test_many(argv[2]);
+	else if (!strcmp(argv[1], "--binds") && argc == 3)
+		cp_test_binds(argv[2]);
 	site = cp_test_here();	/* callsite */
 	if (argc == 2) {
 		cp_test_rank0(argv[1], &s, site);

@@ -219,6 +219,28 @@ else
 	note "running as root: read-only directory case not checked"
 fi
 
+# --- rows whose columns go between NULL and values: each as written
+# (the writer binds only the parameters that changed) ---
+mkdir "$T/binds"
+"$TESTDB" --binds "$T/binds" || fail "test_db --binds"
+"$PYTHON3" - "$T/binds/rank-00000.db" "$(cp_model_list 's/^/pred_/; s/$/_ns/')" <<'PY' ||
+import sqlite3, sys
+preds = sys.argv[2].split(",")
+d = sqlite3.connect(sys.argv[1])
+cols = ["seq", "op", "peer", "tag", "bytes", "t_measured_ns", "t_incall_ns",
+        "alg"] + preds
+rows = d.execute("SELECT %s FROM calls ORDER BY seq" % ", ".join(cols)).fetchall()
+assert len(rows) == 206, "%d rows, not 206" % len(rows)
+for r in rows:
+    i = r[0]
+    want = [i, i % 2, i % 5 if i % 3 else None, 7 if i % 4 else None, i // 10,
+            i % 6, None if i % 2 else i, None if i % 3 else 2] + \
+        [((i + k) % 7) * 1.5 if (i + k) % 4 else None
+         for k in range(len(preds))]
+    assert list(r) == want, "row %d: %s, not %s" % (i, r, want)
+PY
+	fail "rows bound in part"
+
 # --- a rank file cut in the middle: the rows before the cut, one warning
 B="$T/big"
 mkdir "$B"

@@ -1118,6 +1118,25 @@ static int print_one(const struct cp_params *p, const struct cp_pdesc *d,
 	return 0;
 }
 
+/* Where a regime that starts at first bytes comes from: a break in the
+ * data, or a library's limit "name=value" (the regime may start above
+ * it, or a header below it: ob1 counts its header in an eager limit). */
+static void print_source(const char *src, double first, FILE *f)
+{
+	const char *eq = strchr(src, '=');
+	double lim = eq ? strtod(eq + 1, NULL) : 0;
+
+	if (!strcmp(src, "data"))
+		fputs(" (starts at a break in the data)", f);
+	else if (lim > 0 && first == lim + 1)
+		fprintf(f, " (above %s)", src);
+	else if (lim > 0 && first < lim)
+		fprintf(f, " (%.0f B below %s: the library counts its "
+			"header in the limit)", lim - first, src);
+	else
+		fprintf(f, " (starts at %s)", src);
+}
+
 /* "lmo regime K: from A B to B B (source)" before its values. */
 static void print_regime(const struct cp_params *p, int k, FILE *f)
 {
@@ -1128,8 +1147,7 @@ static void print_regime(const struct cp_params *p, int k, FILE *f)
 	else
 		fputs(" and more", f);
 	if (k && p->lmo_source[k][0])
-		fprintf(f, " (starts at %s)", !strcmp(p->lmo_source[k],
-			"data") ? "a break in the data" : p->lmo_source[k]);
+		print_source(p->lmo_source[k], p->lmo_first_bytes[k], f);
 	fputc('\n', f);
 }
 

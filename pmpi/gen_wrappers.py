@@ -75,8 +75,8 @@ ROLES = {
 }
 # what kind of call an entry is: exactly one of these per entry
 CLASS_ROLES = ("p2p", "coll", "probe", "complete", "start", "reqfree",
-               "cancel", "typecommit", "typefree", "commnew", "commfree", "opfree",
-               "rma", "io", "winnew", "winfree", "nowrap")
+               "cancel", "typecommit", "typefree", "commnew", "commfree",
+               "opfree", "rma", "io", "winnew", "winfree", "nowrap")
 # @block(kind, ...): cp_blk_<kind> of src/lib/cp_record.h and how many
 # arguments it takes after the block
 BLOCK_KINDS = {"none": 0, "bytes": 2, "send": 5, "reduce": 4, "scatter": 7,

@@ -389,10 +389,12 @@ int main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &nranks);
 	MPI_Type_vector(16, 1, 2, MPI_DOUBLE, &vec);
 	MPI_Type_commit(&vec);
-	while ((opt = getopt(argc, argv, "n:r:w:p:R:")) != -1) {
-		long v = strtol(optarg, NULL, 10);
+	while ((opt = getopt(argc, argv, "n:r:w:p:R:h")) != -1) {
+		/* an unknown option ('?') and -h have no optarg */
+		int arg = strchr("nrwpR", opt) != NULL;
+		long v = arg ? strtol(optarg, NULL, 10) : -1;
 
-		if (v < (opt == 'w' || opt == 'p' ? 0 : 1))
+		if (arg && v < (opt == 'w' || opt == 'p' ? 0 : 1))
 			opt = '?';
 		if (opt == 'n')
 			iters = v;
@@ -406,11 +408,12 @@ int main(int argc, char **argv)
 			pause_ms = v;
 		else {
 			if (rank == 0)
-				fprintf(stderr, "usage: overhead_loop [-n ITERS]"
+				fprintf(opt == 'h' ? stdout : stderr,
+					"usage: overhead_loop [-n ITERS]"
 					" [-r REPS] [-w WARMUP] [-p PAUSE_MS]"
 					" [-R CALLS_PER_S] BENCH...\n");
 			MPI_Finalize();
-			return 2;
+			return opt == 'h' ? 0 : 2;
 		}
 	}
 	for (int i = optind; i < argc; i++) {

@@ -188,6 +188,13 @@ for w in summary export COMMPROF_DIR COMMPROF_MAX_ROWS COMMPROF_SAMPLE \
 	COMMPROF_FLUSH_CPU; do
 	grep -q "$w" "$T/help.out" || fail "--help lacks $w"
 done
+run_cp subhelp report "$D" --help
+expect_eq "report --help status" "$rc" 0
+cmp -s "$T/help.out" "$T/subhelp.out" || fail "report --help: not the usage"
+run_cp params params
+expect_eq "params without show status" "$rc" 2
+echo "commprof: params: expected 'show FILE'; try 'commprof --help'" |
+	expect_file "params without show stderr" "$T/params.err"
 run_cp version --version
 grep -q '^commprof [0-9][0-9.]*$' "$T/version.out" || fail "--version"
 

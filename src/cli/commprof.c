@@ -7,6 +7,7 @@
  * a subcommand (cli_summary.c, cli_export.c, cli_report.c, cli_replay.c,
  * cp_params_show.c); what they share is in cli_io.c and cli_open.c.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -89,6 +90,18 @@ static int cp_cli_help(void)
 	return fflush(stdout) ? CP_CLI_FAIL : CP_CLI_OK;
 }
 
+/* cmd is one of commprof's commands. */
+static bool known(const char *cmd)
+{
+	static const char *const cmds[] = { "summary", "export", "runs",
+		"report", "replay", "params" };
+
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(cmd, cmds[i]))
+			return true;
+	return false;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : NULL;
@@ -106,6 +119,10 @@ int main(int argc, char **argv)
 		printf("commprof %s\n", PACKAGE_VERSION);
 		return CP_CLI_OK;
 	}
+	/* "commprof report --help": the usage, as git and mpirun do */
+	for (int i = 2; known(cmd) && i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return cp_cli_help();
 	if (!strcmp(cmd, "summary"))
 		return cp_cli_summary(argc - 1, argv + 1);
 	if (!strcmp(cmd, "export"))
@@ -118,6 +135,11 @@ int main(int argc, char **argv)
 		return cp_cli_replay(argc - 1, argv + 1);
 	if (!strcmp(cmd, "params") && argc > 2 && !strcmp(argv[2], "show"))
 		return cp_params_show_main(argc - 2, argv + 2);
+	if (!strcmp(cmd, "params")) {
+		cp_cli_err("params: expected 'show FILE'; try 'commprof "
+			   "--help'");
+		return CP_CLI_USAGE;
+	}
 	cp_cli_err("unknown command '%s'; try 'commprof --help'", cmd);
 	return CP_CLI_USAGE;
 }

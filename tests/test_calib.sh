@@ -244,6 +244,15 @@ cp_mpirun 60 2 "$CAL" --quick >u.out 2>u.err || rc=$?
 expect_eq "usage status" "$rc" 2
 expect_eq "usage message" "$(head -n 1 u.err)" \
 	"commprof-calibrate: missing -o FILE"
+for a in "--frob:bad argument '--frob'" \
+	"--reps:missing the value of '--reps'"; do
+	rc=0
+	cp_mpirun 60 2 "$CAL" -o "$T/x.params" "${a%%:*}" >a.out 2>a.err ||
+		rc=$?
+	expect_eq "${a%%:*} status" "$rc" 2
+	expect_eq "${a%%:*} message" "$(head -n 1 a.err)" \
+		"commprof-calibrate: ${a#*:}"
+done
 rc=0
 cp_mpirun 60 2 "$CAL" -o "$T/no/such/dir.params" --quick >d.out \
 	2>d.err || rc=$?

@@ -133,7 +133,16 @@ static int parse_args(struct calib *c, int argc, char **argv,
 			if (!num_arg(argv[++i], 0, 1000000, &us))
 				return usage(c->rank, "--slow-us: 0 to 1000000");
 		} else {
-			return usage(c->rank, "bad argument");
+			char what[160], key[112];
+
+			/* an option that takes a value, given none */
+			snprintf(key, sizeof(key), " %.100s ", argv[i]);
+			snprintf(what, sizeof(what), "%s '%.100s'",
+				 strstr(" -o --reps --samples --series "
+					"--slow-us ", key) ?
+				 "missing the value of" : "bad argument",
+				 argv[i]);
+			return usage(c->rank, what);
 		}
 	}
 	if (!*out)

@@ -177,6 +177,10 @@ run_cp fmt export "$D" --format xml
 expect_eq "bad format status" "$rc" 2
 echo "commprof: export: unknown format 'xml'; use csv or json" |
 	expect_file "bad format stderr" "$T/fmt.err"
+run_cp noval export "$D" --format
+expect_eq "option without value status" "$rc" 2
+echo "commprof: export: missing the value of '--format'; try 'commprof --help'" |
+	expect_file "option without value stderr" "$T/noval.err"
 run_cp cmd frob
 expect_eq "unknown command status" "$rc" 2
 echo "commprof: unknown command 'frob'; try 'commprof --help'" |

@@ -83,6 +83,14 @@ void cp_cli_match(void *arg, struct cp_db *db);
  */
 const char *cp_cli_alg(const char *fn, int alg);
 
+/*
+ * cp_cli_bad_arg - report command cmd's argument arg that its parser
+ * did not take: "missing the value of" when arg is one of the options
+ * in valued (" --a -b ", each between spaces: they take a value, so
+ * arg came last), else "unexpected argument".  Returns CP_CLI_USAGE.
+ */
+int cp_cli_bad_arg(const char *cmd, const char *arg, const char *valued);
+
 /* Open the run that *dir names for reading (see cp_cli_run_dir; *dir
  * becomes its directory, valid until the next call), printing one line
  * per damaged rank file and one line on failure.  Returns 0 and *db, or

@@ -333,9 +333,7 @@ static int cp_cli_export_parse(int argc, char **argv,
 	}
 	return 0;
 out_usage:
-	cp_cli_err("export: unexpected argument '%s'; try 'commprof --help'",
-		   argv[i]);
-	return CP_CLI_USAGE;
+	return cp_cli_bad_arg("export", argv[i], " --format -o --output ");
 }
 
 /* Walk the rows into x->f.  Returns 0, CP_CLI_FAIL after printing why,

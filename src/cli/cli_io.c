@@ -21,6 +21,21 @@ void cp_cli_err(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+int cp_cli_bad_arg(const char *cmd, const char *arg, const char *valued)
+{
+	char key[104];
+
+	/* a word of valued: the option came last, without its value */
+	snprintf(key, sizeof(key), " %.100s ", arg);
+	if (strlen(arg) <= 100 && strstr(valued, key))
+		cp_cli_err("%s: missing the value of '%s'; try 'commprof "
+			   "--help'", cmd, arg);
+	else
+		cp_cli_err("%s: unexpected argument '%s'; try 'commprof "
+			   "--help'", cmd, arg);
+	return CP_CLI_USAGE;
+}
+
 const char *cp_cli_strerror(int e)
 {
 	static char buf[128];

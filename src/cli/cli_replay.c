@@ -481,9 +481,8 @@ static int cp_rpl_parse(int argc, char **argv, const char **dir,
 				return CP_CLI_USAGE;
 			}
 		} else if (argv[i][0] == '-' || *dir) {
-			cp_cli_err("replay: unexpected '%s'; try 'commprof "
-				   "--help'", argv[i]);
-			return CP_CLI_USAGE;
+			return cp_cli_bad_arg("replay", argv[i],
+					      " --params --model ");
 		} else {
 			*dir = argv[i];
 		}

@@ -1239,9 +1239,8 @@ static int cp_rep_parse(int argc, char **argv, struct cp_rep_args *a)
 				return CP_CLI_USAGE;
 			}
 		} else if (argv[i][0] == '-' || a->dir) {
-			cp_cli_err("report: unexpected argument '%s'; try "
-				   "'commprof --help'", argv[i]);
-			return CP_CLI_USAGE;
+			return cp_cli_bad_arg("report", argv[i],
+					      " --format -o --output --top ");
 		} else {
 			a->dir = argv[i];
 		}

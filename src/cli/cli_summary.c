@@ -137,9 +137,7 @@ static int cp_cli_summary_parse(int argc, char **argv, const char **dir,
 				return CP_CLI_USAGE;
 			}
 		} else if (argv[i][0] == '-' || *dir) {
-			cp_cli_err("summary: unexpected argument '%s'; try "
-				   "'commprof --help'", argv[i]);
-			return CP_CLI_USAGE;
+			return cp_cli_bad_arg("summary", argv[i], " --top ");
 		} else {
 			*dir = argv[i];
 		}

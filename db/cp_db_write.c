@@ -313,8 +313,8 @@ static void cp_db_bind_call(sqlite3_stmt *st, struct cp_db_bound *b, int o,
 		      0);
 }
 
-/* Run st whose every parameter is bound anew each time: no clearing of
- * the bindings (a third of a row's binding cost).  0 or SQLite's code. */
+/* Run st, keeping its bindings (the calls statements bind only what
+ * changed: struct cp_db_bound).  0 or SQLite's code. */
 static int cp_db_run(sqlite3_stmt *st)
 {
 	int rc = sqlite3_step(st);

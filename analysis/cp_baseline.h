@@ -98,14 +98,19 @@ struct cp_plogp {
 	int n;			/* sizes */
 	double *size_bytes;	/* [n] increasing, first 0 */
 	double *g_s;		/* [n] g(m) */
+	double g0_meas_s;	/* g(0) as measured: above g_s[0] when it
+				 * was capped at RTT(0)/2 */
 };
 
 /* From g(0) (the rate of 0-byte sends: g0_s = T_n/n) and roundtrips
  * with m bytes each way: L = RTT(0)/2 - g(0) (PlogPT paper eq. 1) and g(m) =
- * RTT(m)/2 - L (eq. 1 read for m bytes both ways: ours).  -CP_EINVAL
- * (n < 1, sizes not increasing from 0, non-finite), -CP_ENOMEM; -CP_ENUM
- * if L or a g(m) is negative (the struct is filled all the same and owns
- * its arrays).
+ * RTT(m)/2 - L (eq. 1 read for m bytes both ways: ours).  A g(0) above
+ * RTT(0)/2 (bursts and roundtrips timed at different moments, one of
+ * them in a slow spell) is capped there and L is 0: L + g(m) is still
+ * RTT(m)/2 at every size, and g0_meas_s keeps the measured one.
+ * -CP_EINVAL (n < 1, sizes not increasing from 0, non-finite),
+ * -CP_ENOMEM; -CP_ENUM if g(0) or a g(m) is negative (the struct is
+ * filled all the same and owns its arrays).
  * g0_s: g(0); bytes, rtt_s: sizes and mean roundtrips, bytes[0] == 0;
  * n: count; p: out, release with cp_plogp_free(). */
 int cp_plogp_from_rtt(double g0_s, const double *bytes, const double *rtt_s,

@@ -192,8 +192,11 @@ int cp_plogp_from_rtt(double g0_s, const double *bytes, const double *rtt_s,
 		return -CP_ENOMEM;
 	}
 	p->n = n;
+	p->g0_meas_s = g0_s;
+	if (g0_s > rtt_s[0] / 2)
+		g0_s = rtt_s[0] / 2;
 	p->l_s = rtt_s[0] / 2 - g0_s;	/* RTT(0) = 2(L + g(0)) */
-	neg += p->l_s < 0 || g0_s < 0;
+	neg += g0_s < 0;
 	memcpy(p->size_bytes, bytes, n * sizeof(*bytes));
 	p->g_s[0] = g0_s;
 	for (i = 1; i < n; i++) {

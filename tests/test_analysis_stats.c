@@ -236,6 +236,15 @@ static void test_plogp(void)
 	ta_check(t == 10 + 68 && ex,
 		 "PLogP beyond 3000 B extends the last segment, flagged");
 	cp_plogp_free(&p);
+	/* a burst gap above the empty one-way time: capped, L = 0 */
+	rc = cp_plogp_from_rtt(15, b, rtt, 3, &p);
+	ta_check(rc == 0 && p.l_s == 0 && p.g_s[0] == 12 &&
+		 p.g0_meas_s == 15 && p.g_s[1] == 22 && p.g_s[2] == 50,
+		 "PLogP g(0) 15 above RTT(0)/2 = 12: capped, L = 0 (rc %d, "
+		 "L %g, g(0) %g)", rc, p.l_s, p.g_s[0]);
+	cp_plogp_predict(&p, 0, &t, &ex);
+	ta_check(t == 12, "PLogP capped: L + g(0) is RTT(0)/2 (got %g)", t);
+	cp_plogp_free(&p);
 }
 
 int main(void)

@@ -422,6 +422,10 @@ static void do_baselines(const struct plan *pl, struct res *r,
 	if (i && i != -CP_ENUM) {
 		printf("plogp: failed: %s\n", cp_err_str(i));
 	} else {
+		if (pg.g0_meas_s > pg.g_s[0])
+			printf("plogp: g(0) of the bursts %.3f us is above the "
+			       "empty message's one-way time: capped there, "
+			       "L = 0\n", pg.g0_meas_s * 1e6);
 		put_pt(&p->plogp_l_s, pg.l_s, pl->lg_samp);
 		for (i = 0; i < n; i++)
 			put_pt(&p->plogp_g_s[i], pg.g_s[i], pl->lg_samp);

@@ -31,11 +31,12 @@ double cp_taulop_o(const struct cp_taulop_chan *ch, double bytes,
 	return cp_model_lerp(ch->o_s, 1, a, w, ch->nsizes);
 }
 
-/* L at measured size index is, linear in tau. */
-static double l_at_size(const struct cp_taulop_chan *ch, int is, double tau,
-			unsigned *flags)
+/* L of table tab (ch's l_s or lw_s) at measured size index is,
+ * linear in tau. */
+static double l_at_size(const struct cp_taulop_chan *ch, const double *tab,
+			int is, double tau, unsigned *flags)
 {
-	const double *row = ch->l_s + (size_t)is * ch->ntau;
+	const double *row = tab + (size_t)is * ch->ntau;
 	double tmax = ch->tau[ch->ntau - 1];
 	int a;
 	double w;
@@ -49,8 +50,9 @@ static double l_at_size(const struct cp_taulop_chan *ch, int is, double tau,
 	return cp_model_lerp(row, 1, a, w, ch->ntau);
 }
 
-double cp_taulop_l(const struct cp_taulop_chan *ch, double bytes, double tau,
-		   unsigned *flags)
+/* L of table tab at (m, tau), as cp_taulop_l says. */
+static double l_of(const struct cp_taulop_chan *ch, const double *tab,
+		   double bytes, double tau, unsigned *flags)
 {
 	int a, n;
 	double w, mmax;
@@ -62,13 +64,19 @@ double cp_taulop_l(const struct cp_taulop_chan *ch, double bytes, double tau,
 	if (bytes > mmax && mmax > 0) {
 		if (flags)
 			*flags |= CP_TL_F_EXTRAP_SIZE;
-		return l_at_size(ch, n - 1, tau, flags) * bytes / mmax;
+		return l_at_size(ch, tab, n - 1, tau, flags) * bytes / mmax;
 	}
 	cp_model_locate(ch->size_bytes, n, bytes, &a, &w);
 	if (n == 1 || w == 0)
-		return l_at_size(ch, a, tau, flags);
-	return (1 - w) * l_at_size(ch, a, tau, flags) +
-	       w * l_at_size(ch, a + 1, tau, flags);
+		return l_at_size(ch, tab, a, tau, flags);
+	return (1 - w) * l_at_size(ch, tab, a, tau, flags) +
+	       w * l_at_size(ch, tab, a + 1, tau, flags);
+}
+
+double cp_taulop_l(const struct cp_taulop_chan *ch, double bytes, double tau,
+		   unsigned *flags)
+{
+	return l_of(ch, ch ? ch->l_s : NULL, bytes, tau, flags);
 }
 
 double cp_taulop_p2p(const struct cp_taulop *m, int chan, double bytes,
@@ -80,7 +88,8 @@ double cp_taulop_p2p(const struct cp_taulop *m, int chan, double bytes,
 		return NAN;
 	ch = &m->ch[chan];
 	return cp_taulop_o(ch, bytes, flags) +
-	       ch->hops * cp_taulop_l(ch, bytes, tau, flags);
+	       ch->hops * l_of(ch, ch->lw_s ? ch->lw_s : ch->l_s, bytes,
+			       tau, flags);
 }
 
 double cp_taulop_round(const struct cp_taulop *m, int chan,

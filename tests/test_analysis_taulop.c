@@ -75,6 +75,26 @@ static void test_formulas(const struct cp_taulop *m)
 		 "L(100, 8) = 2 L(100, 4) (the bound A L), flagged");
 	ta_check(isnan(cp_taulop_p2p(m, CP_TL_NET, 100, 1, NULL)),
 		 "an uncalibrated channel prices nothing");
+	/* written messages' L, where the channel has it, prices a message
+	 * (and only a message: a round keeps L) */
+	{
+		struct cp_taulop w = *m;
+		double lw[9];
+		int i;
+
+		for (i = 0; i < 9; i++)
+			lw[i] = 1.5 * l_tab[i];
+		w.ch[CP_TL_SHM].lw_s = lw;
+		f = 0;
+		t = cp_taulop_p2p(&w, CP_TL_SHM, 550, 3, &f);
+		x = o_true(550) + 2 * 1.5 * 3 * (2 + 5.5);
+		ta_check(ta_near(t, x, 1e-12) && !f,
+			 "3 || T_0(550) of a written message: o + 2 Lw = %g "
+			 "(want %g)", t, x);
+		t = cp_taulop_round(&w, CP_TL_SHM, sz, cnt, 1, 5, &f);
+		ta_check(t == 5 + 2 * l_true(35, 1),
+			 "a round prices with L, not Lw (%g)", t);
+	}
 	/* tau-Lop paper eq. 9: T(124) || T(97) || T(35) = 3||T(35) + 2||T(62)
 	 * + T(27), the remainders' overheads dropped (A1) */
 	f = 0;

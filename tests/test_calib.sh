@@ -133,6 +133,10 @@ expect_eq "taulop.o lines" "$(grep -Ec '^(fail )?taulop\.o 0 ' c3.params)" \
 	"$nts"
 expect_eq "taulop.L lines" "$(grep -Ec '^(fail )?taulop\.L 0 ' c3.params)" \
 	$((4 * nts))
+# the same cells timed again with each message written before it is sent
+expect_eq "taulop.Lw lines" \
+	"$(grep -Ec '^(fail )?taulop\.Lw 0 ' c3.params)" $((4 * nts))
+has c3.out '^tau-Lop channel 0: L\(m, tau\) of messages written just before'
 has c3.params '^(fail )?taulop\.red '
 grep -q '^taulop\.sizes 1 ' c3.params && fail "a network channel on one host"
 has c3.out '^tau-Lop channel 0 \(shared memory\) on 3 ranks'

@@ -14,6 +14,9 @@
  * not in a collective's round wait inside the collective: with more
  * ranks than CPUs on a host the experiments then time what an
  * application of as many ranks meets (man/commprof-calibrate.1).
+ * Every experiment runs twice: as the paper's loop, which gives L, and
+ * with each sender writing its messages first, which gives Lw, the L
+ * of point-to-point messages (run_written).
  */
 #include <math.h>
 #include <mpi.h>
@@ -40,6 +43,8 @@ struct tl_exp {
 	double tau[MAXTAU];
 	int deg[MAXTAU];
 	double *ring;		/* [(is * ntau + it) * reps + r], rank 0 */
+	double *lw;		/* the same with written messages
+				 * (run_written), rank 0 */
 	double *isend;		/* [is * reps + r], rank 0 */
 	int nexp, ncut;		/* experiments run, with fewer iterations */
 };
@@ -249,11 +254,55 @@ static int fit_iters(int iters, int reps, double w, int root, bool quick)
 	return n;
 }
 
+/*
+ * Experiment it of size m again, each sender writing its message before
+ * every iteration, as an application packs or computes what it sends:
+ * a buffer sent unchanged stays in the caches of both processes, and a
+ * loop of 28-KiB exchanges took 6.7 us an iteration with it, 8.9 us with
+ * a byte of each cache line written first (2 ranks, Open MPI's vader).
+ * The writing is not timed: each iteration is timed alone on the first
+ * participant, the mean of iters per repetition into t[] (NULL: not
+ * the first).  The point-to-point messages' L comes from these times.
+ * Collective.
+ */
+static void run_written(const struct tl_exp *e, int k, int d, int m,
+			int reps, int iters, char *sb, char *rb, double *t)
+{
+	/* what pingpong() sends, or ring()'s d messages */
+	char *msg = sb + (size_t)(k < 2 ? 0 : 1) * m;
+	size_t len = (size_t)(k < 2 ? 1 : d) * m, j;
+	double t0, sum;
+	int r, i;
+
+	for (r = -1; r < reps; r++) {
+		MPI_Barrier(MPI_COMM_WORLD);
+		if (e->me < 0 || e->me >= (k < 2 ? 2 : k))
+			continue;
+		for (i = 0, sum = 0; i < iters; i++) {
+			for (j = 0; j < len; j += 64)
+				msg[j]++;
+			t0 = MPI_Wtime();
+			if (k < 2) {
+				double unused;
+
+				pingpong(e, sb, rb, m, &unused);
+			} else {
+				ring(e, k, d, sb, rb, m);
+			}
+			sum += MPI_Wtime() - t0;
+		}
+		if (r >= 0 && t)
+			t[r] = sum / iters / (k < 2 ? 2 : 1);
+	}
+}
+
 /* Experiment it of size m, c->reps times after one warm-up: on the
  * experiment's first participant, the time per iteration into t[] and
- * (tau = 1) the median MPI_Isend duration into o[]. */
+ * (tau = 1) the median MPI_Isend duration into o[]; the times of
+ * written messages into lw[] (run_written). */
 static void run_exp(struct calib *c, struct tl_exp *e, int it, int m,
-		    int reps, char *sb, char *rb, double *t, double *o)
+		    int reps, char *sb, char *rb, double *t, double *o,
+		    double *lw)
 {
 	int k = e->deg[it] > 1 ? e->n : (int)e->tau[it];
 	int iters = iters_for(m, c->quick), n0 = iters, r, i;
@@ -285,6 +334,8 @@ static void run_exp(struct calib *c, struct tl_exp *e, int it, int m,
 		}
 	}
 	free(is);
+	run_written(e, k, e->deg[it], m, reps, iters, sb, rb,
+		    e->me ? NULL : lw);
 	e->nexp++;
 	e->ncut += iters < n0;
 }
@@ -296,6 +347,7 @@ static void run_chan(struct calib *c, struct tl_exp *e, const double *sizes,
 	size_t nring = (size_t)ns * e->ntau * reps, nis = (size_t)ns * reps;
 	double *ring = xcalloc(nring, sizeof(double));
 	double *isend = xcalloc(nis, sizeof(double));
+	double *lw = xcalloc(nring, sizeof(double));
 	int maxd = 1, is, it;
 	size_t big;
 	char *sb, *rb;
@@ -312,7 +364,8 @@ static void run_chan(struct calib *c, struct tl_exp *e, const double *sizes,
 		for (it = 0; it < e->ntau; it++)
 			run_exp(c, e, it, (int)sizes[is], reps, sb, rb,
 				ring + ((size_t)is * e->ntau + it) * reps,
-				isend + (size_t)is * reps);
+				isend + (size_t)is * reps,
+				lw + ((size_t)is * e->ntau + it) * reps);
 		calib_progress(c, e->chan ? "network rings" :
 			       "shared memory rings", is + 1, ns);
 	}
@@ -321,6 +374,10 @@ static void run_chan(struct calib *c, struct tl_exp *e, const double *sizes,
 	/* the first participant measured; rank 0 collects */
 	e->ring = c->rank ? NULL : xcalloc(nring, sizeof(double));
 	e->isend = c->rank ? NULL : xcalloc(nis, sizeof(double));
+	e->lw = c->rank ? NULL : xcalloc(nring, sizeof(double));
+	MPI_Reduce(lw, e->lw, (int)nring, MPI_DOUBLE, MPI_MAX, 0,
+		   MPI_COMM_WORLD);
+	free(lw);
 	MPI_Reduce(ring, e->ring, (int)nring, MPI_DOUBLE, MPI_MAX, 0,
 		   MPI_COMM_WORLD);
 	MPI_Reduce(isend, e->isend, (int)nis, MPI_DOUBLE, MPI_MAX, 0,
@@ -426,19 +483,22 @@ static void pval(struct cp_pval *v, const struct cp_est *e)
 	v->n = e->n;
 }
 
-static void print_chan(const struct tl_exp *e, const double *sizes, int ns,
-		       const struct cp_taulop_fit *f)
+/* A table of L(m, tau) in us, with o(m) when with_o. */
+static void print_table(const struct tl_exp *e, const double *sizes, int ns,
+			const struct cp_taulop_fit *f, bool with_o)
 {
 	int is, it;
 
-	printf("tau-Lop channel %d (%s) on %d ranks: o and L(m, tau) in "
-	       "us\n%10s %8s", e->chan, e->chan ? "network" :
-	       "shared memory", e->n, "size", "o");
+	printf("%10s", "size");
+	if (with_o)
+		printf(" %8s", "o");
 	for (it = 0; it < e->ntau; it++)
 		printf(" %6s%-3g", "tau=", e->tau[it]);
 	putchar('\n');
 	for (is = 0; is < ns; is++) {
-		printf("%10.0f %8.2f", sizes[is], f->o_s[is].val * 1e6);
+		printf("%10.0f", sizes[is]);
+		if (with_o)
+			printf(" %8.2f", f->o_s[is].val * 1e6);
 		for (it = 0; it < e->ntau; it++) {
 			const struct cp_est *l = &f->l_s[is * e->ntau + it];
 
@@ -449,6 +509,14 @@ static void print_chan(const struct tl_exp *e, const double *sizes, int ns,
 		}
 		putchar('\n');
 	}
+}
+
+static void print_chan(const struct tl_exp *e, const double *sizes, int ns,
+		       const struct cp_taulop_fit *f)
+{
+	printf("tau-Lop channel %d (%s) on %d ranks: o and L(m, tau) in "
+	       "us\n", e->chan, e->chan ? "network" : "shared memory", e->n);
+	print_table(e, sizes, ns, f, true);
 	if (f->flags & CP_TLFIT_CLAMPED)
 		printf("tau-Lop: some L below 0 within noise, set to 0\n");
 	if (e->ncut)
@@ -456,6 +524,32 @@ static void print_chan(const struct tl_exp *e, const double *sizes, int ns,
 		       "iterations, to bound their time (slow iterations: "
 		       "ranks waiting for a CPU)\n", e->chan, e->ncut,
 		       e->nexp);
+}
+
+/* L of written messages (run_written), by the fit of L from the same
+ * o(m). */
+static void fill_lw(struct cp_tl_params *tl, const struct tl_exp *e,
+		    const struct cp_taulop_meas *loop)
+{
+	struct cp_tl_chan_params *ch = &tl->ch[e->chan];
+	struct cp_taulop_meas in = *loop;
+	struct cp_taulop_fit f;
+	int i, rc;
+
+	in.ring_s = e->lw;
+	rc = cp_taulop_fit(&in, CP_STATS_LEVEL, &f);
+	if (rc) {
+		printf("tau-Lop channel %d: the fit of written messages "
+		       "failed: %s\n", e->chan, cp_err_str(rc));
+		return;
+	}
+	for (i = 0; i < in.nsizes * in.ntau; i++)
+		pval(&ch->lw_s[i], &f.l_s[i]);
+	printf("tau-Lop channel %d: L(m, tau) of messages written just "
+	       "before they are sent, in us (the point-to-point messages' "
+	       "L)\n", e->chan);
+	print_table(e, in.size_bytes, in.nsizes, &f, false);
+	cp_taulop_fit_free(&f);
 }
 
 static void fill_chan(struct cp_params *p, const struct tl_exp *e,
@@ -487,6 +581,7 @@ static void fill_chan(struct cp_params *p, const struct tl_exp *e,
 	}
 	print_chan(e, sizes, ns, &f);
 	cp_taulop_fit_free(&f);
+	fill_lw(tl, e, &in);
 }
 
 /* A cost per unit of a local operation (cp_taulop_fit_unit) through
@@ -529,6 +624,7 @@ static void free_exp(struct tl_exp *e)
 	free(e->world);
 	free(e->ring);
 	free(e->isend);
+	free(e->lw);
 }
 
 void calib_taulop(struct calib *c, const double *first, const double *below,

@@ -28,6 +28,7 @@ static void chan_clear(struct cp_tl_chan_params *ch)
 	free(ch->tau);
 	free(ch->o_s);
 	free(ch->l_s);
+	free(ch->lw_s);
 	memset(ch, 0, sizeof(*ch));
 }
 
@@ -48,7 +49,9 @@ int cp_tl_params_alloc_chan(struct cp_tl_params *tl, int c, int nsizes,
 	ch->tau = calloc((size_t)ntau, sizeof(double));
 	ch->o_s = calloc((size_t)nsizes, sizeof(struct cp_pval));
 	ch->l_s = calloc((size_t)nsizes * ntau, sizeof(struct cp_pval));
-	if (!ch->size_bytes || !ch->tau || !ch->o_s || !ch->l_s) {
+	ch->lw_s = calloc((size_t)nsizes * ntau, sizeof(struct cp_pval));
+	if (!ch->size_bytes || !ch->tau || !ch->o_s || !ch->l_s ||
+	    !ch->lw_s) {
 		chan_clear(ch);
 		return -2;
 	}
@@ -106,6 +109,11 @@ int cp_tl_params_write(const struct cp_tl_params *tl, FILE *f)
 					 ch->size_bytes[is], ch->tau[it]);
 				cp_sec_put_val(f, nm,
 					       &ch->l_s[is * ch->ntau + it]);
+				snprintf(nm, sizeof(nm),
+					 "taulop.Lw %d %.17g %.17g", c,
+					 ch->size_bytes[is], ch->tau[it]);
+				cp_sec_put_val(f, nm,
+					       &ch->lw_s[is * ch->ntau + it]);
 			}
 		}
 	}
@@ -190,6 +198,16 @@ static int rd_list(struct cp_tl_params *tl, char **tok, int ntok, bool sizes,
 	return 0;
 }
 
+static struct cp_pval *tab_l(struct cp_tl_chan_params *ch)
+{
+	return ch->l_s;
+}
+
+static struct cp_pval *tab_lw(struct cp_tl_chan_params *ch)
+{
+	return ch->lw_s;
+}
+
 /* Index of x in a[0..n), or -1. */
 static int find(const double *a, int n, double x)
 {
@@ -201,11 +219,14 @@ static int find(const double *a, int n, double x)
 	return -1;
 }
 
-/* "VALUE lo LO hi HI n N" from tok[at], or the cause of a fail line. */
-/* "taulop.o C SIZE ..." and "taulop.L C SIZE TAU ...". */
+/* "taulop.o C SIZE ..." (tab NULL), "taulop.L C SIZE TAU ..." and
+ * "taulop.Lw C SIZE TAU ..." (tab: the channel's table of them). */
 static int rd_table(struct cp_tl_params *tl, char **tok, int ntok,
-		    const char *cause, bool is_l, char *err, size_t len)
+		    const char *cause, struct cp_pval *(*tab)(
+			    struct cp_tl_chan_params *), char *err,
+		    size_t len)
 {
+	bool is_l = tab != NULL;
 	struct cp_tl_chan_params *ch;
 	double s, t = 1;
 	int is, it = 0;
@@ -227,7 +248,7 @@ static int rd_table(struct cp_tl_params *tl, char **tok, int ntok,
 		return cp_sec_bad(err, len, "'%s %s': tau %s not declared",
 				  tok[0], tok[1], tok[3]);
 	return cp_sec_rd_val(tok, ntok, is_l ? 4 : 3, cause, tok[0],
-			     is_l ? &ch->l_s[is * ch->ntau + it] : &ch->o_s[is],
+			     is_l ? &tab(ch)[is * ch->ntau + it] : &ch->o_s[is],
 			     err, len);
 }
 
@@ -256,9 +277,11 @@ int cp_tl_params_line(struct cp_params *p, char **tok, int ntok,
 		return 0;
 	}
 	if (!strcmp(tok[0], "taulop.o"))
-		return rd_table(tl, tok, ntok, cause, false, err, errlen);
+		return rd_table(tl, tok, ntok, cause, NULL, err, errlen);
 	if (!strcmp(tok[0], "taulop.L"))
-		return rd_table(tl, tok, ntok, cause, true, err, errlen);
+		return rd_table(tl, tok, ntok, cause, tab_l, err, errlen);
+	if (!strcmp(tok[0], "taulop.Lw"))
+		return rd_table(tl, tok, ntok, cause, tab_lw, err, errlen);
 	if (!strcmp(tok[0], "taulop.red"))
 		return cp_sec_rd_val(tok, ntok, 1, cause, tok[0], &tl->red_spb,
 				     err, errlen);
@@ -295,6 +318,14 @@ int cp_tl_params_print(const struct cp_tl_params *tl, FILE *f)
 					 ch->tau[it]);
 				cp_sec_print_val(f, nm, "s",
 						 &ch->l_s[is * ch->ntau + it]);
+				if (ch->lw_s[is * ch->ntau + it].state ==
+				    CP_PV_UNSET)
+					continue;
+				snprintf(nm, sizeof(nm), "taulop.Lw %d "
+					 "%.0f %g", c, ch->size_bytes[is],
+					 ch->tau[it]);
+				cp_sec_print_val(f, nm, "s", &ch->lw_s[
+						 is * ch->ntau + it]);
 			}
 		}
 	}
@@ -327,6 +358,15 @@ static void json_chan(FILE *f, const struct cp_tl_chan_params *ch)
 		for (it = 0; it < ch->ntau; it++) {
 			fputs(it ? ", " : "", f);
 			cp_json_pval(f, &ch->l_s[is * ch->ntau + it]);
+		}
+		fputc(']', f);
+	}
+	fputs("],\n      \"Lw_s\": [", f);
+	for (is = 0; is < ch->nsizes; is++) {
+		fputs(is ? ",\n        [" : "\n        [", f);
+		for (it = 0; it < ch->ntau; it++) {
+			fputs(it ? ", " : "", f);
+			cp_json_pval(f, &ch->lw_s[is * ch->ntau + it]);
 		}
 		fputc(']', f);
 	}

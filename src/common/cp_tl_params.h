@@ -12,6 +12,7 @@
  *   taulop.ranks C R                 processes the experiments ran on
  *   taulop.o C SIZE VALUE lo LO hi HI n N
  *   taulop.L C SIZE TAU VALUE lo LO hi HI n N
+ *   taulop.Lw C SIZE TAU VALUE lo LO hi HI n N   L of written messages
  *   taulop.red VALUE lo LO hi HI n N
  *   taulop.page VALUE lo LO hi HI n N   seconds per fresh 4-KiB page
  *   fail taulop.L C SIZE TAU : CAUSE (and so for o, red, page)
@@ -33,6 +34,10 @@ struct cp_tl_chan_params {
 	double *tau;			/* [ntau] increasing, first 1 */
 	struct cp_pval *o_s;		/* [nsizes] o_c(m) */
 	struct cp_pval *l_s;		/* [is * ntau + it] L_c(m, tau) */
+	struct cp_pval *lw_s;		/* [is * ntau + it] L of messages
+					 * written just before they are
+					 * sent (unset where not timed:
+					 * d > 1, files before them) */
 	int ranks;			/* processes of the experiments; 0
 					 * unknown */
 };

@@ -392,6 +392,29 @@ static int build_hosts(struct cp_pred *m, const char *const *hosts)
 	return 0;
 }
 
+/* L of written messages where the file has it, the loop's elsewhere;
+ * NULL when the channel has none (files before them). */
+static int lw_of(const struct cp_tl_chan_params *pc, const double *l_s,
+		   const double **out)
+{
+	int i, n = pc->nsizes * pc->ntau, any = 0;
+	double *a;
+
+	*out = NULL;
+	for (i = 0; pc->lw_s && i < n; i++)
+		any += pc->lw_s[i].state == CP_PV_OK;
+	if (!any)
+		return 0;
+	a = vals(pc->lw_s, n);
+	if (!a)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (isnan(a[i]))
+			a[i] = l_s[i];
+	*out = a;
+	return 0;
+}
+
 /* tau-Lop's tables from the file's section; a job whose hosts hold
  * another number of ranks than the in-node Rings had is noted. */
 static int build_taulop(struct cp_pred *m, const struct cp_params *p,
@@ -418,6 +441,8 @@ static int build_taulop(struct cp_pred *m, const struct cp_params *p,
 		ch->o_s = vals(pc->o_s, pc->nsizes);
 		ch->l_s = vals(pc->l_s, pc->nsizes * pc->ntau);
 		if (!ch->size_bytes || !ch->tau || !ch->o_s || !ch->l_s)
+			return -ENOMEM;
+		if (lw_of(pc, ch->l_s, &ch->lw_s))
 			return -ENOMEM;
 		ch->nsizes = pc->nsizes;
 		ch->ntau = pc->ntau;
@@ -604,6 +629,7 @@ void cp_pred_free(struct cp_pred *m)
 		free((void *)m->tl.ch[c].tau);
 		free((void *)m->tl.ch[c].o_s);
 		free((void *)m->tl.ch[c].l_s);
+		free((void *)m->tl.ch[c].lw_s);
 	}
 	free(m->host);
 	free((void *)m->pt.g_bytes);

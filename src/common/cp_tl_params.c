@@ -335,10 +335,22 @@ int cp_tl_params_print(const struct cp_tl_params *tl, FILE *f)
 	return ferror(f) ? -1 : 0;
 }
 
+/* ",\n      \"NAME\": [[...], ...]": a table of sizes x taus. */
+static void json_table(FILE *f, const struct cp_tl_chan_params *ch,
+		       const char *name, const struct cp_pval *tab)
+{
+	int is;
+
+	fprintf(f, ",\n      \"%s\": [", name);
+	for (is = 0; is < ch->nsizes; is++) {
+		fputs(is ? ",\n        " : "\n        ", f);
+		cp_json_pvals(f, tab + (size_t)is * ch->ntau, ch->ntau);
+	}
+	fputc(']', f);
+}
+
 static void json_chan(FILE *f, const struct cp_tl_chan_params *ch)
 {
-	int is, it;
-
 	if (!ch->nsizes) {
 		fputs("null", f);
 		return;
@@ -347,30 +359,11 @@ static void json_chan(FILE *f, const struct cp_tl_chan_params *ch)
 	cp_json_nums(f, ch->size_bytes, ch->nsizes);
 	fputs(", \"tau\": ", f);
 	cp_json_nums(f, ch->tau, ch->ntau);
-	fprintf(f, ", \"ranks\": %d,\n      \"o_s\": [", ch->ranks);
-	for (is = 0; is < ch->nsizes; is++) {
-		fputs(is ? ", " : "", f);
-		cp_json_pval(f, &ch->o_s[is]);
-	}
-	fputs("],\n      \"L_s\": [", f);
-	for (is = 0; is < ch->nsizes; is++) {
-		fputs(is ? ",\n        [" : "\n        [", f);
-		for (it = 0; it < ch->ntau; it++) {
-			fputs(it ? ", " : "", f);
-			cp_json_pval(f, &ch->l_s[is * ch->ntau + it]);
-		}
-		fputc(']', f);
-	}
-	fputs("],\n      \"Lw_s\": [", f);
-	for (is = 0; is < ch->nsizes; is++) {
-		fputs(is ? ",\n        [" : "\n        [", f);
-		for (it = 0; it < ch->ntau; it++) {
-			fputs(it ? ", " : "", f);
-			cp_json_pval(f, &ch->lw_s[is * ch->ntau + it]);
-		}
-		fputc(']', f);
-	}
-	fputs("]}", f);
+	fprintf(f, ", \"ranks\": %d,\n      \"o_s\": ", ch->ranks);
+	cp_json_pvals(f, ch->o_s, ch->nsizes);
+	json_table(f, ch, "L_s", ch->l_s);
+	json_table(f, ch, "Lw_s", ch->lw_s);
+	fputc('}', f);
 }
 
 int cp_tl_params_json(const struct cp_tl_params *tl, FILE *f)

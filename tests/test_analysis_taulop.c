@@ -48,7 +48,7 @@ static void tables(struct cp_taulop *m)
 	}
 	memset(m, 0, sizeof(*m));
 	m->ch[CP_TL_SHM] = (struct cp_taulop_chan){ 3, 3, 2, sizes, taus,
-						    o_tab, l_tab };
+						    o_tab, l_tab, NULL };
 	m->red_spb = 0.01;
 }
 

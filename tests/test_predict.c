@@ -114,6 +114,9 @@ static const char plogpt_lines[] =
 
 /* The file; the line of a parameter named in cut (if any) replaced by
  * with. */
+/* Lines write_file adds after the tau-Lop section, when not NULL. */
+static const char *extra_lines;
+
 static void write_file(FILE *f, const char *cut, const char *with)
 {
 	char nm[96];
@@ -192,6 +195,8 @@ static void write_file(FILE *f, const char *cut, const char *with)
 	      "plogp.g 1000 1.1e-6 lo 1.1e-6 hi 1.1e-6 n 5\n"
 	      "plogp.g 3000 4.1e-6 lo 4.1e-6 hi 4.1e-6 n 5\n", f);
 	fputs(taulop_lines, f);
+	if (extra_lines)
+		fputs(extra_lines, f);
 	fputs(plogpt_lines, f);
 	fputs("end\n", f);
 }
@@ -727,7 +732,7 @@ static void tl_of(const struct cp_params *p, struct fit *f)
 					     pc->l_s[i].val : NAN;
 		f->tl.ch[c] = (struct cp_taulop_chan){ pc->nsizes, pc->ntau,
 			c ? 1 : 2, pc->size_bytes, pc->tau, f->tl_buf[c][0],
-			f->tl_buf[c][1] };
+			f->tl_buf[c][1], NULL };	/* the file has no Lw */
 	}
 }
 
@@ -1150,6 +1155,54 @@ static void check_plogpt(void)
 	cp_params_free(p);
 }
 
+/* L of written messages (taulop.Lw) prices a message where the file has
+ * it, L the cells it has not; a collective keeps L. */
+static void check_taulop_written(void)
+{
+	const char *hosts[3] = { "a", "a", "b" };
+	struct cp_params *p, *pw;
+	struct cp_pred *m, *mw;
+	struct cp_pred_in in = p2p(0, 1, 1500, 0, 0);
+	struct cp_pred_out o, ow;
+	unsigned models;
+	bool differs;
+	char note[256];
+	double want;
+
+	p = load();
+	extra_lines = "taulop.Lw 0 1000 1 4e-6 lo 4e-6 hi 4e-6 n 11\n"
+		      "taulop.Lw 0 4000 1 1e-5 lo 1e-5 hi 1e-5 n 11\n";
+	pw = load();
+	extra_lines = NULL;
+	if (cp_pred_build(p, 3, hosts, &m, &models, &differs, note,
+			  sizeof(note)) ||
+	    cp_pred_build(pw, 3, hosts, &mw, &models, &differs, note,
+			  sizeof(note)))
+		exit(1);
+	/* Lw0(1500, 1) = 4 + 6 / 6 us */
+	o = eval(mw, in);
+	want = 2.5e-7 + 2 * 5e-6;
+	ta_check(ta_near(o.t_ns[CP_MODEL_TAULOP], want * 1e9, TOL),
+		 "tau-Lop 1500 B written: o0 + 2 Lw0 = %.3f ns (want %.3f)",
+		 o.t_ns[CP_MODEL_TAULOP], want * 1e9);
+	in.tau = 2;	/* no Lw at tau 2: L0(1500, 2) = 3 + 6 / 6 us */
+	o = eval(mw, in);
+	want = 2.5e-7 + 2 * 4e-6;
+	ta_check(ta_near(o.t_ns[CP_MODEL_TAULOP], want * 1e9, TOL),
+		 "tau-Lop 1500 B, tau 2 without Lw: o0 + 2 L0 = %.3f ns",
+		 o.t_ns[CP_MODEL_TAULOP]);
+	o = eval(m, coll(CP_PK_BCAST, 0, 1500));
+	ow = eval(mw, coll(CP_PK_BCAST, 0, 1500));
+	ta_check(!isnan(o.t_ns[CP_MODEL_TAULOP]) &&
+		 o.t_ns[CP_MODEL_TAULOP] == ow.t_ns[CP_MODEL_TAULOP],
+		 "a broadcast keeps L: %.3f ns with Lw in the file, %.3f "
+		 "without", ow.t_ns[CP_MODEL_TAULOP], o.t_ns[CP_MODEL_TAULOP]);
+	cp_pred_free(m);
+	cp_pred_free(mw);
+	cp_params_free(p);
+	cp_params_free(pw);
+}
+
 int main(void)
 {
 	struct cp_params *p = load();
@@ -1170,5 +1223,6 @@ int main(void)
 	check_hole();
 	check_kappa_failed();
 	check_plogpt();
+	check_taulop_written();
 	return ta_done("test_predict");
 }

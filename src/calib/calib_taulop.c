@@ -14,9 +14,10 @@
  * not in a collective's round wait inside the collective: with more
  * ranks than CPUs on a host the experiments then time what an
  * application of as many ranks meets (man/commprof-calibrate.1).
- * Every experiment runs twice: as the paper's loop, which gives L, and
- * with each sender writing its messages first, which gives Lw, the L
- * of point-to-point messages (run_written).
+ * Every experiment runs twice: as the paper's loop, which gives L, and,
+ * once all the loops are done, with each sender writing its messages
+ * first, which gives Lw, the L of point-to-point messages
+ * (run_written).
  */
 #include <math.h>
 #include <mpi.h>
@@ -255,7 +256,8 @@ static int fit_iters(int iters, int reps, double w, int root, bool quick)
 }
 
 /*
- * Experiment it of size m again, each sender writing its message before
+ * An experiment (k processes, d messages each of m bytes, iters a
+ * repetition as the loop had) again, each sender writing its messages before
  * every iteration, as an application packs or computes what it sends:
  * a buffer sent unchanged stays in the caches of both processes, and a
  * loop of 28-KiB exchanges took 6.7 us an iteration with it, 8.9 us with
@@ -296,15 +298,20 @@ static void run_written(const struct tl_exp *e, int k, int d, int m,
 	}
 }
 
+/* The processes of experiment it: a ring's, or 1 for the ping-pong. */
+static int exp_procs(const struct tl_exp *e, int it)
+{
+	return e->deg[it] > 1 ? e->n : (int)e->tau[it];
+}
+
 /* Experiment it of size m, c->reps times after one warm-up: on the
  * experiment's first participant, the time per iteration into t[] and
- * (tau = 1) the median MPI_Isend duration into o[]; the times of
- * written messages into lw[] (run_written). */
-static void run_exp(struct calib *c, struct tl_exp *e, int it, int m,
-		    int reps, char *sb, char *rb, double *t, double *o,
-		    double *lw)
+ * (tau = 1) the median MPI_Isend duration into o[].  Returns the
+ * iterations of a repetition. */
+static int run_exp(struct calib *c, struct tl_exp *e, int it, int m,
+		   int reps, char *sb, char *rb, double *t, double *o)
 {
-	int k = e->deg[it] > 1 ? e->n : (int)e->tau[it];
+	int k = exp_procs(e, it);
 	int iters = iters_for(m, c->quick), n0 = iters, r, i;
 	bool in = e->me >= 0 && e->me < (k < 2 ? 2 : k);
 	double t0, w = 0, *is = xcalloc((size_t)iters, sizeof(double));
@@ -334,10 +341,9 @@ static void run_exp(struct calib *c, struct tl_exp *e, int it, int m,
 		}
 	}
 	free(is);
-	run_written(e, k, e->deg[it], m, reps, iters, sb, rb,
-		    e->me ? NULL : lw);
 	e->nexp++;
 	e->ncut += iters < n0;
+	return iters;
 }
 
 /* Every experiment of e over the sizes; results reach rank 0. */
@@ -348,6 +354,7 @@ static void run_chan(struct calib *c, struct tl_exp *e, const double *sizes,
 	double *ring = xcalloc(nring, sizeof(double));
 	double *isend = xcalloc(nis, sizeof(double));
 	double *lw = xcalloc(nring, sizeof(double));
+	int *iters = xcalloc((size_t)ns * e->ntau, sizeof(int));
 	int maxd = 1, is, it;
 	size_t big;
 	char *sb, *rb;
@@ -362,13 +369,25 @@ static void run_chan(struct calib *c, struct tl_exp *e, const double *sizes,
 	memset(rb, 2, big);
 	for (is = 0; is < ns; is++) {
 		for (it = 0; it < e->ntau; it++)
-			run_exp(c, e, it, (int)sizes[is], reps, sb, rb,
-				ring + ((size_t)is * e->ntau + it) * reps,
-				isend + (size_t)is * reps,
-				lw + ((size_t)is * e->ntau + it) * reps);
+			iters[is * e->ntau + it] =
+				run_exp(c, e, it, (int)sizes[is], reps, sb, rb,
+					ring + ((size_t)is * e->ntau + it) *
+					reps, isend + (size_t)is * reps);
 		calib_progress(c, e->chan ? "network rings" :
-			       "shared memory rings", is + 1, ns);
+			       "shared memory rings", is + 1, 2 * ns);
 	}
+	/* the written messages after all of the loop's, which are timed
+	 * as they were before written ones existed */
+	for (is = 0; is < ns; is++) {
+		for (it = 0; it < e->ntau; it++)
+			run_written(e, exp_procs(e, it), e->deg[it],
+				    (int)sizes[is], reps,
+				    iters[is * e->ntau + it], sb, rb,
+				    e->me ? NULL : lw + ((size_t)is *
+							 e->ntau + it) * reps);
+		calib_progress(c, "written messages", ns + is + 1, 2 * ns);
+	}
+	free(iters);
 	free(sb);
 	free(rb);
 	/* the first participant measured; rank 0 collects */

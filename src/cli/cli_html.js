@@ -325,6 +325,9 @@ function scatterView() {
 		chart(canvas(sec, name), {
 			type: 'scatter', data: { datasets: sets },
 			options: {
+				/* points already {x, y}: Chart.js need not
+				 * parse or sort them again */
+				parsing: false, normalized: true,
 				aspectRatio: 1.3,
 				plugins: { tooltip: { callbacks: { label:
 					function (ctx) {
@@ -355,22 +358,48 @@ function scatterView() {
 }
 
 /* Grouped bars of mu_bar per model over the keys of one accuracy group;
- * the best model of each key is drawn with a black border. */
-function muChart(sec, title, group, rows) {
-	const keys = [], models = [];
+ * the best model of each key is drawn with a black border.  With more
+ * than max keys, the max worst predicted by their best model (the table
+ * has them all).  Returns the number of keys of the group. */
+function muChart(sec, title, group, rows, max) {
+	let keys = [];
+	const models = [], byKey = new Map(), seen = new Set();
 	rows.forEach(function (r) {
 		if (r.group !== group)
 			return;
-		if (keys.indexOf(r.key) < 0) keys.push(r.key);
-		if (models.indexOf(r.model) < 0) models.push(r.model);
+		let m = byKey.get(r.key);
+		if (!m) {
+			m = new Map();
+			byKey.set(r.key, m);
+			keys.push(r.key);
+		}
+		m.set(r.model, r);
+		if (!seen.has(r.model)) {
+			seen.add(r.model);
+			models.push(r.model);
+		}
 	});
-	if (!keys.length)
-		return false;
-	const find = function (k, m) {
-		return rows.find(function (r) {
-			return r.group === group && r.key === k && r.model === m;
-		});
-	};
+	const nkeys = keys.length;
+	if (!nkeys)
+		return 0;
+	const find = function (k, m) { return byKey.get(k).get(m); };
+	if (max && nkeys > max) {
+		const best = function (k) {
+			let b = Infinity;
+			byKey.get(k).forEach(function (r) {
+				if (r.mu_bar !== null && r.mu_bar < b)
+					b = r.mu_bar;
+			});
+			return b === Infinity ? 0 : b;
+		};
+		const rank = new Map(keys.map(function (k) {
+			return [k, best(k)]; }));
+		const kept = new Set(keys.slice().sort(function (a, b) {
+			return rank.get(b) - rank.get(a); }).slice(0, max));
+		keys = keys.filter(function (k) { return kept.has(k); });
+		title += ': the ' + max + ' of ' + nkeys + ' worst predicted ' +
+			'by their best model';
+	}
 	chart(canvas(sec, title, { wide: keys.length > 8 }), {
 		type: 'bar',
 		data: { labels: keys, datasets: models.map(function (m, i) {
@@ -396,7 +425,7 @@ function muChart(sec, title, group, rows) {
 				text: 'mu_bar (1 exact)' } } }
 		}
 	});
-	return true;
+	return nkeys;
 }
 
 function muView() {
@@ -606,7 +635,7 @@ function linksView() {
 		'between world ranks a and b, either way), each model\'s ' +
 		'mu_bar; and the link rates LMO calibrated (' +
 		(D.data.params_note || 'no parameter file') + ').');
-	if (!muChart(sec, 'mu_bar per link', 'link', rows))
+	if (!muChart(sec, 'mu_bar per link', 'link', rows, 64))
 		empty(sec, 'messages went over one link only, or no mu');
 	linkRates(sec, D.data.params);
 }

@@ -79,17 +79,60 @@ double cp_taulop_l(const struct cp_taulop_chan *ch, double bytes, double tau,
 	return l_of(ch, ch ? ch->l_s : NULL, bytes, tau, flags);
 }
 
+/* The gap table of ch at measured size index is and gap > 0. */
+static double gap_at_size(const struct cp_taulop_chan *ch, int is, double gap)
+{
+	const double *row = ch->lg_s + (size_t)is * ch->ngap;
+	const double *g = ch->gap_s;
+	int n = ch->ngap, a;
+	double w;
+
+	if (gap <= g[0])
+		return row[0] * gap / g[0];
+	if (gap >= g[n - 1])
+		return row[n - 1];
+	for (a = 0; a + 2 < n && gap >= g[a + 1]; a++)
+		;
+	w = log(gap / g[a]) / log(g[a + 1] / g[a]);
+	if (w == 0)	/* a measured gap: its cell alone */
+		return row[a];
+	return (1 - w) * row[a] + w * row[a + 1];
+}
+
+double cp_taulop_gap(const struct cp_taulop_chan *ch, double bytes,
+		     double gap_s)
+{
+	int a, n;
+	double w, v;
+
+	if (!chan_ok(ch) || ch->ngap < 1 || !ch->gap_s || !ch->lg_s ||
+	    !(gap_s > 0) || !(bytes >= 0))
+		return 0;
+	n = ch->nsizes;
+	if (bytes >= ch->size_bytes[n - 1]) {
+		v = gap_at_size(ch, n - 1, gap_s);
+	} else {
+		cp_model_locate(ch->size_bytes, n, bytes, &a, &w);
+		v = gap_at_size(ch, a, gap_s);
+		if (n > 1 && w != 0)
+			v = (1 - w) * v + w * gap_at_size(ch, a + 1, gap_s);
+	}
+	return isfinite(v) ? v : 0;
+}
+
 double cp_taulop_p2p(const struct cp_taulop *m, int chan, double bytes,
-		     double tau, unsigned *flags)
+		     double tau, double gap_s, unsigned *flags)
 {
 	const struct cp_taulop_chan *ch;
+	double o, t;
 
 	if (!m || chan < 0 || chan >= CP_TL_NCHAN)
 		return NAN;
 	ch = &m->ch[chan];
-	return cp_taulop_o(ch, bytes, flags) +
-	       ch->hops * l_of(ch, ch->lw_s ? ch->lw_s : ch->l_s, bytes,
-			       tau, flags);
+	o = cp_taulop_o(ch, bytes, flags);
+	t = o + ch->hops * l_of(ch, ch->lw_s ? ch->lw_s : ch->l_s, bytes,
+				tau, flags) + cp_taulop_gap(ch, bytes, gap_s);
+	return t < o ? o : t;
 }
 
 double cp_taulop_round(const struct cp_taulop *m, int chan,

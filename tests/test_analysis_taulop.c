@@ -48,7 +48,8 @@ static void tables(struct cp_taulop *m)
 	}
 	memset(m, 0, sizeof(*m));
 	m->ch[CP_TL_SHM] = (struct cp_taulop_chan){ 3, 3, 2, sizes, taus,
-						    o_tab, l_tab, NULL };
+						    o_tab, l_tab, NULL, 0,
+						    NULL, NULL };
 	m->red_spb = 0.01;
 }
 
@@ -59,7 +60,7 @@ static void test_formulas(const struct cp_taulop *m)
 	const double sz[] = { 35, 97, 124 };
 	const int cnt[] = { 1, 1, 1 };
 
-	t = cp_taulop_p2p(m, CP_TL_SHM, 100, 2, &f);
+	t = cp_taulop_p2p(m, CP_TL_SHM, 100, 2, NAN, &f);
 	ta_check(t == o_true(100) + 2 * l_true(100, 2) && !f,
 		 "2 || T_0(100) = o(100) + 2 L(100, 2) = %g", t);
 	/* between measured points: linear in m, then in tau */
@@ -73,7 +74,7 @@ static void test_formulas(const struct cp_taulop *m)
 	t = cp_taulop_l(&m->ch[CP_TL_SHM], 100, 8, &f);
 	ta_check(t == 2 * l_true(100, 4) && f == CP_TL_F_EXTRAP_TAU,
 		 "L(100, 8) = 2 L(100, 4) (the bound A L), flagged");
-	ta_check(isnan(cp_taulop_p2p(m, CP_TL_NET, 100, 1, NULL)),
+	ta_check(isnan(cp_taulop_p2p(m, CP_TL_NET, 100, 1, NAN, NULL)),
 		 "an uncalibrated channel prices nothing");
 	/* written messages' L, where the channel has it, prices a message
 	 * (and only a message: a round keeps L) */
@@ -86,7 +87,7 @@ static void test_formulas(const struct cp_taulop *m)
 			lw[i] = 1.5 * l_tab[i];
 		w.ch[CP_TL_SHM].lw_s = lw;
 		f = 0;
-		t = cp_taulop_p2p(&w, CP_TL_SHM, 550, 3, &f);
+		t = cp_taulop_p2p(&w, CP_TL_SHM, 550, 3, NAN, &f);
 		x = o_true(550) + 2 * 1.5 * 3 * (2 + 5.5);
 		ta_check(ta_near(t, x, 1e-12) && !f,
 			 "3 || T_0(550) of a written message: o + 2 Lw = %g "
@@ -94,6 +95,53 @@ static void test_formulas(const struct cp_taulop *m)
 		t = cp_taulop_round(&w, CP_TL_SHM, sz, cnt, 1, 5, &f);
 		ta_check(t == 5 + 2 * l_true(35, 1),
 			 "a round prices with L, not Lw (%g)", t);
+	}
+	/* a message after a quiet gap: the gap table's extra time, linear
+	 * in m (the largest size's above it), linear in log(gap), from 0 at
+	 * gap 0, the last gap's above it, below 0 where measured so, none
+	 * where unset; the message never below o */
+	{
+		struct cp_taulop g = *m;
+		const double gaps[] = { 10, 100, 1000 };
+		const double lg[] = { 0.1, 0.5, -0.2, 1, 2, 4, 10, 20, NAN };
+		const struct cp_taulop_chan *c = &g.ch[CP_TL_SHM];
+		const struct { double m, gap, want; } k[] = {
+			{ 100, 100, 2 }, { 100, 5, 0.5 },
+			{ 100, sqrt(1000), 1.5 }, { 100, 5000, 4 },
+			{ 550, 100, 11 }, { 2000, 10, 10 },
+			{ 0, 1000, -0.2 },
+			{ 1000, 1000, 0 }, { 100, NAN, 0 }, { 100, 0, 0 },
+		};
+
+		g.ch[CP_TL_SHM].ngap = 3;
+		g.ch[CP_TL_SHM].gap_s = gaps;
+		g.ch[CP_TL_SHM].lg_s = lg;
+		for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+			t = cp_taulop_gap(c, k[i].m, k[i].gap);
+			ta_check(ta_near(t, k[i].want, 1e-12),
+				 "gap extra of %g B after %g = %g (want %g)",
+				 k[i].m, k[i].gap, t, k[i].want);
+		}
+		f = 0;
+		t = cp_taulop_p2p(&g, CP_TL_SHM, 100, 2, 100, &f);
+		x = o_true(100) + 2 * l_true(100, 2) + 2;
+		ta_check(ta_near(t, x, 1e-12) && !f,
+			 "2 || T_0(100) after a gap of 100: o + 2 L + 2 = %g "
+			 "(want %g)", t, x);
+		t = cp_taulop_p2p(m, CP_TL_SHM, 100, 2, 100, NULL);
+		ta_check(t == o_true(100) + 2 * l_true(100, 2),
+			 "no gap table: the gap adds nothing (%g)", t);
+		{
+			double neg[9];
+
+			for (size_t i = 0; i < 9; i++)
+				neg[i] = -100;
+			g.ch[CP_TL_SHM].lg_s = neg;
+			t = cp_taulop_p2p(&g, CP_TL_SHM, 100, 2, 100, NULL);
+			ta_check(t == o_true(100),
+				 "a gap's saving stops at o: %g (want %g)", t,
+				 o_true(100));
+		}
 	}
 	/* tau-Lop paper eq. 9: T(124) || T(97) || T(35) = 3||T(35) + 2||T(62)
 	 * + T(27), the remainders' overheads dropped (A1) */

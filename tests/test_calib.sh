@@ -137,6 +137,14 @@ expect_eq "taulop.L lines" "$(grep -Ec '^(fail )?taulop\.L 0 ' c3.params)" \
 expect_eq "taulop.Lw lines" \
 	"$(grep -Ec '^(fail )?taulop\.Lw 0 ' c3.params)" $((4 * nts))
 has c3.out '^tau-Lop channel 0: L\(m, tau\) of messages written just before'
+# and what an exchange of each size takes more after 10 us to 4 ms outside
+# MPI (commprof-calibrate(1), step 8)
+expect_eq "taulop.gaps" "$(awk '$1 == "taulop.gaps" && $2 == 0 {
+	printf "%s:", $3; for (i = 4; i <= NF; i++) printf " %g", $i }' \
+	c3.params)" "4: 1e-05 0.0001 0.001 0.004"
+expect_eq "taulop.Lg lines" \
+	"$(grep -Ec '^(fail )?taulop\.Lg 0 ' c3.params)" $((4 * nts))
+has c3.out '^tau-Lop channel 0: what an exchange takes more after a quiet gap'
 has c3.params '^(fail )?taulop\.red '
 grep -q '^taulop\.sizes 1 ' c3.params && fail "a network channel on one host"
 has c3.out '^tau-Lop channel 0 \(shared memory\) on 3 ranks'

@@ -732,7 +732,8 @@ static void tl_of(const struct cp_params *p, struct fit *f)
 					     pc->l_s[i].val : NAN;
 		f->tl.ch[c] = (struct cp_taulop_chan){ pc->nsizes, pc->ntau,
 			c ? 1 : 2, pc->size_bytes, pc->tau, f->tl_buf[c][0],
-			f->tl_buf[c][1], NULL };	/* the file has no Lw */
+			f->tl_buf[c][1], NULL, 0, NULL, NULL };
+			/* the file has no Lw, no gap table */
 	}
 }
 
@@ -845,7 +846,7 @@ static void fit_eval(const struct fit *f, const struct cp_pred_in *in,
 			t[CP_MODEL_PLOGP] = x;
 		t[CP_MODEL_TAULOP] = cp_taulop_p2p(&f->tl,
 			host_idx[in->src] == host_idx[in->dst] ? CP_TL_SHM :
-			CP_TL_NET, in->bytes, in->tau, NULL);
+			CP_TL_NET, in->bytes, in->tau, in->gap_s, NULL);
 		if (in->src == in->dst)
 			t[CP_MODEL_TAULOP] = NAN;
 		/* host_idx is each rank's leaf: a and b */
@@ -1203,6 +1204,69 @@ static void check_taulop_written(void)
 	cp_params_free(pw);
 }
 
+/* A message after a quiet gap: the file's gap table adds its extra
+ * time (linear in m, in log gap); an unknown gap adds nothing, nor does
+ * the table to a collective. */
+static void check_taulop_gap(void)
+{
+	const char *hosts[3] = { "a", "a", "b" };
+	struct cp_params *p, *pg;
+	struct cp_pred *m, *mg;
+	struct cp_pred_in in = p2p(0, 1, 1500, 0, 0);
+	struct cp_pred_out o, og;
+	unsigned models;
+	bool differs;
+	char note[256];
+	double base;
+	const struct { double gap, extra; } k[] = {
+		{ 1e-3, 3.5e-6 },		/* 3 + 3 / 6 us */
+		{ sqrt(1e-7), 2e-6 + 2e-6 / 6 },	/* halfway in log */
+		{ 5e-5, (1e-6 + 1e-6 / 6) / 2 },	/* to 0 at gap 0 */
+		{ 1, 3.5e-6 },			/* the last gap's */
+	};
+
+	p = load();
+	extra_lines = "taulop.gaps 0 2 1e-4 1e-3\n"
+		      "taulop.Lg 0 1000 1e-4 1e-6 lo 1e-6 hi 1e-6 n 11\n"
+		      "taulop.Lg 0 1000 1e-3 3e-6 lo 3e-6 hi 3e-6 n 11\n"
+		      "taulop.Lg 0 4000 1e-4 2e-6 lo 2e-6 hi 2e-6 n 11\n"
+		      "taulop.Lg 0 4000 1e-3 6e-6 lo 6e-6 hi 6e-6 n 11\n";
+	pg = load();
+	extra_lines = NULL;
+	if (cp_pred_build(p, 3, hosts, &m, &models, &differs, note,
+			  sizeof(note)) ||
+	    cp_pred_build(pg, 3, hosts, &mg, &models, &differs, note,
+			  sizeof(note)))
+		exit(1);
+	in.gap_s = NAN;
+	base = eval(m, in).t_ns[CP_MODEL_TAULOP];
+	o = eval(mg, in);
+	ta_check(o.t_ns[CP_MODEL_TAULOP] == base,
+		 "tau-Lop 1500 B, gap unknown: %.3f ns, as without the table",
+		 o.t_ns[CP_MODEL_TAULOP]);
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		in.gap_s = k[i].gap;
+		o = eval(mg, in);
+		og = eval(m, in);
+		ta_check(og.t_ns[CP_MODEL_TAULOP] == base &&
+			 ta_near(o.t_ns[CP_MODEL_TAULOP],
+				 base + k[i].extra * 1e9, TOL),
+			 "tau-Lop 1500 B after %g s: %.3f ns (want %.3f + "
+			 "%.3f)", k[i].gap, o.t_ns[CP_MODEL_TAULOP], base,
+			 k[i].extra * 1e9);
+	}
+	o = eval(m, coll(CP_PK_BCAST, 0, 1500));
+	og = eval(mg, coll(CP_PK_BCAST, 0, 1500));
+	ta_check(!isnan(o.t_ns[CP_MODEL_TAULOP]) &&
+		 o.t_ns[CP_MODEL_TAULOP] == og.t_ns[CP_MODEL_TAULOP],
+		 "a broadcast takes no gap: %.3f ns, %.3f without the table",
+		 og.t_ns[CP_MODEL_TAULOP], o.t_ns[CP_MODEL_TAULOP]);
+	cp_pred_free(m);
+	cp_pred_free(mg);
+	cp_params_free(p);
+	cp_params_free(pg);
+}
+
 int main(void)
 {
 	struct cp_params *p = load();
@@ -1224,5 +1288,6 @@ int main(void)
 	check_kappa_failed();
 	check_plogpt();
 	check_taulop_written();
+	check_taulop_gap();
 	return ta_done("test_predict");
 }

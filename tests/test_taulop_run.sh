@@ -3,7 +3,9 @@
 # parameter file whose tables are linear in size and in tau (so that
 # every prediction is exact): the concurrency of messages as the library
 # sees it (tests/test_tau.c: a ping-pong prices tau 1, a halo exchange's
-# Irecv + Send and a Sendrecv tau 2), and examples/colls on 4 ranks: the
+# Irecv + Send and a Sendrecv tau 2) and the quiet gap before a message
+# (an exchange 20 ms after the last call pays the gap table's price for
+# it), and examples/colls on 4 ranks: the
 # algorithm Open MPI 4.1 picks for each collective and size, shown by
 # the report, every collective predicted; then the same run with a
 # broadcast algorithm forced through the MCA, which the library reads
@@ -54,15 +56,22 @@ END
 	echo "end"
 } >"$T/t.params"
 
+# tau_run NAME PARAMS: test_tau profiled into $T/NAME, exported to
+# $T/NAME.csv
+tau_run() {
+	cp_mpirun 60 2 -x LD_PRELOAD="$CP_PRELOAD" -x COMMPROF_DIR="$T/$1" \
+		-x COMMPROF_PARAMS="$2" "$T/tau" >"$T/$1.out" \
+		2>"$T/$1.err" || fail "test_tau: $(cat "$T/$1.err")"
+	"$COMMPROF" export "$T/$1" --format csv >"$T/$1.csv" ||
+		fail "export"
+}
+
 # --- tau of point-to-point messages ---
-cp_mpirun 60 2 -x LD_PRELOAD="$CP_PRELOAD" -x COMMPROF_DIR="$T/p" \
-	-x COMMPROF_PARAMS="$T/t.params" "$T/tau" >"$T/p.out" 2>"$T/p.err" ||
-	fail "test_tau: $(cat "$T/p.err")"
-"$COMMPROF" export "$T/p" --format csv >"$T/p.csv" || fail "export"
+tau_run p "$T/t.params"
 # tau 1: 0.1 + 2 (1 + 1) us; tau 2: 0.1 + 2 * 2 (1 + 1) us
 "$PYTHON3" - "$T/p.csv" <<'PY' || fail "tau of the messages"
 import csv, sys
-want = {"1": 4100.0, "2": 8100.0, "3": 8100.0}
+want = {"1": 4100.0, "2": 8100.0, "3": 8100.0, "4": 8100.0}
 bad = []
 n = 0
 for r in csv.DictReader(open(sys.argv[1])):
@@ -74,7 +83,42 @@ for r in csv.DictReader(open(sys.argv[1])):
         bad.append("%s tag %s rank %s: %.3f ns, want %.1f" % (
             r["op"], r["tag"], r["rank"], got, want[r["tag"]]))
 print("\n".join(bad))
-sys.exit(1 if bad or n != 12 else 0)
+sys.exit(1 if bad or n != 16 else 0)
+PY
+
+# --- the quiet gap before a message ---
+# the same file with a gap table: 1 us more after 1 ms outside MPI, 50
+# us after 10 ms or more.  Tag 4's exchange, 20 ms after the Sendrecv
+# on both ranks, pays 50 us, its Send too (a post is no call that ends a
+# gap); the others, a few us after their last call, at most 1 us.
+{
+	sed '/^end$/d' "$T/t.params"
+	echo "taulop.gaps 0 2 0.001 0.01"
+	for m in 0 1000 100000 1000000; do
+		echo "taulop.Lg 0 $m 0.001 1e-06 lo 1e-06 hi 1e-06 n 11"
+		echo "taulop.Lg 0 $m 0.01 5e-05 lo 5e-05 hi 5e-05 n 11"
+	done
+	echo "end"
+} >"$T/g.params"
+tau_run g "$T/g.params"
+"$PYTHON3" - "$T/g.csv" <<'PY' || fail "the messages' quiet gaps"
+import csv, sys
+base = {"1": 4100.0, "2": 8100.0, "3": 8100.0, "4": 8100.0}
+bad = []
+n = 0
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["tag"] not in base:
+        continue
+    n += 1
+    got = float(r["pred_taulop"]) * 1e9 - base[r["tag"]]
+    ok = abs(got - 50000) < 0.05 if r["tag"] == "4" else -0.05 < got <= 1000
+    print("# %s tag %s rank %s: the gap added %.1f ns" % (
+        r["op"], r["tag"], r["rank"], got))
+    if not ok:
+        bad.append("%s tag %s rank %s: the gap added %.3f ns" % (
+            r["op"], r["tag"], r["rank"], got))
+print("\n".join("FAIL: " + b for b in bad))
+sys.exit(1 if bad or n != 16 else 0)
 PY
 
 # --- the collectives: algorithms, every call priced ---

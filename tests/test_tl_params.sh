@@ -1,7 +1,8 @@
 #!/bin/sh
 # test_tl_params.sh - the tau-Lop section of the parameter file without
 # MPI: a hand-written section (both channels, a failed entry, L of
-# written messages at two of the cells) shown as text and JSON, written back byte for byte, and
+# written messages at two of the cells, a gap table of two cells, one
+# below 0) shown as text and JSON, written back byte for byte, and
 # damaged copies refused with one exact "commprof: FILE:LINE: what" line.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
@@ -43,6 +44,9 @@ taulop.L 1 1024 1 5e-05 lo 4e-05 hi 6e-05 n 11
 taulop.red 2e-11 lo 1e-11 hi 3e-11 n 6
 taulop.Lw 0 0 2 4e-06 lo 3e-06 hi 5e-06 n 11
 taulop.Lw 0 4096 1 3.5e-06 lo 3e-06 hi 4e-06 n 11
+taulop.gaps 0 2 0.0001 0.001
+taulop.Lg 0 0 0.0001 -1e-07 lo -3e-07 hi 1e-07 n 11
+taulop.Lg 0 4096 0.001 9e-06 lo 8e-06 hi 1e-05 n 11
 end
 END
 
@@ -56,10 +60,12 @@ taulop.o 0 0                          0 s    [0, 0]  n=0
 taulop.L 0 0 1                  1.5e-06 s    [1e-06, 2e-06]  n=11
 taulop.L 0 0 2                    3e-06 s    [2e-06, 4e-06]  n=11
 taulop.Lw 0 0 2                   4e-06 s    [3e-06, 5e-06]  n=11
+taulop.Lg 0 0 0.0001             -1e-07 s    [-3e-07, 1e-07]  n=11
 taulop.o 0 4096                       0 s    [0, 0]  n=0
 taulop.L 0 4096 1               2.5e-06 s    [2e-06, 3e-06]  n=11
 taulop.Lw 0 4096 1              3.5e-06 s    [3e-06, 4e-06]  n=11
 taulop.L 0 4096 2          failed: below 0 beyond noise
+taulop.Lg 0 4096 0.001            9e-06 s    [8e-06, 1e-05]  n=11
 tau-Lop channel 1 (network): 1 sizes, tau up to 1, measured on 4 processes
 taulop.o 1 1024                   1e-05 s    [9e-06, 1.1e-05]  n=11
 taulop.L 1 1024 1                 5e-05 s    [4e-05, 6e-05]  n=11
@@ -76,16 +82,19 @@ s = t["shm"]
 print(s["size_bytes"], s["tau"], s["ranks"],
       s["L_s"][0][1]["value"], s["L_s"][1][1]["fail"],
       t["net"]["o_s"][0]["hi"], t["red_spb"]["value"],
-      s["Lw_s"][0][1]["value"], s["Lw_s"][0][0], t["net"]["Lw_s"])
+      s["Lw_s"][0][1]["value"], s["Lw_s"][0][0], t["net"]["Lw_s"],
+      s["gap_s"], s["Lg_s"][0][0]["value"], s["Lg_s"][1][1]["hi"],
+      s["Lg_s"][0][1], "gap_s" in t["net"])
 ' json.out) || fail "json does not parse"
 expect_eq "json" "$got" "[0, 4096] [1, 2] 2 3e-06 \
-below 0 beyond noise 1.1e-05 2e-11 4e-06 None [[None]]"
+below 0 beyond noise 1.1e-05 2e-11 4e-06 None [[None]] [0.0001, 0.001] \
+-1e-07 1e-05 None False"
 
 "$TP" roundtrip good.params w1.params || fail "roundtrip 1"
 "$TP" roundtrip w1.params w2.params || fail "roundtrip 2"
 cmp w1.params w2.params || fail "writer and reader disagree"
 grep -c '^taulop\.' w1.params > n
-expect_eq "taulop lines written" "$(cat n)" 16
+expect_eq "taulop lines written" "$(cat n)" 19
 
 # a file without the section: JSON says null
 sed '/taulop/d' good.params >none.params
@@ -105,4 +114,11 @@ cp_params_bad interval '21s/hi 2e-06/hi 1e-06/' \
 	"21: 'taulop.L': value outside its interval or not a number"
 cp_params_bad name '31s/taulop.red/taulop.blue/' "31: unknown parameter 'taulop.blue'"
 cp_params_bad lwtau '32s/Lw 0 0 2/Lw 0 0 3/' "32: 'taulop.Lw 0': tau 3 not declared"
+cp_params_bad gaps '34s/0.0001 0.001/0.001 0.0001/' \
+	"34: 'taulop.gaps 0' values must be above 0 and increase"
+cp_params_bad gapn '34s/0 2 0.0001/0 3 0.0001/' \
+	"34: 'taulop.gaps 0' must declare N values and give them"
+cp_params_bad lggap '35s/Lg 0 0 0.0001/Lg 0 0 0.0002/' \
+	"35: 'taulop.Lg 0': gap 0.0002 not declared"
+cp_params_bad lgearly '34d' "34: 'taulop.Lg 0' before its sizes and gaps"
 exit 0

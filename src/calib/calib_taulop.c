@@ -17,7 +17,9 @@
  * Every experiment runs twice: as the paper's loop, which gives L, and,
  * once all the loops are done, with each sender writing its messages
  * first, which gives Lw, the L of point-to-point messages
- * (run_written).
+ * (run_written).  Last, the first two participants exchange messages of
+ * every size after quiet gaps of 10 us to 4 ms (run_gaps), which gives
+ * Lg, what a message takes more after such a gap.
  */
 #include <math.h>
 #include <mpi.h>
@@ -47,6 +49,9 @@ struct tl_exp {
 	double *lw;		/* the same with written messages
 				 * (run_written), rank 0 */
 	double *isend;		/* [is * reps + r], rank 0 */
+	double *gap;		/* [(is * NGAP + ig) * reps + r]: what an
+				 * exchange took more after gaps[ig],
+				 * rank 0 (run_gaps) */
 	int nexp, ncut;		/* experiments run, with fewer iterations */
 };
 
@@ -56,6 +61,13 @@ static const double sizes_full[] = { 0, 256, 1024, 4000, 8192, 16384,
 static const double sizes_quick[] = { 0, 1024, 8192, 65536, 524288 };
 
 #define MAXSIZES	48	/* the grid and two sizes per regime */
+
+/* The quiet gaps after which messages are timed again (run_gaps): on
+ * the machines we measured the extra time of a 28-KiB exchange grew
+ * from 30 us to 3 ms of gap and no further. */
+static const double gaps[] = { 1e-5, 1e-4, 1e-3, 4e-3 };
+#define NGAP		4
+#define GAP_ITERS	3	/* exchanges per gap and repetition */
 
 static int cmp_dbl(const void *a, const void *b)
 {
@@ -346,6 +358,75 @@ static int run_exp(struct calib *c, struct tl_exp *e, int it, int m,
 	return iters;
 }
 
+/* One exchange of m bytes with the other of participants 0 and 1 (as
+ * a halo exchange: receive posted, send, wait), gap seconds after both
+ * left a Sendrecv, the send buffer written in the gap: its time from
+ * the receive's post to the wait's exit. */
+static double gap_exchange(const struct tl_exp *e, char *sb, char *rb, int m,
+			   double gap)
+{
+	int peer = e->world[1 - e->me];
+	char out = 0, in;
+	MPI_Request q;
+	double t;
+	size_t j;
+
+	MPI_Sendrecv(&out, 1, MPI_CHAR, peer, 2, &in, 1, MPI_CHAR, peer, 2,
+		     MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	t = MPI_Wtime() + gap;
+	for (j = 0; j < (size_t)m; j += 64)
+		sb[j]++;
+	while (MPI_Wtime() < t)
+		;	/* outside MPI, touching nothing more */
+	t = MPI_Wtime();
+	MPI_Irecv(rb, m, MPI_BYTE, peer, 3, MPI_COMM_WORLD, &q);
+	MPI_Send(sb, m, MPI_BYTE, peer, 3, MPI_COMM_WORLD);
+	MPI_Wait(&q, MPI_STATUS_IGNORE);
+	return MPI_Wtime() - t;
+}
+
+/*
+ * The quiet gaps: for every size, each repetition times GAP_ITERS
+ * exchanges right after the last (gap 0) and after each of gaps[], on
+ * participants 0 and 1 (the others wait in MPI_Barrier), and keeps the
+ * median of each; the difference of a gap's median to gap 0's is a
+ * sample of what the gap adds (one repetition's, so that slow spells
+ * fall on both).  Participant 0's samples reach rank 0 in e->gap.
+ * Collective.
+ */
+static void run_gaps(struct calib *c, struct tl_exp *e, const double *sizes,
+		     int ns, int reps, char *sb, char *rb)
+{
+	size_t n = (size_t)ns * NGAP * reps;
+	double *v = xcalloc(n, sizeof(double));
+	double x[GAP_ITERS], med[NGAP + 1];
+	int is, r, g, i;
+
+	for (is = 0; is < ns; is++) {
+		for (r = -1; r < reps; r++) {
+			MPI_Barrier(MPI_COMM_WORLD);
+			if (e->me != 0 && e->me != 1)
+				continue;
+			for (g = 0; g <= NGAP; g++) {
+				for (i = 0; i < GAP_ITERS; i++)
+					x[i] = gap_exchange(e, sb, rb,
+						(int)sizes[is],
+						g ? gaps[g - 1] : 0);
+				qsort(x, GAP_ITERS, sizeof(double), cmp_dbl);
+				med[g] = x[GAP_ITERS / 2];
+			}
+			for (g = 1; r >= 0 && e->me == 0 && g <= NGAP; g++)
+				v[((size_t)is * NGAP + g - 1) * reps + r] =
+					med[g] - med[0];
+		}
+		calib_progress(c, "quiet gaps", 2 * ns + is + 1, 3 * ns);
+	}
+	/* only participant 0 wrote: a sum keeps its samples' signs */
+	e->gap = c->rank ? NULL : xcalloc(n, sizeof(double));
+	MPI_Reduce(v, e->gap, (int)n, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+	free(v);
+}
+
 /* Every experiment of e over the sizes; results reach rank 0. */
 static void run_chan(struct calib *c, struct tl_exp *e, const double *sizes,
 		     int ns, int reps)
@@ -374,7 +455,7 @@ static void run_chan(struct calib *c, struct tl_exp *e, const double *sizes,
 					ring + ((size_t)is * e->ntau + it) *
 					reps, isend + (size_t)is * reps);
 		calib_progress(c, e->chan ? "network rings" :
-			       "shared memory rings", is + 1, 2 * ns);
+			       "shared memory rings", is + 1, 3 * ns);
 	}
 	/* the written messages after all of the loop's, which are timed
 	 * as they were before written ones existed */
@@ -385,8 +466,9 @@ static void run_chan(struct calib *c, struct tl_exp *e, const double *sizes,
 				    iters[is * e->ntau + it], sb, rb,
 				    e->me ? NULL : lw + ((size_t)is *
 							 e->ntau + it) * reps);
-		calib_progress(c, "written messages", ns + is + 1, 2 * ns);
+		calib_progress(c, "written messages", ns + is + 1, 3 * ns);
 	}
+	run_gaps(c, e, sizes, ns, reps, sb, rb);
 	free(iters);
 	free(sb);
 	free(rb);
@@ -571,6 +653,46 @@ static void fill_lw(struct cp_tl_params *tl, const struct tl_exp *e,
 	cp_taulop_fit_free(&f);
 }
 
+/* What a message takes more after each quiet gap: per size and gap the
+ * mean of the repetitions' samples (run_gaps), with its interval. */
+static void fill_gaps(struct cp_tl_params *tl, const struct tl_exp *e,
+		      const double *sizes, int ns, int reps)
+{
+	struct cp_tl_chan_params *ch = &tl->ch[e->chan];
+	struct cp_est est;
+	int is, g, rc;
+
+	if (cp_tl_params_alloc_gaps(tl, e->chan, NGAP))
+		calib_fatal("out of memory");
+	memcpy(ch->gap_s, gaps, sizeof(gaps));
+	printf("tau-Lop channel %d: what an exchange takes more after a "
+	       "quiet gap outside MPI than right after the last, in us\n",
+	       e->chan);
+	printf("%10s", "size");
+	for (g = 0; g < NGAP; g++)
+		printf(" %6s%-4g", "gap=", gaps[g] * 1e6);
+	putchar('\n');
+	for (is = 0; is < ns; is++) {
+		printf("%10.0f", sizes[is]);
+		for (g = 0; g < NGAP; g++) {
+			memset(&est, 0, sizeof(est));
+			rc = cp_stats_mean_ci(e->gap + ((size_t)is * NGAP +
+							g) * reps,
+					      (size_t)reps, CP_STATS_LEVEL,
+					      &est);
+			if (rc)
+				est.fail = cp_err_str(rc);
+			est.n = reps;
+			pval(&ch->lg_s[is * NGAP + g], &est);
+			if (est.fail)
+				printf(" %10s", "failed");
+			else
+				printf(" %10.2f", est.val * 1e6);
+		}
+		putchar('\n');
+	}
+}
+
 static void fill_chan(struct cp_params *p, const struct tl_exp *e,
 		      const double *sizes, int ns, int reps, int hops)
 {
@@ -601,6 +723,7 @@ static void fill_chan(struct cp_params *p, const struct tl_exp *e,
 	print_chan(e, sizes, ns, &f);
 	cp_taulop_fit_free(&f);
 	fill_lw(tl, e, &in);
+	fill_gaps(tl, e, sizes, ns, reps);
 }
 
 /* A cost per unit of a local operation (cp_taulop_fit_unit) through
@@ -644,6 +767,7 @@ static void free_exp(struct tl_exp *e)
 	free(e->ring);
 	free(e->isend);
 	free(e->lw);
+	free(e->gap);
 }
 
 void calib_taulop(struct calib *c, const double *first, const double *below,

@@ -29,6 +29,8 @@ static void chan_clear(struct cp_tl_chan_params *ch)
 	free(ch->o_s);
 	free(ch->l_s);
 	free(ch->lw_s);
+	free(ch->gap_s);
+	free(ch->lg_s);
 	memset(ch, 0, sizeof(*ch));
 }
 
@@ -57,6 +59,31 @@ int cp_tl_params_alloc_chan(struct cp_tl_params *tl, int c, int nsizes,
 	}
 	ch->nsizes = nsizes;
 	ch->ntau = ntau;
+	return 0;
+}
+
+int cp_tl_params_alloc_gaps(struct cp_tl_params *tl, int c, int ngap)
+{
+	struct cp_tl_chan_params *ch;
+	double *g;
+	struct cp_pval *v;
+
+	if (!tl || c < 0 || c > 1 || !tl->ch[c].nsizes || ngap < 1 ||
+	    ngap > MAXN)
+		return -1;
+	ch = &tl->ch[c];
+	g = calloc((size_t)ngap, sizeof(double));
+	v = calloc((size_t)ch->nsizes * ngap, sizeof(struct cp_pval));
+	if (!g || !v) {
+		free(g);
+		free(v);
+		return -2;
+	}
+	free(ch->gap_s);
+	free(ch->lg_s);
+	ch->gap_s = g;
+	ch->lg_s = v;
+	ch->ngap = ngap;
 	return 0;
 }
 
@@ -99,6 +126,8 @@ int cp_tl_params_write(const struct cp_tl_params *tl, FILE *f)
 		put_list(f, "sizes", c, ch->size_bytes, ch->nsizes);
 		put_list(f, "taus", c, ch->tau, ch->ntau);
 		fprintf(f, "taulop.ranks %d %d\n", c, ch->ranks);
+		if (ch->ngap)
+			put_list(f, "gaps", c, ch->gap_s, ch->ngap);
 		for (is = 0; is < ch->nsizes; is++) {
 			snprintf(nm, sizeof(nm), "taulop.o %d %.17g", c,
 				 ch->size_bytes[is]);
@@ -114,6 +143,13 @@ int cp_tl_params_write(const struct cp_tl_params *tl, FILE *f)
 					 ch->size_bytes[is], ch->tau[it]);
 				cp_sec_put_val(f, nm,
 					       &ch->lw_s[is * ch->ntau + it]);
+			}
+			for (it = 0; it < ch->ngap; it++) {
+				snprintf(nm, sizeof(nm),
+					 "taulop.Lg %d %.17g %.17g", c,
+					 ch->size_bytes[is], ch->gap_s[it]);
+				cp_sec_put_val(f, nm,
+					       &ch->lg_s[is * ch->ngap + it]);
 			}
 		}
 	}
@@ -139,6 +175,24 @@ static struct cp_tl_chan_params *chan_of(struct cp_tl_params *tl,
 	return &tl->ch[c];
 }
 
+/* The channel and count N of a list line "NAME C N v1 ... vN";
+ * -1 after a message. */
+static int list_head(struct cp_tl_params *tl, char **tok, int ntok,
+		     struct cp_tl_chan_params **ch, int *n, char *err,
+		     size_t len)
+{
+	if (ntok < 3)
+		return cp_sec_bad(err, len, "'%s' needs a channel and a count",
+				  tok[0]);
+	*ch = chan_of(tl, tok[1], err, len);
+	if (!*ch)
+		return -1;
+	if (!cp_sec_count(tok[2], 1, MAXN, n) || ntok != *n + 3)
+		return cp_sec_bad(err, len, "'%s %s' must declare N values and "
+				  "give them", tok[0], tok[1]);
+	return 0;
+}
+
 /* "taulop.sizes C N ..." or "taulop.taus C N ...". */
 static int rd_list(struct cp_tl_params *tl, char **tok, int ntok, bool sizes,
 		   char *err, size_t len)
@@ -147,16 +201,9 @@ static int rd_list(struct cp_tl_params *tl, char **tok, int ntok, bool sizes,
 	double *a;
 	int n, i, c;
 
-	if (ntok < 3)
-		return cp_sec_bad(err, len, "'%s' needs a channel and a count",
-				  tok[0]);
-	ch = chan_of(tl, tok[1], err, len);
-	if (!ch)
+	if (list_head(tl, tok, ntok, &ch, &n, err, len))
 		return -1;
 	c = (int)(ch - tl->ch);
-	if (!cp_sec_count(tok[2], 1, MAXN, &n) || ntok != n + 3)
-		return cp_sec_bad(err, len, "'%s %s' must declare N values and "
-				  "give them", tok[0], tok[1]);
 	if (sizes ? ch->nsizes : (ch->ntau || !ch->nsizes))
 		return cp_sec_bad(err, len, sizes ? "duplicate '%s %s'" :
 				  "'%s %s' must follow its sizes, once",
@@ -198,16 +245,6 @@ static int rd_list(struct cp_tl_params *tl, char **tok, int ntok, bool sizes,
 	return 0;
 }
 
-static struct cp_pval *tab_l(struct cp_tl_chan_params *ch)
-{
-	return ch->l_s;
-}
-
-static struct cp_pval *tab_lw(struct cp_tl_chan_params *ch)
-{
-	return ch->lw_s;
-}
-
 /* Index of x in a[0..n), or -1. */
 static int find(const double *a, int n, double x)
 {
@@ -219,37 +256,81 @@ static int find(const double *a, int n, double x)
 	return -1;
 }
 
-/* "taulop.o C SIZE ..." (tab NULL), "taulop.L C SIZE TAU ..." and
- * "taulop.Lw C SIZE TAU ..." (tab: the channel's table of them). */
-static int rd_table(struct cp_tl_params *tl, char **tok, int ntok,
-		    const char *cause, struct cp_pval *(*tab)(
-			    struct cp_tl_chan_params *), char *err,
-		    size_t len)
-{
-	bool is_l = tab != NULL;
-	struct cp_tl_chan_params *ch;
-	double s, t = 1;
-	int is, it = 0;
+/* The tables of a channel, by the name of their lines. */
+enum tab { TAB_O, TAB_L, TAB_LW, TAB_LG };
 
-	if (ntok < (is_l ? 4 : 3))
+/* "taulop.o C SIZE ...", "taulop.L C SIZE TAU ...", "taulop.Lw C SIZE
+ * TAU ..." and "taulop.Lg C SIZE GAP ...". */
+static int rd_table(struct cp_tl_params *tl, char **tok, int ntok,
+		    const char *cause, enum tab which, char *err, size_t len)
+{
+	struct cp_tl_chan_params *ch;
+	const double *ax = NULL;
+	struct cp_pval *tab = NULL;
+	int is, it = 0, nax = 1, first = which == TAB_O ? 3 : 4;
+	double s, t;
+
+	if (ntok < first)
 		return cp_sec_bad(err, len, "'%s' needs its indices", tok[0]);
 	ch = chan_of(tl, tok[1], err, len);
 	if (!ch)
 		return -1;
-	if (!ch->ntau)
-		return cp_sec_bad(err, len, "'%s %s' before its sizes and taus",
-				  tok[0], tok[1]);
+	if (!ch->ntau || (which == TAB_LG && !ch->ngap))
+		return cp_sec_bad(err, len, "'%s %s' before its sizes and %s",
+				  tok[0], tok[1], which == TAB_LG ? "gaps" :
+				  "taus");
+	switch (which) {
+	case TAB_O:
+		tab = ch->o_s;
+		break;
+	case TAB_L: case TAB_LW:
+		tab = which == TAB_L ? ch->l_s : ch->lw_s;
+		ax = ch->tau;
+		nax = ch->ntau;
+		break;
+	case TAB_LG:
+		tab = ch->lg_s;
+		ax = ch->gap_s;
+		nax = ch->ngap;
+		break;
+	}
 	if (!cp_sec_num(tok[2], &s) ||
 	    (is = find(ch->size_bytes, ch->nsizes, s)) < 0)
 		return cp_sec_bad(err, len, "'%s %s': size %s not declared",
 				  tok[0], tok[1], tok[2]);
-	if (is_l && (!cp_sec_num(tok[3], &t) ||
-		     (it = find(ch->tau, ch->ntau, t)) < 0))
-		return cp_sec_bad(err, len, "'%s %s': tau %s not declared",
-				  tok[0], tok[1], tok[3]);
-	return cp_sec_rd_val(tok, ntok, is_l ? 4 : 3, cause, tok[0],
-			     is_l ? &tab(ch)[is * ch->ntau + it] : &ch->o_s[is],
-			     err, len);
+	if (ax && (!cp_sec_num(tok[3], &t) || (it = find(ax, nax, t)) < 0))
+		return cp_sec_bad(err, len, "'%s %s': %s %s not declared",
+				  tok[0], tok[1], which == TAB_LG ? "gap" :
+				  "tau", tok[3]);
+	return cp_sec_rd_val(tok, ntok, first, cause, tok[0],
+			     &tab[is * nax + it], err, len);
+}
+
+/* "taulop.gaps C G ...": after the channel's taus. */
+static int rd_gaps(struct cp_tl_params *tl, char **tok, int ntok, char *err,
+		   size_t len)
+{
+	struct cp_tl_chan_params *ch;
+	int n, i, c;
+
+	if (list_head(tl, tok, ntok, &ch, &n, err, len))
+		return -1;
+	c = (int)(ch - tl->ch);
+	if (!ch->ntau || ch->ngap)
+		return cp_sec_bad(err, len, "'%s %s' must follow its taus, "
+				  "once", tok[0], tok[1]);
+	if (cp_tl_params_alloc_gaps(tl, c, n))
+		return -2;
+	for (i = 0; i < n; i++)
+		if (!cp_sec_num(tok[i + 3], &ch->gap_s[i]) ||
+		    !isfinite(ch->gap_s[i]) || ch->gap_s[i] <= 0 ||
+		    (i && ch->gap_s[i] <= ch->gap_s[i - 1])) {
+			ch->ngap = 0;
+			return cp_sec_bad(err, len, "'%s %s' values must be "
+					  "above 0 and increase", tok[0],
+					  tok[1]);
+		}
+	return 0;
 }
 
 int cp_tl_params_line(struct cp_params *p, char **tok, int ntok,
@@ -276,12 +357,16 @@ int cp_tl_params_line(struct cp_params *p, char **tok, int ntok,
 					  "count '%s'", tok[2]);
 		return 0;
 	}
+	if (!cause && !strcmp(tok[0], "taulop.gaps"))
+		return rd_gaps(tl, tok, ntok, err, errlen);
 	if (!strcmp(tok[0], "taulop.o"))
-		return rd_table(tl, tok, ntok, cause, NULL, err, errlen);
+		return rd_table(tl, tok, ntok, cause, TAB_O, err, errlen);
 	if (!strcmp(tok[0], "taulop.L"))
-		return rd_table(tl, tok, ntok, cause, tab_l, err, errlen);
+		return rd_table(tl, tok, ntok, cause, TAB_L, err, errlen);
 	if (!strcmp(tok[0], "taulop.Lw"))
-		return rd_table(tl, tok, ntok, cause, tab_lw, err, errlen);
+		return rd_table(tl, tok, ntok, cause, TAB_LW, err, errlen);
+	if (!strcmp(tok[0], "taulop.Lg"))
+		return rd_table(tl, tok, ntok, cause, TAB_LG, err, errlen);
 	if (!strcmp(tok[0], "taulop.red"))
 		return cp_sec_rd_val(tok, ntok, 1, cause, tok[0], &tl->red_spb,
 				     err, errlen);
@@ -327,6 +412,16 @@ int cp_tl_params_print(const struct cp_tl_params *tl, FILE *f)
 				cp_sec_print_val(f, nm, "s", &ch->lw_s[
 						 is * ch->ntau + it]);
 			}
+			for (it = 0; it < ch->ngap; it++) {
+				if (ch->lg_s[is * ch->ngap + it].state ==
+				    CP_PV_UNSET)
+					continue;
+				snprintf(nm, sizeof(nm), "taulop.Lg %d %.0f "
+					 "%g", c, ch->size_bytes[is],
+					 ch->gap_s[it]);
+				cp_sec_print_val(f, nm, "s", &ch->lg_s[
+						 is * ch->ngap + it]);
+			}
 		}
 	}
 	cp_sec_print_val(f, "taulop.red", "s/B", &tl->red_spb);
@@ -335,16 +430,17 @@ int cp_tl_params_print(const struct cp_tl_params *tl, FILE *f)
 	return ferror(f) ? -1 : 0;
 }
 
-/* ",\n      \"NAME\": [[...], ...]": a table of sizes x taus. */
+/* ",\n      \"NAME\": [[...], ...]": a table of sizes x w (taus or
+ * gaps). */
 static void json_table(FILE *f, const struct cp_tl_chan_params *ch,
-		       const char *name, const struct cp_pval *tab)
+		       const char *name, const struct cp_pval *tab, int w)
 {
 	int is;
 
 	fprintf(f, ",\n      \"%s\": [", name);
 	for (is = 0; is < ch->nsizes; is++) {
 		fputs(is ? ",\n        " : "\n        ", f);
-		cp_json_pvals(f, tab + (size_t)is * ch->ntau, ch->ntau);
+		cp_json_pvals(f, tab + (size_t)is * w, w);
 	}
 	fputc(']', f);
 }
@@ -361,8 +457,13 @@ static void json_chan(FILE *f, const struct cp_tl_chan_params *ch)
 	cp_json_nums(f, ch->tau, ch->ntau);
 	fprintf(f, ", \"ranks\": %d,\n      \"o_s\": ", ch->ranks);
 	cp_json_pvals(f, ch->o_s, ch->nsizes);
-	json_table(f, ch, "L_s", ch->l_s);
-	json_table(f, ch, "Lw_s", ch->lw_s);
+	json_table(f, ch, "L_s", ch->l_s, ch->ntau);
+	json_table(f, ch, "Lw_s", ch->lw_s, ch->ntau);
+	if (ch->ngap) {
+		fputs(",\n      \"gap_s\": ", f);
+		cp_json_nums(f, ch->gap_s, ch->ngap);
+		json_table(f, ch, "Lg_s", ch->lg_s, ch->ngap);
+	}
 	fputc('}', f);
 }
 

@@ -13,6 +13,11 @@
  *   taulop.o C SIZE VALUE lo LO hi HI n N
  *   taulop.L C SIZE TAU VALUE lo LO hi HI n N
  *   taulop.Lw C SIZE TAU VALUE lo LO hi HI n N   L of written messages
+ *   taulop.gaps C G GAP1 ... GAPG    quiet gaps, seconds, increasing, > 0
+ *   taulop.Lg C SIZE GAP VALUE lo LO hi HI n N   what a message takes
+ *                                    more after the gap (both processes
+ *                                    outside MPI that long) than sent
+ *                                    right after the last one
  *   taulop.red VALUE lo LO hi HI n N
  *   taulop.page VALUE lo LO hi HI n N   seconds per fresh 4-KiB page
  *   fail taulop.L C SIZE TAU : CAUSE (and so for o, red, page)
@@ -40,6 +45,10 @@ struct cp_tl_chan_params {
 					 * d > 1, files before them) */
 	int ranks;			/* processes of the experiments; 0
 					 * unknown */
+	int ngap;			/* 0: no gap table (files before it) */
+	double *gap_s;			/* [ngap] increasing, > 0 */
+	struct cp_pval *lg_s;		/* [is * ngap + ig] extra time of a
+					 * message of size is after gap ig */
 };
 
 /* The section (struct cp_params.tl, NULL when the file has none). */
@@ -62,6 +71,14 @@ struct cp_tl_params *cp_tl_params_get(struct cp_params *p);
  */
 int cp_tl_params_alloc_chan(struct cp_tl_params *tl, int c, int nsizes,
 			    int ntau);
+
+/*
+ * cp_tl_params_alloc_gaps - the gap table of channel c (its sizes
+ * allocated), ngap gaps, every value unset, gaps zero for the caller to
+ * fill.  Returns 0, -1 (c not 0 or 1, no sizes, ngap below 1 or above
+ * 4096), -2 (out of memory).
+ */
+int cp_tl_params_alloc_gaps(struct cp_tl_params *tl, int c, int ngap);
 
 /* Release tl and what it holds (NULL-safe).  Cannot fail. */
 void cp_tl_params_free(struct cp_tl_params *tl);

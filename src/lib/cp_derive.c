@@ -66,6 +66,7 @@ static void base(struct cp_event *ev, const struct cp_raw *s,
 	ev->pred_flags = 0;
 	ev->tau = 0;		/* the flusher counts messages (cp_tau.h) */
 	ev->tau_mark = 0;
+	ev->quiet = CP_QUIET_NONE;
 	ev->vec = 0;
 	ev->alg = 0;
 }

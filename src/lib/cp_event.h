@@ -23,6 +23,8 @@ struct cp_comm_info;
  * One call.  Times are in ticks of cp_ticks(); the flusher turns them
  * into nanoseconds on the job-wide clock when it stores the row.
  */
+#define CP_QUIET_NONE	UINT64_MAX
+
 struct cp_event {
 	uint64_t t0;		/* ticks at entry (at post for requests) */
 	uint64_t dur;		/* ticks: call duration, or post..completion */
@@ -44,6 +46,9 @@ struct cp_event {
 				 * with this one, itself included */
 	uint32_t tau_mark;	/* p2p request: messages started before
 				 * its post (src/lib/cp_tau.h) */
+	uint64_t quiet;		/* p2p: ticks its thread spent outside MPI
+				 * before it (src/lib/cp_tau.h);
+				 * CP_QUIET_NONE unknown */
 	uint32_t vec;		/* collectives: id of every rank's block
 				 * (src/lib/cp_vec.h), 0 none */
 	int16_t alg;		/* collectives: coll/tuned's algorithm

@@ -369,6 +369,14 @@ static void record(const struct cp_raw *s, struct cp_ring *r)
 	default:	/* CP_RK_PAD */
 		break;
 	}
+	switch (CP_W0_KIND(s->w0)) {
+	case CP_RK_SEND: case CP_RK_RECV: case CP_RK_PROBE: case CP_RK_COLL:
+	case CP_RK_XFER: case CP_RK_ITEM: case CP_RK_DONE:
+		cp_tau_left(&r->f_tau, s->t0, s->t1);	/* quiet gaps */
+		break;
+	default:	/* posts, starts, frees: no data moved */
+		break;
+	}
 }
 
 /* Read r's records up to its head; *n: how many.  Stops when the queue

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@
 #include "src/lib/cp_pred_rt.h"
 #include "src/lib/cp_predict.h"
 #include "src/lib/cp_state.h"
+#include "src/lib/cp_time.h"
 #include "src/lib/cp_vec.h"
 
 #define CP_HOST_BYTES 64
@@ -271,6 +273,8 @@ void cp_pred_event(struct cp_event *ev, const struct cp_comm_info *ci)
 	in.flags = ev->flags;
 	in.count = (double)ev->count;
 	in.tau = ev->tau;
+	in.gap_s = ev->quiet == CP_QUIET_NONE ? NAN :
+		   (double)cp_time_dur_ns(ev->quiet) * 1e-9;
 	if (ev->flags & CP_F_RECV) {
 		in.src = ev->peer;
 		in.dst = cp_rank;

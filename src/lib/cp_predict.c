@@ -444,6 +444,13 @@ static int build_taulop(struct cp_pred *m, const struct cp_params *p,
 			return -ENOMEM;
 		if (lw_of(pc, ch->l_s, &ch->lw_s))
 			return -ENOMEM;
+		if (pc->ngap) {
+			ch->gap_s = dup_arr(pc->gap_s, pc->ngap);
+			ch->lg_s = vals(pc->lg_s, pc->nsizes * pc->ngap);
+			if (!ch->gap_s || !ch->lg_s)
+				return -ENOMEM;
+			ch->ngap = pc->ngap;
+		}
 		ch->nsizes = pc->nsizes;
 		ch->ntau = pc->ntau;
 	}
@@ -630,6 +637,8 @@ void cp_pred_free(struct cp_pred *m)
 		free((void *)m->tl.ch[c].o_s);
 		free((void *)m->tl.ch[c].l_s);
 		free((void *)m->tl.ch[c].lw_s);
+		free((void *)m->tl.ch[c].gap_s);
+		free((void *)m->tl.ch[c].lg_s);
 	}
 	free(m->host);
 	free((void *)m->pt.g_bytes);
@@ -762,7 +771,7 @@ static void eval_taulop_p2p(const struct cp_pred *m,
 		return;
 	}
 	t = cp_taulop_p2p(&m->tl, c, in->bytes, in->tau > 1 ? in->tau : 1,
-			  &f);
+			  in->gap_s, &f);
 	o->flags |= tl_flags(f);
 	if (!isnan(t))
 		o->t_ns[CP_MODEL_TAULOP] = t * 1e9;

@@ -71,6 +71,9 @@ struct cp_pred_in {
 	int32_t ncounts;
 	int32_t tau;		/* P2P: transfers this rank had in flight
 				 * with this one, itself included (>= 1) */
+	double gap_s;		/* P2P: seconds its thread spent outside
+				 * MPI before it (src/lib/cp_tau.h); NAN
+				 * unknown */
 	/* collectives: glibc's thresholds as this process's calls so far
 	 * raised them, read and updated by tau-Lop (analysis/cp_taulop.h);
 	 * NULL: each call priced as one of a run of identical calls */

@@ -52,6 +52,9 @@ struct cp_sagg {
 struct cp_tau {
 	uint32_t started;	/* messages started */
 	uint32_t pending;	/* nonblocking ones not completed */
+	uint64_t left;		/* ticks: the last exit of a call that was
+				 * not a post; 0 none yet */
+	uint64_t left_before;	/* the one before it */
 };
 
 struct cp_ring {

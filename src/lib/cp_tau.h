@@ -10,6 +10,12 @@
  * hot path.  A request completed on another thread than its post
  * leaves the poster's count one high (tau is then overestimated on
  * that thread); a row the ring had no room for is not counted (tau 0).
+ *
+ * The same pass gives a message its quiet gap: the time its thread spent
+ * outside MPI before it, from the last exit of a call that was not a
+ * nonblocking post (a post moves no data: the Irecv, Send, Wait of a
+ * halo exchange after a computation all get the computation's time).
+ * The two halves of a Sendrecv, one call, get the same gap.
  */
 #ifndef CP_TAU_H
 #define CP_TAU_H
@@ -24,18 +30,41 @@ static inline uint16_t cp_tau_clamp(uint32_t t)
 	return t > UINT16_MAX ? UINT16_MAX : (uint16_t)t;
 }
 
+/* ev's quiet gap: ticks from the last exit before its entry. */
+static inline void cp_tau_quiet(const struct cp_tau *t, struct cp_event *ev)
+{
+	uint64_t l = ev->t0 >= t->left ? t->left : t->left_before;
+
+	ev->quiet = l && ev->t0 >= l ? ev->t0 - l : CP_QUIET_NONE;
+}
+
+/* A call of the thread that was not a post, entered at t0 and left at
+ * t1: the thread is in MPI until t1. */
+static inline void cp_tau_left(struct cp_tau *t, uint64_t t0, uint64_t t1)
+{
+	if (t0 >= t->left) {
+		t->left_before = t->left;
+		t->left = t1;
+	} else if (t1 > t->left) {
+		t->left = t1;	/* a call inside the last (a Sendrecv's
+				 * second half) */
+	}
+}
+
 /* A blocking message of the thread counted by t; extra: 1 for a half of
  * a Sendrecv, else 0. */
 static inline void cp_tau_blocking(struct cp_tau *t, struct cp_event *ev,
 				   int extra)
 {
 	ev->tau = cp_tau_clamp(1 + t->pending + (uint32_t)extra);
+	cp_tau_quiet(t, ev);
 	t->started++;
 }
 
 /* A nonblocking message posted (or a persistent one started). */
 static inline void cp_tau_post(struct cp_tau *t, struct cp_event *ev)
 {
+	cp_tau_quiet(t, ev);
 	ev->tau = cp_tau_clamp(1 + t->pending);
 	ev->tau_mark = t->started++;
 	t->pending++;

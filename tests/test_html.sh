@@ -56,7 +56,7 @@ fi
 "$PYTHON3" "$CHECK" "$CHROMIUM" "$T/r.html" "$views" \
 	"$SHOTS/test_html.png" "$SHOTS/test_html-top.png" ||
 	fail "report page in $CHROMIUM"
-"$PYTHON3" "$CHECK" "$CHROMIUM" "$T/p.html" links,thresholds,log3p \
+"$PYTHON3" "$CHECK" "$CHROMIUM" "$T/p.html" links,thresholds,log3p,taulop \
 	"$SHOTS/test_html-params.png" || fail "params page in $CHROMIUM"
 note "screenshots: $SHOTS/test_html.png, $SHOTS/test_html-top.png," \
 	"$SHOTS/test_html-params.png"

@@ -833,19 +833,49 @@ function paramsThresholds(p) {
 
 /* tau-Lop's L(m, tau) per channel over message size, one line per tau;
  * o(m) and L in a table; the cost per byte of a local reduction. */
+/* Channel ch's gap table (taulop.Lg): one line per quiet gap over
+ * message size; its cells into rows. */
+function gapChart(sec, name, ch, rows) {
+	chart(canvas(sec, 'What a message takes more after a quiet gap ' +
+		     'outside MPI, ' + name), {
+		type: 'line',
+		data: { datasets: ch.gap_s.map(function (g, k) {
+			return { label: 'gap ' + fmtTime(g),
+				 borderColor: color(k), backgroundColor:
+				 color(k), data: ch.size_bytes.map(
+					function (m, i) {
+					return { x: m > 0 ? m : null,
+						 y: v(ch.Lg_s[i][k]) };
+				}) };
+		}) },
+		options: { scales: {
+			x: { type: 'logarithmic', title: { display: true,
+				text: 'message size' }, ticks: logTicks(fmtBytes) },
+			y: { title: { display: true, text: 'more than right ' +
+				'after the last call' }, ticks: timeTicks() } } }
+	});
+	ch.size_bytes.forEach(function (m, i) {
+		ch.gap_s.forEach(function (g, k) {
+			rows.push([name, m, fmtTime(g), fmtTime(v(ch.Lg_s[i][k]))]);
+		});
+	});
+}
+
 function paramsTaulop(p) {
 	const t = p.taulop;
 	const sec = section('taulop', 'tau-Lop tables', 'Per channel ' +
 		'(shared memory inside a host, the network between hosts): ' +
 		'the transfer time L(m, tau) with tau transfers at once and ' +
-		'the overhead o(m), over message size m.');
+		'the overhead o(m), over message size m; and what a message ' +
+		'takes more after a quiet gap outside MPI (point-to-point ' +
+		'messages pay it).');
 	const chans = [['shm', 'shared memory'], ['net', 'network']]
 		.filter(function (c) { return t && t[c[0]]; });
 	if (!chans.length) {
 		empty(sec, 'no tau-Lop tables in the file');
 		return;
 	}
-	const rows = [];
+	const rows = [], gaps = [];
 	const pos = function (x) { return x > 0 ? x : null; };
 	chans.forEach(function (c) {
 		const ch = t[c[0]];
@@ -872,12 +902,20 @@ function paramsTaulop(p) {
 		ch.size_bytes.forEach(function (m, i) {
 			ch.tau.forEach(function (tau, k) {
 				rows.push([c[1], m, tau, fmtTime(v(ch.o_s[i])),
-					   fmtTime(v(ch.L_s[i][k]))]);
+					   fmtTime(v(ch.L_s[i][k])),
+					   fmtTime(v(ch.Lw_s[i][k]))]);
 			});
 		});
+		if (ch.gap_s)
+			gapChart(sec, c[1], ch, gaps);
 	});
-	table(sec, 'Table: o and L', ['channel', 'size (B)', 'tau', 'o',
-	      'L'], rows, [false, true, true, true, true]);
+	table(sec, 'Table: o, L and L of written messages (Lw)', ['channel',
+	      'size (B)', 'tau', 'o', 'L', 'Lw'], rows,
+	      [false, true, true, true, true, true]);
+	if (gaps.length)
+		table(sec, 'Table: what a message takes more after a quiet ' +
+		      'gap', ['channel', 'size (B)', 'gap', 'more'], gaps,
+		      [false, true, true, true]);
 	if (v(t.red_spb) !== null)
 		sec.s.appendChild(el('p', { class: 'note' }, 'Local ' +
 			'reduction: ' + fmtTime(v(t.red_spb) * 1e6) +

@@ -67,7 +67,7 @@ static const double sizes_quick[] = { 0, 1024, 8192, 65536, 524288 };
  * the machines we measured the extra time of a 28-KiB exchange grew
  * from 30 us to 3 ms of gap and no further. */
 static const double gaps[] = { 1e-5, 1e-4, 1e-3, 4e-3 };
-#define NGAP		4
+#define NGAP		((int)(sizeof(gaps) / sizeof(gaps[0])))
 #define GAP_ITERS	3	/* exchanges per gap and repetition */
 
 static int cmp_dbl(const void *a, const void *b)
@@ -268,6 +268,16 @@ static int fit_iters(int iters, int reps, double w, int root, bool quick)
 	return n;
 }
 
+/* A sender writing len bytes it will send, as an application packs
+ * them: a byte of every cache line. */
+static void write_msg(char *p, size_t len)
+{
+	size_t j;
+
+	for (j = 0; j < len; j += 64)
+		p[j]++;
+}
+
 /*
  * An experiment (k processes, d messages each of m bytes, iters a
  * repetition as the loop had) again, each sender writing its messages before
@@ -285,7 +295,7 @@ static void run_written(const struct tl_exp *e, int k, int d, int m,
 {
 	/* what pingpong() sends, or ring()'s d messages */
 	char *msg = sb + (size_t)(k < 2 ? 0 : 1) * m;
-	size_t len = (size_t)(k < 2 ? 1 : d) * m, j;
+	size_t len = (size_t)(k < 2 ? 1 : d) * m;
 	double t0, sum;
 	int r, i;
 
@@ -294,8 +304,7 @@ static void run_written(const struct tl_exp *e, int k, int d, int m,
 		if (e->me < 0 || e->me >= (k < 2 ? 2 : k))
 			continue;
 		for (i = 0, sum = 0; i < iters; i++) {
-			for (j = 0; j < len; j += 64)
-				msg[j]++;
+			write_msg(msg, len);
 			t0 = MPI_Wtime();
 			if (k < 2) {
 				double unused;
@@ -370,13 +379,11 @@ static double gap_exchange(const struct tl_exp *e, char *sb, char *rb, int m,
 	char out = 0, in;
 	MPI_Request q;
 	double t;
-	size_t j;
 
 	MPI_Sendrecv(&out, 1, MPI_CHAR, peer, 2, &in, 1, MPI_CHAR, peer, 2,
 		     MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 	t = MPI_Wtime() + gap;
-	for (j = 0; j < (size_t)m; j += 64)
-		sb[j]++;
+	write_msg(sb, (size_t)m);
 	while (MPI_Wtime() < t)
 		;	/* outside MPI, touching nothing more */
 	t = MPI_Wtime();
@@ -407,6 +414,21 @@ static void idle_barrier(bool idle)
 	}
 }
 
+/* One repetition at size m: the median of GAP_ITERS exchanges at gap 0
+ * into med[0], after gaps[g - 1] into med[g]. */
+static void gap_medians(const struct tl_exp *e, char *sb, char *rb, int m,
+			double *med)
+{
+	double x[GAP_ITERS];
+	int g, i;
+
+	for (g = 0; g <= NGAP; g++) {
+		for (i = 0; i < GAP_ITERS; i++)
+			x[i] = gap_exchange(e, sb, rb, m, g ? gaps[g - 1] : 0);
+		cp_stats_median(x, GAP_ITERS, &med[g]);
+	}
+}
+
 /*
  * The quiet gaps: for every size, each repetition times GAP_ITERS
  * exchanges right after the last (gap 0) and after each of gaps[], on
@@ -422,21 +444,13 @@ static void run_gaps(struct calib *c, struct tl_exp *e, const double *sizes,
 		     int ns, int reps, char *sb, char *rb)
 {
 	size_t n = (size_t)ns * NGAP * reps;
-	double *v = xcalloc(n, sizeof(double));
-	double x[GAP_ITERS], med[NGAP + 1];
+	double *v = xcalloc(n, sizeof(double)), med[NGAP + 1];
 	bool in = e->me == 0 || e->me == 1;
-	int is, r, g, i;
+	int is, r, g;
 
 	for (is = 0; is < ns; is++) {
 		for (r = -1; in && r < reps; r++) {
-			for (g = 0; g <= NGAP; g++) {
-				for (i = 0; i < GAP_ITERS; i++)
-					x[i] = gap_exchange(e, sb, rb,
-						(int)sizes[is],
-						g ? gaps[g - 1] : 0);
-				qsort(x, GAP_ITERS, sizeof(double), cmp_dbl);
-				med[g] = x[GAP_ITERS / 2];
-			}
+			gap_medians(e, sb, rb, (int)sizes[is], med);
 			for (g = 1; r >= 0 && e->me == 0 && g <= NGAP; g++)
 				v[((size_t)is * NGAP + g - 1) * reps + r] =
 					med[g] - med[0];
@@ -688,7 +702,7 @@ static void fill_gaps(struct cp_tl_params *tl, const struct tl_exp *e,
 
 	if (cp_tl_params_alloc_gaps(tl, e->chan, NGAP))
 		calib_fatal("out of memory");
-	memcpy(ch->gap_s, gaps, sizeof(gaps));
+	memcpy(ch->gap_s, gaps, sizeof(gaps));	/* NGAP of them */
 	printf("tau-Lop channel %d: what an exchange takes more after a "
 	       "quiet gap outside MPI than right after the last, in us\n",
 	       e->chan);
@@ -705,7 +719,6 @@ static void fill_gaps(struct cp_tl_params *tl, const struct tl_exp *e,
 						 reps, CP_STATS_LEVEL, &est);
 			if (rc)
 				est.fail = cp_err_str(rc);
-			est.n = reps;
 			pval(&ch->lg_s[is * NGAP + g], &est);
 			if (est.fail)
 				printf(" %10s", "failed");

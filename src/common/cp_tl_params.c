@@ -111,10 +111,50 @@ static void put_list(FILE *f, const char *what, int c, const double *a,
 	fputc('\n', f);
 }
 
+/* How a cell of a table goes out: to the file (machine precision, no
+ * line when unset) or to people (set_only: no line when unset). */
+enum cell_to { TO_FILE, TO_PEOPLE, TO_PEOPLE_SET };
+
+/* One cell "taulop.NAME C SIZE X" of channel c: X a tau or a gap. */
+static void put_cell(FILE *f, enum cell_to to, const char *name, int c,
+		     double size, double x, const struct cp_pval *v)
+{
+	char nm[160];
+
+	if (to == TO_FILE) {
+		snprintf(nm, sizeof(nm), "taulop.%s %d %.17g %.17g", name, c,
+			 size, x);
+		cp_sec_put_val(f, nm, v);
+		return;
+	}
+	if (to == TO_PEOPLE_SET && v->state == CP_PV_UNSET)
+		return;
+	snprintf(nm, sizeof(nm), "taulop.%s %d %.0f %g", name, c, size, x);
+	cp_sec_print_val(f, nm, "s", v);
+}
+
+/* Size is's cells of L, Lw (each tau) and Lg (each gap) of ch. */
+static void put_cells(FILE *f, bool file, int c,
+		      const struct cp_tl_chan_params *ch, int is)
+{
+	double m = ch->size_bytes[is];
+	int k;
+
+	for (k = 0; k < ch->ntau; k++) {
+		put_cell(f, file ? TO_FILE : TO_PEOPLE, "L", c, m, ch->tau[k],
+			 &ch->l_s[is * ch->ntau + k]);
+		put_cell(f, file ? TO_FILE : TO_PEOPLE_SET, "Lw", c, m,
+			 ch->tau[k], &ch->lw_s[is * ch->ntau + k]);
+	}
+	for (k = 0; k < ch->ngap; k++)
+		put_cell(f, file ? TO_FILE : TO_PEOPLE_SET, "Lg", c, m,
+			 ch->gap_s[k], &ch->lg_s[is * ch->ngap + k]);
+}
+
 int cp_tl_params_write(const struct cp_tl_params *tl, FILE *f)
 {
 	char nm[160];
-	int c, is, it;
+	int c, is;
 
 	if (!tl)
 		return 0;
@@ -132,25 +172,7 @@ int cp_tl_params_write(const struct cp_tl_params *tl, FILE *f)
 			snprintf(nm, sizeof(nm), "taulop.o %d %.17g", c,
 				 ch->size_bytes[is]);
 			cp_sec_put_val(f, nm, &ch->o_s[is]);
-			for (it = 0; it < ch->ntau; it++) {
-				snprintf(nm, sizeof(nm),
-					 "taulop.L %d %.17g %.17g", c,
-					 ch->size_bytes[is], ch->tau[it]);
-				cp_sec_put_val(f, nm,
-					       &ch->l_s[is * ch->ntau + it]);
-				snprintf(nm, sizeof(nm),
-					 "taulop.Lw %d %.17g %.17g", c,
-					 ch->size_bytes[is], ch->tau[it]);
-				cp_sec_put_val(f, nm,
-					       &ch->lw_s[is * ch->ntau + it]);
-			}
-			for (it = 0; it < ch->ngap; it++) {
-				snprintf(nm, sizeof(nm),
-					 "taulop.Lg %d %.17g %.17g", c,
-					 ch->size_bytes[is], ch->gap_s[it]);
-				cp_sec_put_val(f, nm,
-					       &ch->lg_s[is * ch->ngap + it]);
-			}
+			put_cells(f, true, c, ch, is);
 		}
 	}
 	cp_sec_put_val(f, "taulop.red", &tl->red_spb);
@@ -381,7 +403,7 @@ int cp_tl_params_line(struct cp_params *p, char **tok, int ntok,
 int cp_tl_params_print(const struct cp_tl_params *tl, FILE *f)
 {
 	char nm[96];
-	int c, is, it;
+	int c, is;
 
 	if (!tl)
 		return 0;
@@ -397,31 +419,7 @@ int cp_tl_params_print(const struct cp_tl_params *tl, FILE *f)
 			snprintf(nm, sizeof(nm), "taulop.o %d %.0f", c,
 				 ch->size_bytes[is]);
 			cp_sec_print_val(f, nm, "s", &ch->o_s[is]);
-			for (it = 0; it < ch->ntau; it++) {
-				snprintf(nm, sizeof(nm), "taulop.L %d %.0f "
-					 "%g", c, ch->size_bytes[is],
-					 ch->tau[it]);
-				cp_sec_print_val(f, nm, "s",
-						 &ch->l_s[is * ch->ntau + it]);
-				if (ch->lw_s[is * ch->ntau + it].state ==
-				    CP_PV_UNSET)
-					continue;
-				snprintf(nm, sizeof(nm), "taulop.Lw %d "
-					 "%.0f %g", c, ch->size_bytes[is],
-					 ch->tau[it]);
-				cp_sec_print_val(f, nm, "s", &ch->lw_s[
-						 is * ch->ntau + it]);
-			}
-			for (it = 0; it < ch->ngap; it++) {
-				if (ch->lg_s[is * ch->ngap + it].state ==
-				    CP_PV_UNSET)
-					continue;
-				snprintf(nm, sizeof(nm), "taulop.Lg %d %.0f "
-					 "%g", c, ch->size_bytes[is],
-					 ch->gap_s[it]);
-				cp_sec_print_val(f, nm, "s", &ch->lg_s[
-						 is * ch->ngap + it]);
-			}
+			put_cells(f, false, c, ch, is);
 		}
 	}
 	cp_sec_print_val(f, "taulop.red", "s/B", &tl->red_spb);

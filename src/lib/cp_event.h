@@ -31,6 +31,9 @@ struct cp_event {
 	uint64_t incall;	/* ticks inside the completing call, else 0 */
 	uint64_t bytes;		/* transferred bytes (count * type size) */
 	uint64_t count;		/* elements, as passed (or as received) */
+	uint64_t quiet;		/* p2p: ticks its thread spent outside MPI
+				 * before it (src/lib/cp_tau.h);
+				 * CP_QUIET_NONE unknown */
 	uintptr_t site;		/* return address into the application */
 	int32_t peer;		/* world rank or CP_PEER_* */
 	int32_t root;		/* world rank or CP_PEER_NONE */
@@ -46,9 +49,6 @@ struct cp_event {
 				 * with this one, itself included */
 	uint32_t tau_mark;	/* p2p request: messages started before
 				 * its post (src/lib/cp_tau.h) */
-	uint64_t quiet;		/* p2p: ticks its thread spent outside MPI
-				 * before it (src/lib/cp_tau.h);
-				 * CP_QUIET_NONE unknown */
 	uint32_t vec;		/* collectives: id of every rank's block
 				 * (src/lib/cp_vec.h), 0 none */
 	int16_t alg;		/* collectives: coll/tuned's algorithm

@@ -4,7 +4,8 @@
 # "commprof report --format html" and "commprof params show --format
 # html", and open both in headless Chromium through the DevTools protocol
 # (tests/html_check.py): no script or console error, every chart drawn
-# with elements and pixels, a chart in every view.  Screenshots stay
+# with elements and pixels, a chart in every view (on the params page,
+# tau-Lop's gap table among them).  Screenshots stay
 # beside the log: tests/test_html.png (the whole report),
 # tests/test_html-top.png (its top at half scale, the README's) and
 # tests/test_html-params.png.  Skips without Chromium.
@@ -57,6 +58,11 @@ fi
 	"$SHOTS/test_html.png" "$SHOTS/test_html-top.png" ||
 	fail "report page in $CHROMIUM"
 "$PYTHON3" "$CHECK" "$CHROMIUM" "$T/p.html" links,thresholds,log3p,taulop \
-	"$SHOTS/test_html-params.png" || fail "params page in $CHROMIUM"
+	"$SHOTS/test_html-params.png" >"$T/p.check" ||
+	{ cat "$T/p.check"; fail "params page in $CHROMIUM"; }
+cat "$T/p.check"
+# the calibration's gap table (taulop.Lg), a line per gap over size
+grep -q '^# chart taulop  *What a message takes more after a quiet gap.* drawn: ' \
+	"$T/p.check" || fail "no chart of the quiet gaps on the params page"
 note "screenshots: $SHOTS/test_html.png, $SHOTS/test_html-top.png," \
 	"$SHOTS/test_html-params.png"

@@ -1158,28 +1158,40 @@ static void check_plogpt(void)
 
 /* L of written messages (taulop.Lw) prices a message where the file has
  * it, L the cells it has not; a collective keeps L. */
-static void check_taulop_written(void)
+/* The predictions of the test file (*p, *m) and of it with the lines
+ * extra added (*px, *mx), for 3 ranks on hosts a, a, b; exits on a
+ * failure. */
+static void build_two(const char *extra, struct cp_params **p,
+		      struct cp_params **px, struct cp_pred **m,
+		      struct cp_pred **mx)
 {
 	const char *hosts[3] = { "a", "a", "b" };
+	unsigned models;
+	bool differs;
+	char note[256];
+
+	*p = load();
+	extra_lines = extra;
+	*px = load();
+	extra_lines = NULL;
+	if (cp_pred_build(*p, 3, hosts, m, &models, &differs, note,
+			  sizeof(note)) ||
+	    cp_pred_build(*px, 3, hosts, mx, &models, &differs, note,
+			  sizeof(note)))
+		exit(1);
+}
+
+static void check_taulop_written(void)
+{
 	struct cp_params *p, *pw;
 	struct cp_pred *m, *mw;
 	struct cp_pred_in in = p2p(0, 1, 1500, 0, 0);
 	struct cp_pred_out o, ow;
-	unsigned models;
-	bool differs;
-	char note[256];
 	double want;
 
-	p = load();
-	extra_lines = "taulop.Lw 0 1000 1 4e-6 lo 4e-6 hi 4e-6 n 11\n"
-		      "taulop.Lw 0 4000 1 1e-5 lo 1e-5 hi 1e-5 n 11\n";
-	pw = load();
-	extra_lines = NULL;
-	if (cp_pred_build(p, 3, hosts, &m, &models, &differs, note,
-			  sizeof(note)) ||
-	    cp_pred_build(pw, 3, hosts, &mw, &models, &differs, note,
-			  sizeof(note)))
-		exit(1);
+	build_two("taulop.Lw 0 1000 1 4e-6 lo 4e-6 hi 4e-6 n 11\n"
+		  "taulop.Lw 0 4000 1 1e-5 lo 1e-5 hi 1e-5 n 11\n",
+		  &p, &pw, &m, &mw);
 	/* Lw0(1500, 1) = 4 + 6 / 6 us */
 	o = eval(mw, in);
 	want = 2.5e-7 + 2 * 5e-6;
@@ -1209,14 +1221,10 @@ static void check_taulop_written(void)
  * the table to a collective. */
 static void check_taulop_gap(void)
 {
-	const char *hosts[3] = { "a", "a", "b" };
 	struct cp_params *p, *pg;
 	struct cp_pred *m, *mg;
 	struct cp_pred_in in = p2p(0, 1, 1500, 0, 0);
 	struct cp_pred_out o, og;
-	unsigned models;
-	bool differs;
-	char note[256];
 	double base;
 	const struct { double gap, extra; } k[] = {
 		{ 1e-3, 3.5e-6 },		/* 3 + 3 / 6 us */
@@ -1225,19 +1233,12 @@ static void check_taulop_gap(void)
 		{ 1, 3.5e-6 },			/* the last gap's */
 	};
 
-	p = load();
-	extra_lines = "taulop.gaps 0 2 1e-4 1e-3\n"
-		      "taulop.Lg 0 1000 1e-4 1e-6 lo 1e-6 hi 1e-6 n 11\n"
-		      "taulop.Lg 0 1000 1e-3 3e-6 lo 3e-6 hi 3e-6 n 11\n"
-		      "taulop.Lg 0 4000 1e-4 2e-6 lo 2e-6 hi 2e-6 n 11\n"
-		      "taulop.Lg 0 4000 1e-3 6e-6 lo 6e-6 hi 6e-6 n 11\n";
-	pg = load();
-	extra_lines = NULL;
-	if (cp_pred_build(p, 3, hosts, &m, &models, &differs, note,
-			  sizeof(note)) ||
-	    cp_pred_build(pg, 3, hosts, &mg, &models, &differs, note,
-			  sizeof(note)))
-		exit(1);
+	build_two("taulop.gaps 0 2 1e-4 1e-3\n"
+		  "taulop.Lg 0 1000 1e-4 1e-6 lo 1e-6 hi 1e-6 n 11\n"
+		  "taulop.Lg 0 1000 1e-3 3e-6 lo 3e-6 hi 3e-6 n 11\n"
+		  "taulop.Lg 0 4000 1e-4 2e-6 lo 2e-6 hi 2e-6 n 11\n"
+		  "taulop.Lg 0 4000 1e-3 6e-6 lo 6e-6 hi 6e-6 n 11\n",
+		  &p, &pg, &m, &mg);
 	in.gap_s = NAN;
 	base = eval(m, in).t_ns[CP_MODEL_TAULOP];
 	o = eval(mg, in);

@@ -43,6 +43,9 @@ struct cp_taulop_chan {
 	const double *lw_s;	/* [is * ntau + it] L of messages their
 				 * senders wrote just before (NULL: not
 				 * measured, l_s) */
+	const double *ls_s;	/* [is * ntau + it] L of rounds that
+				 * start together, messages written
+				 * first (NULL: not measured, l_s) */
 	int ngap;		/* 0: no gap table */
 	const double *gap_s;	/* [ngap] increasing, > 0 */
 	const double *lg_s;	/* [is * ngap + ig] what a message takes
@@ -228,6 +231,11 @@ double cp_taulop_p2p(const struct cp_taulop *m, int chan, double bytes,
  * max_p sum o_c(m), and the transfers follow the tau-Lop paper's rule A2
  * (eq. 9): sum_j hops * L_c(m_j - m_(j-1), n_j), n_j the transfers of size >=
  * m_j, m_0 = 0; the overheads of the remainders are dropped (rule A1).
+ * L is that of rounds that start together (ls_s) where the channel has
+ * it: a collective's rounds follow a barrier or each other, and the
+ * Rings' loop overlaps its iterations (4 ranks on 2 cores: a ring of
+ * 200000-B messages took 40 to 50 us after a barrier, the loop's L
+ * priced it 23 us).
  * Returns NAN as cp_taulop_l.  m: model; chan: CP_TL_*; sizes, counts:
  * the round's sizes; d: their number; o_s: the overhead term, computed
  * by the caller (cp_taulop_o summed per sender, the largest); flags: as

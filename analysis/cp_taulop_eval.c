@@ -31,7 +31,7 @@ double cp_taulop_o(const struct cp_taulop_chan *ch, double bytes,
 	return cp_model_lerp(ch->o_s, 1, a, w, ch->nsizes);
 }
 
-/* L of table tab (ch's l_s or lw_s) at measured size index is,
+/* L of table tab (ch's l_s, lw_s or ls_s) at measured size index is,
  * linear in tau. */
 static double l_at_size(const struct cp_taulop_chan *ch, const double *tab,
 			int is, double tau, unsigned *flags)
@@ -135,29 +135,39 @@ double cp_taulop_p2p(const struct cp_taulop *m, int chan, double bytes,
 	return t < o ? o : t;
 }
 
-double cp_taulop_round(const struct cp_taulop *m, int chan,
-		       const double *sizes, const int *counts, int d,
-		       double o_s, unsigned *flags)
+/* cp_taulop_round with the transfers priced from table tab of ch. */
+static double round_with(const struct cp_taulop_chan *ch, const double *tab,
+			 const double *sizes, const int *counts, int d,
+			 double o_s, unsigned *flags)
 {
-	const struct cp_taulop_chan *ch;
 	double x = 0, prev = 0;
 	int j, left = 0;
 
-	if (!m || chan < 0 || chan >= CP_TL_NCHAN || d < 1)
-		return NAN;
-	ch = &m->ch[chan];
 	for (j = 0; j < d; j++)
 		left += counts[j];
 	for (j = 0; j < d; j++) {
 		/* the first piece is paid even at 0 bytes (a message's
 		 * latency); later ones only for what they add (A2) */
 		if (j == 0 || sizes[j] > prev)
-			x += ch->hops * cp_taulop_l(ch, sizes[j] - prev, left,
-						    flags);
+			x += ch->hops * l_of(ch, tab, sizes[j] - prev, left,
+					     flags);
 		prev = sizes[j];
 		left -= counts[j];
 	}
 	return o_s + x;
+}
+
+double cp_taulop_round(const struct cp_taulop *m, int chan,
+		       const double *sizes, const int *counts, int d,
+		       double o_s, unsigned *flags)
+{
+	const struct cp_taulop_chan *ch;
+
+	if (!m || chan < 0 || chan >= CP_TL_NCHAN || d < 1)
+		return NAN;
+	ch = &m->ch[chan];
+	return round_with(ch, ch->ls_s ? ch->ls_s : ch->l_s, sizes, counts, d,
+			  o_s, flags);
 }
 
 /* ---- scratch buffers and glibc's heap ---- */

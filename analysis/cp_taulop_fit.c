@@ -79,11 +79,13 @@ static struct cp_est est_scale(struct cp_est a, double s)
 	return a;
 }
 
-/* Below 0: 0 within noise (flagged), else failed. */
-static void est_floor0(struct cp_est *e, unsigned *flags)
+/* Below 0: 0 within noise or where any is (flagged), else failed. */
+static void est_floor0(struct cp_est *e, bool any, unsigned *flags)
 {
 	if (e->fail || e->val >= 0)
 		return;
+	if (any && e->hi < 0)
+		e->hi = 0;
 	if (e->hi >= 0) {
 		e->val = 0;
 		if (e->lo > 0)
@@ -152,7 +154,7 @@ int cp_taulop_fit(const struct cp_taulop_meas *in, double level,
 				    est_scale(o, in->deg[it]));
 			l = est_scale(l, 1.0 / in->hops);
 			l.n = in->reps;
-			est_floor0(&l, &f->flags);
+			est_floor0(&l, in->from_last, &f->flags);
 			f->l_s[(size_t)is * in->ntau + it] = l;
 		}
 	}

@@ -20,12 +20,14 @@
  * distribution-free interval of the median (order statistics); the
  * intervals of L follow by interval arithmetic.  An L below 0 whose
  * interval reaches 0 is noise around 0 and set to 0; one wholly below
- * 0 fails.
+ * 0 fails (set to 0 where from_last).
  *
  * libcpanalysis.la; no global state.
  */
 #ifndef CP_TAULOP_FIT_H
 #define CP_TAULOP_FIT_H
+
+#include <stdbool.h>
 
 #include "analysis/cp_stats.h"
 
@@ -43,6 +45,13 @@ struct cp_taulop_meas {
 	int nsend;			/* MPI_Isend durations per size */
 	const double *isend_s;		/* [is * nsend + r] */
 	int hops;			/* 2 shared memory, 1 network */
+	bool from_last;			/* ring_s timed from the last
+					 * process's start (rounds after a
+					 * barrier): a message can be there
+					 * before its receiver, the senders'
+					 * overheads then fall before the
+					 * time, and an L below 0, even
+					 * wholly, is 0 (flagged clamped) */
 };
 
 /* Flags of a fit. */

@@ -47,9 +47,9 @@ static void tables(struct cp_taulop *m)
 			l_tab[is * 3 + it] = l_true(sizes[is], taus[it]);
 	}
 	memset(m, 0, sizeof(*m));
-	m->ch[CP_TL_SHM] = (struct cp_taulop_chan){ 3, 3, 2, sizes, taus,
-						    o_tab, l_tab, NULL, 0,
-						    NULL, NULL };
+	m->ch[CP_TL_SHM] = (struct cp_taulop_chan){
+		.nsizes = 3, .ntau = 3, .hops = 2, .size_bytes = sizes,
+		.tau = taus, .o_s = o_tab, .l_s = l_tab };
 	m->red_spb = 0.01;
 }
 
@@ -95,6 +95,26 @@ static void test_formulas(const struct cp_taulop *m)
 		t = cp_taulop_round(&w, CP_TL_SHM, sz, cnt, 1, 5, &f);
 		ta_check(t == 5 + 2 * l_true(35, 1),
 			 "a round prices with L, not Lw (%g)", t);
+	}
+	/* the L of rounds that start together, where the channel has it,
+	 * prices a round (and only a round: a message keeps Lw, or L) */
+	{
+		struct cp_taulop w = *m;
+		double ls[9];
+		int i;
+
+		for (i = 0; i < 9; i++)
+			ls[i] = 3 * l_tab[i];
+		w.ch[CP_TL_SHM].ls_s = ls;
+		f = 0;
+		t = cp_taulop_round(&w, CP_TL_SHM, sz, cnt, 3, 5, &f);
+		x = 5 + 2 * 3 * (l_true(35, 3) + l_true(62, 2) +
+				 l_true(27, 1));
+		ta_check(ta_near(t, x, 1e-12) && !f,
+			 "a round prices with Ls: %g (want %g)", t, x);
+		t = cp_taulop_p2p(&w, CP_TL_SHM, 100, 2, NAN, &f);
+		ta_check(t == o_true(100) + 2 * l_true(100, 2),
+			 "a message prices with L, not Ls (%g)", t);
 	}
 	/* a message after a quiet gap: the gap table's extra time, linear
 	 * in m (the largest size's above it), linear in log(gap), from 0 at
@@ -234,7 +254,7 @@ static void test_fit(void)
 	const int deg[NT] = { 1, 1, 1, 1, 2 };
 	double ring[NS * NT * REPS], isend[NS * REPS];
 	struct cp_taulop_meas in = { NS, sizes, NT, tau, deg, REPS, ring,
-				     REPS, isend, 2 };
+				     REPS, isend, 2, false };
 	struct cp_taulop_fit f;
 	unsigned seed = 7;
 	int is, it, r, bad_in = 0, bad_near = 0, rc;
@@ -278,6 +298,17 @@ static void test_fit(void)
 	ta_check(!rc && f.l_s[2 * NT + 4].fail && !f.l_s[2 * NT + 3].fail,
 		 "an L wholly below 0 fails, its neighbours do not");
 	cp_taulop_fit_free(&f);
+	/* timed from the last process's start (rounds after a barrier),
+	 * the same L is 0: the message was there before its receiver */
+	in.from_last = true;
+	rc = cp_taulop_fit(&in, 0.95, &f);
+	ta_check(!rc && !f.l_s[2 * NT + 4].fail &&
+		 f.l_s[2 * NT + 4].val == 0 && f.l_s[2 * NT + 4].hi == 0 &&
+		 f.l_s[2 * NT + 4].lo < 0 && (f.flags & CP_TLFIT_CLAMPED),
+		 "from the last start, an L wholly below 0 is 0 [%g, %g], "
+		 "flagged", f.l_s[2 * NT + 4].lo, f.l_s[2 * NT + 4].hi);
+	cp_taulop_fit_free(&f);
+	in.from_last = false;
 	in.tau = (const double[]){ 2, 3, 4, 5, 8 };
 	ta_check(cp_taulop_fit(&in, 0.95, &f) == -CP_EINVAL,
 		 "taus must start at 1: -CP_EINVAL");

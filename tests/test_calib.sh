@@ -137,6 +137,15 @@ expect_eq "taulop.L lines" "$(grep -Ec '^(fail )?taulop\.L 0 ' c3.params)" \
 expect_eq "taulop.Lw lines" \
 	"$(grep -Ec '^(fail )?taulop\.Lw 0 ' c3.params)" $((4 * nts))
 has c3.out '^tau-Lop channel 0: L\(m, tau\) of messages written just before'
+# and as rounds that start together after a barrier (a collective's),
+# on 3 ranks: tau 1 (one message), 2 and 3, with a value at every cell
+# (one that took less than its senders' o is 0, the message there before
+# its receiver: under MPICH a cell of 4000 B or more failed so once)
+expect_eq "taulop.Ls lines" \
+	"$(grep -Ec '^(fail )?taulop\.Ls 0 ' c3.params)" $((4 * nts))
+expect_eq "taulop.Ls values" "$(grep -Ec '^taulop\.Ls 0 ' c3.params)" \
+	$((4 * nts))
+has c3.out '^tau-Lop channel 0: L\(m, tau\) of rounds that start together'
 # and what an exchange of each size takes more after 10 us to 4 ms outside
 # MPI (commprof-calibrate(1), step 8)
 expect_eq "taulop.gaps" "$(awk '$1 == "taulop.gaps" && $2 == 0 {
@@ -240,6 +249,7 @@ tr '\r' '\n' <p.err >p.lines
 has p.lines '^\[[#.]{24}\] +[0-9]+%  lmo sweep +[0-9]+ B +~ *[0-9]+ s left'
 has p.lines '^\[[#.]{24}\] +[0-9]+%  log3p '
 has p.lines '^\[[#.]{24}\] +[0-9]+%  tau-lop +shared memory rings '
+has p.lines '^\[[#.]{24}\] +[0-9]+%  tau-lop +rounds after barrier '
 grep -q ' s left' p.out && fail "progress on stdout"
 
 # --help: usage on stdout, status 0, without mpirun

@@ -64,5 +64,8 @@ cat "$T/p.check"
 # the calibration's gap table (taulop.Lg), a line per gap over size
 grep -q '^# chart taulop  *What a message takes more after a quiet gap.* drawn: ' \
 	"$T/p.check" || fail "no chart of the quiet gaps on the params page"
+# the collectives' L (taulop.Ls) reaches the page's table, with values
+grep -A1 '"Ls_s": \[$' "$T/p.html" | grep -q '^ *\[{"value": [0-9]' ||
+	fail "no taulop.Ls values in the params page's data"
 note "screenshots: $SHOTS/test_html.png, $SHOTS/test_html-top.png," \
 	"$SHOTS/test_html-params.png"

@@ -730,10 +730,12 @@ static void tl_of(const struct cp_params *p, struct fit *f)
 		for (i = 0; i < nl; i++)
 			f->tl_buf[c][1][i] = pc->l_s[i].state == CP_PV_OK ?
 					     pc->l_s[i].val : NAN;
-		f->tl.ch[c] = (struct cp_taulop_chan){ pc->nsizes, pc->ntau,
-			c ? 1 : 2, pc->size_bytes, pc->tau, f->tl_buf[c][0],
-			f->tl_buf[c][1], NULL, 0, NULL, NULL };
-			/* the file has no Lw, no gap table */
+		/* the file has no Lw, Ls or gap table */
+		f->tl.ch[c] = (struct cp_taulop_chan){
+			.nsizes = pc->nsizes, .ntau = pc->ntau,
+			.hops = c ? 1 : 2, .size_bytes = pc->size_bytes,
+			.tau = pc->tau, .o_s = f->tl_buf[c][0],
+			.l_s = f->tl_buf[c][1] };
 	}
 }
 

@@ -47,6 +47,7 @@ taulop.Lw 0 4096 1 3.5e-06 lo 3e-06 hi 4e-06 n 11
 taulop.gaps 0 2 0.0001 0.001
 taulop.Lg 0 0 0.0001 -1e-07 lo -3e-07 hi 1e-07 n 11
 taulop.Lg 0 4096 0.001 9e-06 lo 8e-06 hi 1e-05 n 11
+taulop.Ls 0 4096 2 6e-06 lo 5e-06 hi 7e-06 n 11
 end
 END
 
@@ -65,6 +66,7 @@ taulop.o 0 4096                       0 s    [0, 0]  n=0
 taulop.L 0 4096 1               2.5e-06 s    [2e-06, 3e-06]  n=11
 taulop.Lw 0 4096 1              3.5e-06 s    [3e-06, 4e-06]  n=11
 taulop.L 0 4096 2          failed: below 0 beyond noise
+taulop.Ls 0 4096 2                6e-06 s    [5e-06, 7e-06]  n=11
 taulop.Lg 0 4096 0.001            9e-06 s    [8e-06, 1e-05]  n=11
 tau-Lop channel 1 (network): 1 sizes, tau up to 1, measured on 4 processes
 taulop.o 1 1024                   1e-05 s    [9e-06, 1.1e-05]  n=11
@@ -84,17 +86,18 @@ print(s["size_bytes"], s["tau"], s["ranks"],
       t["net"]["o_s"][0]["hi"], t["red_spb"]["value"],
       s["Lw_s"][0][1]["value"], s["Lw_s"][0][0], t["net"]["Lw_s"],
       s["gap_s"], s["Lg_s"][0][0]["value"], s["Lg_s"][1][1]["hi"],
-      s["Lg_s"][0][1], "gap_s" in t["net"])
+      s["Lg_s"][0][1], "gap_s" in t["net"], s["Ls_s"][1][1]["value"],
+      s["Ls_s"][0][0])
 ' json.out) || fail "json does not parse"
 expect_eq "json" "$got" "[0, 4096] [1, 2] 2 3e-06 \
 below 0 beyond noise 1.1e-05 2e-11 4e-06 None [[None]] [0.0001, 0.001] \
--1e-07 1e-05 None False"
+-1e-07 1e-05 None False 6e-06 None"
 
 "$TP" roundtrip good.params w1.params || fail "roundtrip 1"
 "$TP" roundtrip w1.params w2.params || fail "roundtrip 2"
 cmp w1.params w2.params || fail "writer and reader disagree"
 grep -c '^taulop\.' w1.params > n
-expect_eq "taulop lines written" "$(cat n)" 19
+expect_eq "taulop lines written" "$(cat n)" 20
 
 # a file without the section: JSON says null
 sed '/taulop/d' good.params >none.params
@@ -114,6 +117,8 @@ cp_params_bad interval '21s/hi 2e-06/hi 1e-06/' \
 	"21: 'taulop.L': value outside its interval or not a number"
 cp_params_bad name '31s/taulop.red/taulop.blue/' "31: unknown parameter 'taulop.blue'"
 cp_params_bad lwtau '32s/Lw 0 0 2/Lw 0 0 3/' "32: 'taulop.Lw 0': tau 3 not declared"
+cp_params_bad lstau '37s/Ls 0 4096 2/Ls 0 4096 3/' \
+	"37: 'taulop.Ls 0': tau 3 not declared"
 cp_params_bad gaps '34s/0.0001 0.001/0.001 0.0001/' \
 	"34: 'taulop.gaps 0' values must be above 0 and increase"
 cp_params_bad gapn '34s/0 2 0.0001/0 3 0.0001/' \

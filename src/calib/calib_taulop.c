@@ -14,10 +14,12 @@
  * not in a collective's round wait inside the collective: with more
  * ranks than CPUs on a host the experiments then time what an
  * application of as many ranks meets (man/commprof-calibrate.1).
- * Every experiment runs twice: as the paper's loop, which gives L, and,
+ * Every experiment runs three times: as the paper's loop, which gives L;
  * once all the loops are done, with each sender writing its messages
  * first, which gives Lw, the L of point-to-point messages
- * (run_written).  Last, the first two participants exchange messages of
+ * (run_written); in shared memory, as rounds that start together after
+ * a barrier, which gives Ls, the L of collectives' rounds (run_synced).
+ * Last, the first two participants exchange messages of
  * every size after quiet gaps of 10 us to 4 ms (run_gaps), which gives
  * Lg, what a message takes more after such a gap.
  */
@@ -49,6 +51,8 @@ struct tl_exp {
 	double *ring;		/* [(is * ntau + it) * reps + r], rank 0 */
 	double *lw;		/* the same with written messages
 				 * (run_written), rank 0 */
+	double *ls;		/* the same in rounds that start
+				 * together (run_synced), rank 0 */
 	double *isend;		/* [is * reps + r], rank 0 */
 	double *gap;		/* [(is * NGAP + ig) * reps + r]: what an
 				 * exchange took more after gaps[ig],
@@ -320,6 +324,77 @@ static void run_written(const struct tl_exp *e, int k, int d, int m,
 	}
 }
 
+/* The host's monotonic clock, which the processes of one host share
+ * (MPI_Wtime need not: Open MPI's starts at each process's MPI_Init). */
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/*
+ * An experiment (k processes, d messages each of m bytes; k = 1: one
+ * message from participant 0 to 1) again as rounds that start together,
+ * as a collective's rounds do after a barrier: each iteration after an
+ * MPI_Barrier of all ranks, each sender writing its messages first, timed
+ * from the last participant's start to the last one's end on the host's
+ * clock (the shared memory channel's participants share a host), as the
+ * library times a collective.  After a repetition of EXP_ITERS to warm
+ * up, whose time bounds the iterations as in run_exp (a barrier of 4
+ * ranks on 2 CPUs took milliseconds under MPICH), the median of a
+ * repetition's iterations into t[r] on world rank 0 (t NULL elsewhere).
+ * Collective.
+ */
+static void run_synced(const struct tl_exp *e, int k, int d, int m,
+		       int reps, int iters, bool quick, char *sb, char *rb,
+		       double *t)
+{
+	bool in = e->me >= 0 && e->me < (k < 2 ? 2 : k);
+	char *msg = sb + (size_t)(k < 2 ? 0 : 1) * m;
+	size_t len = (size_t)(k < 2 ? 1 : d) * m;
+	double *x = xcalloc(4 * (size_t)iters, sizeof(double));
+	double *y = x + 2 * iters, w0;
+	/* the warm-up: enough iterations to time one */
+	int r, i, n = iters < EXP_ITERS ? iters : EXP_ITERS;
+
+	for (r = -1; r < reps; r++) {
+		w0 = MPI_Wtime();
+		for (i = 0; i < n; i++) {
+			if (in)
+				write_msg(msg, len);
+			MPI_Barrier(MPI_COMM_WORLD);
+			x[2 * i] = x[2 * i + 1] = 0;
+			if (!in)
+				continue;
+			x[2 * i] = mono_s();
+			if (k < 2 && !e->me)
+				MPI_Send(sb, m, MPI_BYTE, e->world[1], 4,
+					 MPI_COMM_WORLD);
+			else if (k < 2)
+				MPI_Recv(rb, m, MPI_BYTE, e->world[0], 4,
+					 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			else
+				ring(e, k, d, sb, rb, m);
+			x[2 * i + 1] = mono_s();
+		}
+		MPI_Reduce(x, y, 2 * n, MPI_DOUBLE, MPI_MAX, 0,
+			   MPI_COMM_WORLD);
+		if (r < 0) {
+			n = fit_iters(iters, reps, (MPI_Wtime() - w0) / n, 0,
+				      quick);
+			continue;
+		}
+		if (!t)
+			continue;
+		for (i = 0; i < n; i++)
+			y[i] = y[2 * i + 1] - y[2 * i];
+		cp_stats_median(y, n, &t[r]);
+	}
+	free(x);
+}
+
 /* The processes of experiment it: a ring's, or 1 for the ping-pong. */
 static int exp_procs(const struct tl_exp *e, int it)
 {
@@ -441,7 +516,7 @@ static void gap_medians(const struct tl_exp *e, char *sb, char *rb, int m,
  * Collective.
  */
 static void run_gaps(struct calib *c, struct tl_exp *e, const double *sizes,
-		     int ns, int reps, char *sb, char *rb)
+		     int ns, int reps, int nstep, char *sb, char *rb)
 {
 	size_t n = (size_t)ns * NGAP * reps;
 	double *v = xcalloc(n, sizeof(double)), med[NGAP + 1];
@@ -456,7 +531,7 @@ static void run_gaps(struct calib *c, struct tl_exp *e, const double *sizes,
 					med[g] - med[0];
 		}
 		idle_barrier(!in);
-		calib_progress(c, "quiet gaps", 2 * ns + is + 1, 3 * ns);
+		calib_progress(c, "quiet gaps", nstep - ns + is + 1, nstep);
 	}
 	/* only participant 0 wrote: a sum keeps its samples' signs */
 	e->gap = c->rank ? NULL : xcalloc(n, sizeof(double));
@@ -472,7 +547,10 @@ static void run_chan(struct calib *c, struct tl_exp *e, const double *sizes,
 	double *ring = xcalloc(nring, sizeof(double));
 	double *isend = xcalloc(nis, sizeof(double));
 	double *lw = xcalloc(nring, sizeof(double));
+	double *ls = xcalloc(nring, sizeof(double));
 	int *iters = xcalloc((size_t)ns * e->ntau, sizeof(int));
+	/* progress: rings, written, rounds together (shared memory), gaps */
+	int nstep = (e->chan == CP_TL_SHM ? 4 : 3) * ns;
 	int maxd = 1, is, it;
 	size_t big;
 	char *sb, *rb;
@@ -492,7 +570,7 @@ static void run_chan(struct calib *c, struct tl_exp *e, const double *sizes,
 					ring + ((size_t)is * e->ntau + it) *
 					reps, isend + (size_t)is * reps);
 		calib_progress(c, e->chan ? "network rings" :
-			       "shared memory rings", is + 1, 3 * ns);
+			       "shared memory rings", is + 1, nstep);
 	}
 	/* the written messages after all of the loop's, which are timed
 	 * as they were before written ones existed */
@@ -503,9 +581,20 @@ static void run_chan(struct calib *c, struct tl_exp *e, const double *sizes,
 				    iters[is * e->ntau + it], sb, rb,
 				    e->me ? NULL : lw + ((size_t)is *
 							 e->ntau + it) * reps);
-		calib_progress(c, "written messages", ns + is + 1, 3 * ns);
+		calib_progress(c, "written messages", ns + is + 1, nstep);
 	}
-	run_gaps(c, e, sizes, ns, reps, sb, rb);
+	/* rounds that start together: shared memory, one host's clock */
+	for (is = 0; e->chan == CP_TL_SHM && is < ns; is++) {
+		for (it = 0; it < e->ntau; it++)
+			run_synced(e, exp_procs(e, it), e->deg[it],
+				   (int)sizes[is], reps,
+				   iters[is * e->ntau + it], c->quick, sb, rb,
+				   c->rank ? NULL : ls + ((size_t)is *
+							  e->ntau + it) * reps);
+		calib_progress(c, "rounds after barrier",
+			       2 * ns + is + 1, nstep);
+	}
+	run_gaps(c, e, sizes, ns, reps, nstep, sb, rb);
 	free(iters);
 	free(sb);
 	free(rb);
@@ -516,6 +605,10 @@ static void run_chan(struct calib *c, struct tl_exp *e, const double *sizes,
 	MPI_Reduce(lw, e->lw, (int)nring, MPI_DOUBLE, MPI_MAX, 0,
 		   MPI_COMM_WORLD);
 	free(lw);
+	if (e->chan == CP_TL_SHM && !c->rank)
+		e->ls = ls;
+	else
+		free(ls);
 	MPI_Reduce(ring, e->ring, (int)nring, MPI_DOUBLE, MPI_MAX, 0,
 		   MPI_COMM_WORLD);
 	MPI_Reduce(isend, e->isend, (int)nis, MPI_DOUBLE, MPI_MAX, 0,
@@ -690,6 +783,35 @@ static void fill_lw(struct cp_tl_params *tl, const struct tl_exp *e,
 	cp_taulop_fit_free(&f);
 }
 
+/* L of rounds that start together (run_synced), by the fit of L from
+ * the same o(m): the shared memory channel's. */
+static void fill_ls(struct cp_tl_params *tl, const struct tl_exp *e,
+		    const struct cp_taulop_meas *loop)
+{
+	struct cp_tl_chan_params *ch = &tl->ch[e->chan];
+	struct cp_taulop_meas in = *loop;
+	struct cp_taulop_fit f;
+	int i, rc;
+
+	if (!e->ls)
+		return;
+	in.ring_s = e->ls;
+	in.from_last = true;
+	rc = cp_taulop_fit(&in, CP_STATS_LEVEL, &f);
+	if (rc) {
+		printf("tau-Lop channel %d: the fit of rounds that start "
+		       "together failed: %s\n", e->chan, cp_err_str(rc));
+		return;
+	}
+	for (i = 0; i < in.nsizes * in.ntau; i++)
+		pval(&ch->ls_s[i], &f.l_s[i]);
+	printf("tau-Lop channel %d: L(m, tau) of rounds that start together "
+	       "after a barrier, messages written first, in us (the "
+	       "collectives' L)\n", e->chan);
+	print_table(e, in.size_bytes, in.nsizes, &f, false);
+	cp_taulop_fit_free(&f);
+}
+
 /* What a message takes more after each quiet gap: per size and gap the
  * median of the repetitions' samples (run_gaps), with its
  * distribution-free interval, as the Rings' experiments. */
@@ -733,7 +855,8 @@ static void fill_chan(struct cp_params *p, const struct tl_exp *e,
 		      const double *sizes, int ns, int reps, int hops)
 {
 	struct cp_taulop_meas in = { ns, sizes, e->ntau, e->tau, e->deg,
-				     reps, e->ring, reps, e->isend, hops };
+				     reps, e->ring, reps, e->isend, hops,
+				     false };
 	struct cp_tl_params *tl = cp_tl_params_get(p);
 	struct cp_taulop_fit f;
 	int is, it, rc;
@@ -759,6 +882,7 @@ static void fill_chan(struct cp_params *p, const struct tl_exp *e,
 	print_chan(e, sizes, ns, &f);
 	cp_taulop_fit_free(&f);
 	fill_lw(tl, e, &in);
+	fill_ls(tl, e, &in);
 	fill_gaps(tl, e, sizes, ns, reps);
 }
 
@@ -803,6 +927,7 @@ static void free_exp(struct tl_exp *e)
 	free(e->ring);
 	free(e->isend);
 	free(e->lw);
+	free(e->ls);
 	free(e->gap);
 }
 

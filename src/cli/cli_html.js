@@ -866,7 +866,9 @@ function paramsTaulop(p) {
 	const sec = section('taulop', 'tau-Lop tables', 'Per channel ' +
 		'(shared memory inside a host, the network between hosts): ' +
 		'the transfer time L(m, tau) with tau transfers at once and ' +
-		'the overhead o(m), over message size m; and what a message ' +
+		'the overhead o(m), over message size m (point-to-point ' +
+		'messages are priced with Lw, collectives\' rounds with ' +
+		'Ls); and what a message ' +
 		'takes more after a quiet gap outside MPI (point-to-point ' +
 		'messages pay it).');
 	const chans = [['shm', 'shared memory'], ['net', 'network']]
@@ -903,15 +905,17 @@ function paramsTaulop(p) {
 			ch.tau.forEach(function (tau, k) {
 				rows.push([c[1], m, tau, fmtTime(v(ch.o_s[i])),
 					   fmtTime(v(ch.L_s[i][k])),
-					   fmtTime(v(ch.Lw_s[i][k]))]);
+					   fmtTime(v(ch.Lw_s[i][k])),
+					   fmtTime(v(ch.Ls_s[i][k]))]);
 			});
 		});
 		if (ch.gap_s)
 			gapChart(sec, c[1], ch, gaps);
 	});
-	table(sec, 'Table: o, L and L of written messages (Lw)', ['channel',
-	      'size (B)', 'tau', 'o', 'L', 'Lw'], rows,
-	      [false, true, true, true, true, true]);
+	table(sec, 'Table: o, L, L of written messages (Lw, point-to-point) ' +
+	      'and of rounds that start together (Ls, collectives)',
+	      ['channel', 'size (B)', 'tau', 'o', 'L', 'Lw', 'Ls'], rows,
+	      [false, true, true, true, true, true, true]);
 	if (gaps.length)
 		table(sec, 'Table: what a message takes more after a quiet ' +
 		      'gap', ['channel', 'size (B)', 'gap', 'more'], gaps,

@@ -29,6 +29,7 @@ static void chan_clear(struct cp_tl_chan_params *ch)
 	free(ch->o_s);
 	free(ch->l_s);
 	free(ch->lw_s);
+	free(ch->ls_s);
 	free(ch->gap_s);
 	free(ch->lg_s);
 	memset(ch, 0, sizeof(*ch));
@@ -52,8 +53,9 @@ int cp_tl_params_alloc_chan(struct cp_tl_params *tl, int c, int nsizes,
 	ch->o_s = calloc((size_t)nsizes, sizeof(struct cp_pval));
 	ch->l_s = calloc((size_t)nsizes * ntau, sizeof(struct cp_pval));
 	ch->lw_s = calloc((size_t)nsizes * ntau, sizeof(struct cp_pval));
+	ch->ls_s = calloc((size_t)nsizes * ntau, sizeof(struct cp_pval));
 	if (!ch->size_bytes || !ch->tau || !ch->o_s || !ch->l_s ||
-	    !ch->lw_s) {
+	    !ch->lw_s || !ch->ls_s) {
 		chan_clear(ch);
 		return -2;
 	}
@@ -133,7 +135,7 @@ static void put_cell(FILE *f, enum cell_to to, const char *name, int c,
 	cp_sec_print_val(f, nm, "s", v);
 }
 
-/* Size is's cells of L, Lw (each tau) and Lg (each gap) of ch. */
+/* Size is's cells of L, Lw, Ls (each tau) and Lg (each gap) of ch. */
 static void put_cells(FILE *f, bool file, int c,
 		      const struct cp_tl_chan_params *ch, int is)
 {
@@ -145,6 +147,8 @@ static void put_cells(FILE *f, bool file, int c,
 			 &ch->l_s[is * ch->ntau + k]);
 		put_cell(f, file ? TO_FILE : TO_PEOPLE_SET, "Lw", c, m,
 			 ch->tau[k], &ch->lw_s[is * ch->ntau + k]);
+		put_cell(f, file ? TO_FILE : TO_PEOPLE_SET, "Ls", c, m,
+			 ch->tau[k], &ch->ls_s[is * ch->ntau + k]);
 	}
 	for (k = 0; k < ch->ngap; k++)
 		put_cell(f, file ? TO_FILE : TO_PEOPLE_SET, "Lg", c, m,
@@ -279,10 +283,10 @@ static int find(const double *a, int n, double x)
 }
 
 /* The tables of a channel, by the name of their lines. */
-enum tab { TAB_O, TAB_L, TAB_LW, TAB_LG };
+enum tab { TAB_O, TAB_L, TAB_LW, TAB_LS, TAB_LG };
 
 /* "taulop.o C SIZE ...", "taulop.L C SIZE TAU ...", "taulop.Lw C SIZE
- * TAU ..." and "taulop.Lg C SIZE GAP ...". */
+ * TAU ...", "taulop.Ls C SIZE TAU ..." and "taulop.Lg C SIZE GAP ...". */
 static int rd_table(struct cp_tl_params *tl, char **tok, int ntok,
 		    const char *cause, enum tab which, char *err, size_t len)
 {
@@ -305,8 +309,9 @@ static int rd_table(struct cp_tl_params *tl, char **tok, int ntok,
 	case TAB_O:
 		tab = ch->o_s;
 		break;
-	case TAB_L: case TAB_LW:
-		tab = which == TAB_L ? ch->l_s : ch->lw_s;
+	case TAB_L: case TAB_LW: case TAB_LS:
+		tab = which == TAB_L ? ch->l_s : which == TAB_LW ? ch->lw_s :
+		      ch->ls_s;
 		ax = ch->tau;
 		nax = ch->ntau;
 		break;
@@ -387,6 +392,8 @@ int cp_tl_params_line(struct cp_params *p, char **tok, int ntok,
 		return rd_table(tl, tok, ntok, cause, TAB_L, err, errlen);
 	if (!strcmp(tok[0], "taulop.Lw"))
 		return rd_table(tl, tok, ntok, cause, TAB_LW, err, errlen);
+	if (!strcmp(tok[0], "taulop.Ls"))
+		return rd_table(tl, tok, ntok, cause, TAB_LS, err, errlen);
 	if (!strcmp(tok[0], "taulop.Lg"))
 		return rd_table(tl, tok, ntok, cause, TAB_LG, err, errlen);
 	if (!strcmp(tok[0], "taulop.red"))
@@ -457,6 +464,7 @@ static void json_chan(FILE *f, const struct cp_tl_chan_params *ch)
 	cp_json_pvals(f, ch->o_s, ch->nsizes);
 	json_table(f, ch, "L_s", ch->l_s, ch->ntau);
 	json_table(f, ch, "Lw_s", ch->lw_s, ch->ntau);
+	json_table(f, ch, "Ls_s", ch->ls_s, ch->ntau);
 	if (ch->ngap) {
 		fputs(",\n      \"gap_s\": ", f);
 		cp_json_nums(f, ch->gap_s, ch->ngap);

@@ -13,6 +13,10 @@
  *   taulop.o C SIZE VALUE lo LO hi HI n N
  *   taulop.L C SIZE TAU VALUE lo LO hi HI n N
  *   taulop.Lw C SIZE TAU VALUE lo LO hi HI n N   L of written messages
+ *   taulop.Ls C SIZE TAU VALUE lo LO hi HI n N   L of rounds that start
+ *                                    together, messages written first
+ *                                    (shared memory), a collective's
+ *                                    rounds' L
  *   taulop.gaps C G GAP1 ... GAPG    quiet gaps, seconds, increasing, > 0
  *   taulop.Lg C SIZE GAP VALUE lo LO hi HI n N   what a message takes
  *                                    more after the gap (both processes
@@ -43,6 +47,10 @@ struct cp_tl_chan_params {
 					 * written just before they are
 					 * sent (unset where not timed:
 					 * d > 1, files before them) */
+	struct cp_pval *ls_s;		/* [is * ntau + it] L of rounds
+					 * that start together (unset:
+					 * the network, files before
+					 * them) */
 	int ranks;			/* processes of the experiments; 0
 					 * unknown */
 	int ngap;			/* 0: no gap table (files before it) */

@@ -392,20 +392,22 @@ static int build_hosts(struct cp_pred *m, const char *const *hosts)
 	return 0;
 }
 
-/* L of written messages where the file has it, the loop's elsewhere;
- * NULL when the channel has none (files before them). */
-static int lw_of(const struct cp_tl_chan_params *pc, const double *l_s,
-		   const double **out)
+/* Table tab (L of written messages, of rounds that start together)
+ * where the file has it, the loop's L elsewhere; NULL when the channel
+ * has none (files before them). */
+static int alt_of(const struct cp_tl_chan_params *pc,
+		  const struct cp_pval *tab, const double *l_s,
+		  const double **out)
 {
 	int i, n = pc->nsizes * pc->ntau, any = 0;
 	double *a;
 
 	*out = NULL;
-	for (i = 0; pc->lw_s && i < n; i++)
-		any += pc->lw_s[i].state == CP_PV_OK;
+	for (i = 0; tab && i < n; i++)
+		any += tab[i].state == CP_PV_OK;
 	if (!any)
 		return 0;
-	a = vals(pc->lw_s, n);
+	a = vals(tab, n);
 	if (!a)
 		return -1;
 	for (i = 0; i < n; i++)
@@ -442,7 +444,8 @@ static int build_taulop(struct cp_pred *m, const struct cp_params *p,
 		ch->l_s = vals(pc->l_s, pc->nsizes * pc->ntau);
 		if (!ch->size_bytes || !ch->tau || !ch->o_s || !ch->l_s)
 			return -ENOMEM;
-		if (lw_of(pc, ch->l_s, &ch->lw_s))
+		if (alt_of(pc, pc->lw_s, ch->l_s, &ch->lw_s) ||
+		    alt_of(pc, pc->ls_s, ch->l_s, &ch->ls_s))
 			return -ENOMEM;
 		if (pc->ngap) {
 			ch->gap_s = dup_arr(pc->gap_s, pc->ngap);
@@ -637,6 +640,7 @@ void cp_pred_free(struct cp_pred *m)
 		free((void *)m->tl.ch[c].o_s);
 		free((void *)m->tl.ch[c].l_s);
 		free((void *)m->tl.ch[c].lw_s);
+		free((void *)m->tl.ch[c].ls_s);
 		free((void *)m->tl.ch[c].gap_s);
 		free((void *)m->tl.ch[c].lg_s);
 	}

@@ -76,45 +76,35 @@ static void test_formulas(const struct cp_taulop *m)
 		 "L(100, 8) = 2 L(100, 4) (the bound A L), flagged");
 	ta_check(isnan(cp_taulop_p2p(m, CP_TL_NET, 100, 1, NAN, NULL)),
 		 "an uncalibrated channel prices nothing");
-	/* written messages' L, where the channel has it, prices a message
-	 * (and only a message: a round keeps L) */
+	/* where the channel has them, written messages' L (1.5 L here)
+	 * prices a message and the L of rounds that start together (3 L)
+	 * a round, each only its own */
 	{
 		struct cp_taulop w = *m;
-		double lw[9];
+		double lw[9], ls[9];
 		int i;
 
-		for (i = 0; i < 9; i++)
+		for (i = 0; i < 9; i++) {
 			lw[i] = 1.5 * l_tab[i];
+			ls[i] = 3 * l_tab[i];
+		}
 		w.ch[CP_TL_SHM].lw_s = lw;
+		w.ch[CP_TL_SHM].ls_s = ls;
 		f = 0;
 		t = cp_taulop_p2p(&w, CP_TL_SHM, 550, 3, NAN, &f);
 		x = o_true(550) + 2 * 1.5 * 3 * (2 + 5.5);
 		ta_check(ta_near(t, x, 1e-12) && !f,
 			 "3 || T_0(550) of a written message: o + 2 Lw = %g "
 			 "(want %g)", t, x);
-		t = cp_taulop_round(&w, CP_TL_SHM, sz, cnt, 1, 5, &f);
-		ta_check(t == 5 + 2 * l_true(35, 1),
-			 "a round prices with L, not Lw (%g)", t);
-	}
-	/* the L of rounds that start together, where the channel has it,
-	 * prices a round (and only a round: a message keeps Lw, or L) */
-	{
-		struct cp_taulop w = *m;
-		double ls[9];
-		int i;
-
-		for (i = 0; i < 9; i++)
-			ls[i] = 3 * l_tab[i];
-		w.ch[CP_TL_SHM].ls_s = ls;
-		f = 0;
 		t = cp_taulop_round(&w, CP_TL_SHM, sz, cnt, 3, 5, &f);
 		x = 5 + 2 * 3 * (l_true(35, 3) + l_true(62, 2) +
 				 l_true(27, 1));
 		ta_check(ta_near(t, x, 1e-12) && !f,
 			 "a round prices with Ls: %g (want %g)", t, x);
-		t = cp_taulop_p2p(&w, CP_TL_SHM, 100, 2, NAN, &f);
-		ta_check(t == o_true(100) + 2 * l_true(100, 2),
-			 "a message prices with L, not Ls (%g)", t);
+		w.ch[CP_TL_SHM].ls_s = NULL;
+		t = cp_taulop_round(&w, CP_TL_SHM, sz, cnt, 1, 5, &f);
+		ta_check(t == 5 + 2 * l_true(35, 1),
+			 "without Ls a round prices with L, not Lw (%g)", t);
 	}
 	/* a message after a quiet gap: the gap table's extra time, linear
 	 * in m (the largest size's above it), linear in log(gap), from 0 at

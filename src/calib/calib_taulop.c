@@ -757,57 +757,30 @@ static void print_chan(const struct tl_exp *e, const double *sizes, int ns,
 		       e->nexp);
 }
 
-/* L of written messages (run_written), by the fit of L from the same
- * o(m). */
-static void fill_lw(struct cp_tl_params *tl, const struct tl_exp *e,
-		    const struct cp_taulop_meas *loop)
+/* Another table of L from times[] (another run of the Rings) by the
+ * fit of L from the same o(m), into out[]: name says which in a failure,
+ * title heads the table printed. */
+static void fill_alt(const struct tl_exp *e, const struct cp_taulop_meas *loop,
+		     const double *times, bool from_last, struct cp_pval *out,
+		     const char *name, const char *title)
 {
-	struct cp_tl_chan_params *ch = &tl->ch[e->chan];
 	struct cp_taulop_meas in = *loop;
 	struct cp_taulop_fit f;
 	int i, rc;
 
-	in.ring_s = e->lw;
+	if (!times)
+		return;
+	in.ring_s = times;
+	in.from_last = from_last;
 	rc = cp_taulop_fit(&in, CP_STATS_LEVEL, &f);
 	if (rc) {
-		printf("tau-Lop channel %d: the fit of written messages "
-		       "failed: %s\n", e->chan, cp_err_str(rc));
+		printf("tau-Lop channel %d: the fit of %s failed: %s\n",
+		       e->chan, name, cp_err_str(rc));
 		return;
 	}
 	for (i = 0; i < in.nsizes * in.ntau; i++)
-		pval(&ch->lw_s[i], &f.l_s[i]);
-	printf("tau-Lop channel %d: L(m, tau) of messages written just "
-	       "before they are sent, in us (the point-to-point messages' "
-	       "L)\n", e->chan);
-	print_table(e, in.size_bytes, in.nsizes, &f, false);
-	cp_taulop_fit_free(&f);
-}
-
-/* L of rounds that start together (run_synced), by the fit of L from
- * the same o(m): the shared memory channel's. */
-static void fill_ls(struct cp_tl_params *tl, const struct tl_exp *e,
-		    const struct cp_taulop_meas *loop)
-{
-	struct cp_tl_chan_params *ch = &tl->ch[e->chan];
-	struct cp_taulop_meas in = *loop;
-	struct cp_taulop_fit f;
-	int i, rc;
-
-	if (!e->ls)
-		return;
-	in.ring_s = e->ls;
-	in.from_last = true;
-	rc = cp_taulop_fit(&in, CP_STATS_LEVEL, &f);
-	if (rc) {
-		printf("tau-Lop channel %d: the fit of rounds that start "
-		       "together failed: %s\n", e->chan, cp_err_str(rc));
-		return;
-	}
-	for (i = 0; i < in.nsizes * in.ntau; i++)
-		pval(&ch->ls_s[i], &f.l_s[i]);
-	printf("tau-Lop channel %d: L(m, tau) of rounds that start together "
-	       "after a barrier, messages written first, in us (the "
-	       "collectives' L)\n", e->chan);
+		pval(&out[i], &f.l_s[i]);
+	printf("tau-Lop channel %d: L(m, tau) of %s, in us\n", e->chan, title);
 	print_table(e, in.size_bytes, in.nsizes, &f, false);
 	cp_taulop_fit_free(&f);
 }
@@ -881,8 +854,14 @@ static void fill_chan(struct cp_params *p, const struct tl_exp *e,
 	}
 	print_chan(e, sizes, ns, &f);
 	cp_taulop_fit_free(&f);
-	fill_lw(tl, e, &in);
-	fill_ls(tl, e, &in);
+	fill_alt(e, &in, e->lw, false, tl->ch[e->chan].lw_s,
+		 "written messages", "messages written just before they are "
+		 "sent (the point-to-point messages' L)");
+	/* run_synced: shared memory only */
+	fill_alt(e, &in, e->ls, true, tl->ch[e->chan].ls_s,
+		 "rounds that start together", "rounds that start together "
+		 "after a barrier, messages written first (the collectives' "
+		 "L)");
 	fill_gaps(tl, e, sizes, ns, reps);
 }
 

@@ -263,6 +263,10 @@ struct cp_coll_sink {
 	 * first round, in the order of the mallocs; may be NULL */
 	void (*scratch)(void *arg, int rank, double bytes, double skip,
 			double used);
+	/* a message of bytes from src to dst with the same data as src's
+	 * last message of the round (a broadcast's fan-out to its
+	 * children); may be NULL: xfer */
+	void (*xfer_same)(void *arg, int src, int dst, double bytes);
 };
 
 /*

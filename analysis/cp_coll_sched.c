@@ -43,6 +43,19 @@ static void xfer(struct gen *g, int src, int dst, double elems)
 	g->open = true;
 }
 
+/* The same data as src's last message of the round, again to dst. */
+static void xfer_same(struct gen *g, int src, int dst, double elems)
+{
+	if (src == dst || elems < 0)
+		return;
+	if (!g->s->xfer_same) {
+		xfer(g, src, dst, elems);
+		return;
+	}
+	g->s->xfer_same(g->s->arg, src, dst, elems * g->tb);
+	g->open = true;
+}
+
 /* Rank r mallocs a temporary buffer of elems elements for the call and
  * writes used of them from element skip on (what it receives or copies
  * there). */
@@ -371,8 +384,9 @@ static void bcast_tree(struct gen *g, const struct tree *t, int root,
 				continue;
 			n = children(t, v, ch);
 			for (i = 0; i < n; i++)
-				xfer(g, r, real(ch[i], root, g->p),
-				     s == nseg - 1 ? count - seg * s : seg);
+				(i ? xfer_same : xfer)(g, r,
+					real(ch[i], root, g->p),
+					s == nseg - 1 ? count - seg * s : seg);
 		}
 		close_round(g);
 	}
@@ -380,10 +394,14 @@ static void bcast_tree(struct gen *g, const struct tree *t, int root,
 
 static void bcast_linear(struct gen *g, int root, int64_t count)
 {
-	int r;
+	int r, first = 1;
 
-	for (r = 0; r < g->p; r++)
-		xfer(g, root, r, count);
+	for (r = 0; r < g->p; r++) {
+		if (r == root)
+			continue;
+		(first ? xfer : xfer_same)(g, root, r, count);
+		first = 0;
+	}
 	close_round(g);
 }
 

@@ -177,13 +177,20 @@ static void test_colls(const struct cp_taulop *m)
 	mca.use_dynamic = true;
 	mca.alg[CP_COLL_BCAST] = 6;
 	/* Open MPI's binomial broadcast on 4: the root sends to 1 and 2 at
-	 * once, then 1 to 3 */
+	 * once, then 1 to 3; the root's two messages carry the same data,
+	 * which the channel carries once (its overhead paid twice) */
 	rc = cp_taulop_coll(m, &c, 6, &mca, NULL, NULL, &t, &f);
-	x = 2 * o_true(100) + 2 * l_true(100, 2) + o_true(100) +
+	x = 2 * o_true(100) + 2 * l_true(100, 1) + o_true(100) +
 	    2 * l_true(100, 1);
 	ta_check(!rc && ta_near(t, x, 1e-12) && !f,
-		 "binomial bcast P=4 of 100 B: 2o + 2L(100,2) + o + 2L(100,1) "
+		 "binomial bcast P=4 of 100 B: 2o + 2L(100,1) + o + 2L(100,1) "
 		 "= %g (want %g)", t, x);
+	/* the linear one: the root's three messages at once */
+	rc = cp_taulop_coll(m, &c, 1, NULL, NULL, NULL, &t, &f);
+	x = 3 * o_true(100) + 2 * l_true(100, 1);
+	ta_check(!rc && ta_near(t, x, 1e-12) && !f,
+		 "linear bcast P=4 of 100 B: 3o + 2L(100,1) = %g (want %g)", t,
+		 x);
 	/* recursive doubling allreduce: two rounds of 4 exchanges, each
 	 * followed by a reduction of the whole message */
 	c.op = CP_COLL_ALLREDUCE;

@@ -325,7 +325,8 @@ static void run_written(const struct tl_exp *e, int k, int d, int m,
 }
 
 /* The host's monotonic clock, which the processes of one host share
- * (MPI_Wtime need not: Open MPI's starts at each process's MPI_Init). */
+ * (MPI_Wtime need not: Open MPI's counts from each process's first
+ * call). */
 static double mono_s(void)
 {
 	struct timespec ts;

@@ -259,8 +259,9 @@ struct cp_coll_place {
  * cp_taulop_coll - tau-Lop of collective c under algorithm alg (rules
  * of cp_coll_decide with mca): the sum over its rounds of the slowest
  * channel's round (rule A3: channels do not interfere; a sender's
- * messages of the same data in a round, a broadcast's fan-out, pay
- * their overheads and count once in the round's sizes), plus red_spb
+ * messages of the same data in a round inside a host, a broadcast's
+ * fan-out, pay their overheads and count once in the round's sizes),
+ * plus red_spb
  * times the largest reduction of the round, plus page_s times the
  * fresh pages (cp_taulop_fresh) of the rank whose scratch faults most
  * (none when page_s is NAN), each rank's under its threshold in hist,

@@ -345,12 +345,13 @@ static void tl_xfer(void *arg, int src, int dst, double bytes)
 	add_size(r, bytes);
 }
 
-/* The same data again from src: its receivers' copies read what the
- * first one's does, and on 4 ranks of 2 cores a fan-out of one
- * 200000-B buffer to 3 took 14 to 16 us, of 3 different ones 22 to 25,
- * a ring of 3 after a barrier 60: src pays the message's overhead, the
- * channel carries it once (on a channel src has not used yet this
- * round, as any message). */
+/* The same data again from src: in shared memory its receivers' copies
+ * read what the first one's does, and on 4 ranks of 2 cores a fan-out
+ * of one 200000-B buffer to 3 took 14 to 16 us, of 3 different ones 22
+ * to 25, a ring of 3 after a barrier 60: src pays the message's
+ * overhead, the channel carries it once (on a channel src has not used
+ * yet this round, as any message).  On the network src sends every
+ * copy through its link: a message as any. */
 static void tl_xfer_same(void *arg, int src, int dst, double bytes)
 {
 	struct tl_sink *s = arg;
@@ -358,7 +359,7 @@ static void tl_xfer_same(void *arg, int src, int dst, double bytes)
 		CP_TL_NET;
 	struct tl_chan_round *r = &s->ch[c];
 
-	if (r->src != src) {
+	if (c == CP_TL_NET || r->src != src) {
 		tl_xfer(arg, src, dst, bytes);
 		return;
 	}

@@ -191,6 +191,20 @@ static void test_colls(const struct cp_taulop *m)
 	ta_check(!rc && ta_near(t, x, 1e-12) && !f,
 		 "linear bcast P=4 of 100 B: 3o + 2L(100,1) = %g (want %g)", t,
 		 x);
+	/* on two hosts (the network with the same tables, one hop): the
+	 * root's two messages to the other host both cross its link */
+	{
+		struct cp_taulop m2 = *m;
+
+		m2.ch[CP_TL_NET] = m->ch[CP_TL_SHM];
+		m2.ch[CP_TL_NET].hops = 1;
+		rc = cp_taulop_coll(&m2, &c, 1, NULL, &pl, NULL, &t, &f);
+		x = fmax(o_true(100) + 2 * l_true(100, 1),
+			 2 * o_true(100) + l_true(100, 2));
+		ta_check(!rc && ta_near(t, x, 1e-12) && !f,
+			 "linear bcast on 2 hosts: max(o + 2L(100,1), "
+			 "2o + L_1(100,2)) = %g (want %g)", t, x);
+	}
 	/* recursive doubling allreduce: two rounds of 4 exchanges, each
 	 * followed by a reduction of the whole message */
 	c.op = CP_COLL_ALLREDUCE;

@@ -1218,6 +1218,46 @@ static void check_taulop_written(void)
 	cp_params_free(pw);
 }
 
+/* The L of rounds that start together (taulop.Ls) prices a collective's
+ * rounds where the file has it; a message keeps its L. */
+static void check_taulop_synced(void)
+{
+	static const int32_t aa[2] = { 0, 1 };
+	struct cp_params *p, *ps;
+	struct cp_pred *m, *ms;
+	struct cp_pred_in in = coll(CP_PK_BCAST, 0, 1500);
+	struct cp_pred_out o, os;
+	double want;
+
+	build_two("taulop.Ls 0 1000 1 4e-6 lo 4e-6 hi 4e-6 n 11\n"
+		  "taulop.Ls 0 4000 1 1e-5 lo 1e-5 hi 1e-5 n 11\n",
+		  &p, &ps, &m, &ms);
+	/* a linear broadcast from 0 to 1, both on host a: one round */
+	in.members = aa;
+	in.nmembers = 2;
+	in.alg = 1;
+	os = eval(ms, in);
+	want = 2.5e-7 + 2 * 5e-6;	/* Ls0(1500, 1) = 4 + 6 / 6 us */
+	ta_check(ta_near(os.t_ns[CP_MODEL_TAULOP], want * 1e9, TOL),
+		 "tau-Lop linear bcast of 1500 B with Ls: o0 + 2 Ls0 = %.3f ns "
+		 "(want %.3f)", os.t_ns[CP_MODEL_TAULOP], want * 1e9);
+	o = eval(m, in);
+	want = 2.5e-7 + 2 * 2.5e-6;
+	ta_check(ta_near(o.t_ns[CP_MODEL_TAULOP], want * 1e9, TOL),
+		 "the same without Ls in the file: o0 + 2 L0 = %.3f ns",
+		 o.t_ns[CP_MODEL_TAULOP]);
+	o = eval(m, p2p(0, 1, 1500, 0, 0));
+	os = eval(ms, p2p(0, 1, 1500, 0, 0));
+	ta_check(!isnan(o.t_ns[CP_MODEL_TAULOP]) &&
+		 o.t_ns[CP_MODEL_TAULOP] == os.t_ns[CP_MODEL_TAULOP],
+		 "a message keeps L: %.3f ns with Ls in the file, %.3f without",
+		 os.t_ns[CP_MODEL_TAULOP], o.t_ns[CP_MODEL_TAULOP]);
+	cp_pred_free(m);
+	cp_pred_free(ms);
+	cp_params_free(p);
+	cp_params_free(ps);
+}
+
 /* A message after a quiet gap: the file's gap table adds its extra
  * time (linear in m, in log gap); an unknown gap adds nothing, nor does
  * the table to a collective. */
@@ -1291,6 +1331,7 @@ int main(void)
 	check_kappa_failed();
 	check_plogpt();
 	check_taulop_written();
+	check_taulop_synced();
 	check_taulop_gap();
 	return ta_done("test_predict");
 }

@@ -1158,6 +1158,19 @@ static void check_plogpt(void)
 	cp_params_free(p);
 }
 
+/* That call in gets the same tau-Lop price from m and mx (a table of
+ * mx's file that does not price it); what names the check. */
+static void same_taulop(const struct cp_pred *m, const struct cp_pred *mx,
+			struct cp_pred_in in, const char *what)
+{
+	struct cp_pred_out o = eval(m, in), ox = eval(mx, in);
+
+	ta_check(!isnan(o.t_ns[CP_MODEL_TAULOP]) &&
+		 o.t_ns[CP_MODEL_TAULOP] == ox.t_ns[CP_MODEL_TAULOP],
+		 "%s: %.3f ns with the table in the file, %.3f without", what,
+		 ox.t_ns[CP_MODEL_TAULOP], o.t_ns[CP_MODEL_TAULOP]);
+}
+
 /* L of written messages (taulop.Lw) prices a message where the file has
  * it, L the cells it has not; a collective keeps L. */
 /* The predictions of the test file (*p, *m) and of it with the lines
@@ -1188,7 +1201,7 @@ static void check_taulop_written(void)
 	struct cp_params *p, *pw;
 	struct cp_pred *m, *mw;
 	struct cp_pred_in in = p2p(0, 1, 1500, 0, 0);
-	struct cp_pred_out o, ow;
+	struct cp_pred_out o;
 	double want;
 
 	build_two("taulop.Lw 0 1000 1 4e-6 lo 4e-6 hi 4e-6 n 11\n"
@@ -1206,12 +1219,8 @@ static void check_taulop_written(void)
 	ta_check(ta_near(o.t_ns[CP_MODEL_TAULOP], want * 1e9, TOL),
 		 "tau-Lop 1500 B, tau 2 without Lw: o0 + 2 L0 = %.3f ns",
 		 o.t_ns[CP_MODEL_TAULOP]);
-	o = eval(m, coll(CP_PK_BCAST, 0, 1500));
-	ow = eval(mw, coll(CP_PK_BCAST, 0, 1500));
-	ta_check(!isnan(o.t_ns[CP_MODEL_TAULOP]) &&
-		 o.t_ns[CP_MODEL_TAULOP] == ow.t_ns[CP_MODEL_TAULOP],
-		 "a broadcast keeps L: %.3f ns with Lw in the file, %.3f "
-		 "without", ow.t_ns[CP_MODEL_TAULOP], o.t_ns[CP_MODEL_TAULOP]);
+	same_taulop(m, mw, coll(CP_PK_BCAST, 0, 1500),
+		    "a broadcast keeps L, not Lw");
 	cp_pred_free(m);
 	cp_pred_free(mw);
 	cp_params_free(p);
@@ -1246,12 +1255,7 @@ static void check_taulop_synced(void)
 	ta_check(ta_near(o.t_ns[CP_MODEL_TAULOP], want * 1e9, TOL),
 		 "the same without Ls in the file: o0 + 2 L0 = %.3f ns",
 		 o.t_ns[CP_MODEL_TAULOP]);
-	o = eval(m, p2p(0, 1, 1500, 0, 0));
-	os = eval(ms, p2p(0, 1, 1500, 0, 0));
-	ta_check(!isnan(o.t_ns[CP_MODEL_TAULOP]) &&
-		 o.t_ns[CP_MODEL_TAULOP] == os.t_ns[CP_MODEL_TAULOP],
-		 "a message keeps L: %.3f ns with Ls in the file, %.3f without",
-		 os.t_ns[CP_MODEL_TAULOP], o.t_ns[CP_MODEL_TAULOP]);
+	same_taulop(m, ms, p2p(0, 1, 1500, 0, 0), "a message keeps L, not Ls");
 	cp_pred_free(m);
 	cp_pred_free(ms);
 	cp_params_free(p);
@@ -1298,12 +1302,8 @@ static void check_taulop_gap(void)
 			 "%.3f)", k[i].gap, o.t_ns[CP_MODEL_TAULOP], base,
 			 k[i].extra * 1e9);
 	}
-	o = eval(m, coll(CP_PK_BCAST, 0, 1500));
-	og = eval(mg, coll(CP_PK_BCAST, 0, 1500));
-	ta_check(!isnan(o.t_ns[CP_MODEL_TAULOP]) &&
-		 o.t_ns[CP_MODEL_TAULOP] == og.t_ns[CP_MODEL_TAULOP],
-		 "a broadcast takes no gap: %.3f ns, %.3f without the table",
-		 og.t_ns[CP_MODEL_TAULOP], o.t_ns[CP_MODEL_TAULOP]);
+	same_taulop(m, mg, coll(CP_PK_BCAST, 0, 1500),
+		    "a broadcast takes no gap");
 	cp_pred_free(m);
 	cp_pred_free(mg);
 	cp_params_free(p);

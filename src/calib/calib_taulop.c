@@ -548,7 +548,6 @@ static void run_chan(struct calib *c, struct tl_exp *e, const double *sizes,
 	double *ring = xcalloc(nring, sizeof(double));
 	double *isend = xcalloc(nis, sizeof(double));
 	double *lw = xcalloc(nring, sizeof(double));
-	double *ls = xcalloc(nring, sizeof(double));
 	int *iters = xcalloc((size_t)ns * e->ntau, sizeof(int));
 	/* progress: rings, written, rounds together (shared memory), gaps */
 	int nstep = (e->chan == CP_TL_SHM ? 4 : 3) * ns;
@@ -584,14 +583,17 @@ static void run_chan(struct calib *c, struct tl_exp *e, const double *sizes,
 							 e->ntau + it) * reps);
 		calib_progress(c, "written messages", ns + is + 1, nstep);
 	}
-	/* rounds that start together: shared memory, one host's clock */
+	/* rounds that start together: shared memory, one host's clock;
+	 * world rank 0 keeps the times */
+	if (e->chan == CP_TL_SHM && !c->rank)
+		e->ls = xcalloc(nring, sizeof(double));
 	for (is = 0; e->chan == CP_TL_SHM && is < ns; is++) {
 		for (it = 0; it < e->ntau; it++)
 			run_synced(e, exp_procs(e, it), e->deg[it],
 				   (int)sizes[is], reps,
 				   iters[is * e->ntau + it], c->quick, sb, rb,
-				   c->rank ? NULL : ls + ((size_t)is *
-							  e->ntau + it) * reps);
+				   e->ls ? e->ls + ((size_t)is * e->ntau +
+						    it) * reps : NULL);
 		calib_progress(c, "rounds after barrier",
 			       2 * ns + is + 1, nstep);
 	}
@@ -606,10 +608,6 @@ static void run_chan(struct calib *c, struct tl_exp *e, const double *sizes,
 	MPI_Reduce(lw, e->lw, (int)nring, MPI_DOUBLE, MPI_MAX, 0,
 		   MPI_COMM_WORLD);
 	free(lw);
-	if (e->chan == CP_TL_SHM && !c->rank)
-		e->ls = ls;
-	else
-		free(ls);
 	MPI_Reduce(ring, e->ring, (int)nring, MPI_DOUBLE, MPI_MAX, 0,
 		   MPI_COMM_WORLD);
 	MPI_Reduce(isend, e->isend, (int)nis, MPI_DOUBLE, MPI_MAX, 0,

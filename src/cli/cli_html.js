@@ -831,8 +831,6 @@ function paramsThresholds(p) {
 	      [['S', S], ['M1', M1], ['M2', M2]], [false, true]);
 }
 
-/* tau-Lop's L(m, tau) per channel over message size, one line per tau;
- * o(m) and L in a table; the cost per byte of a local reduction. */
 /* Channel ch's gap table (taulop.Lg): one line per quiet gap over
  * message size; its cells into rows. */
 function gapChart(sec, name, ch, rows) {
@@ -861,6 +859,9 @@ function gapChart(sec, name, ch, rows) {
 	});
 }
 
+/* tau-Lop's L(m, tau) per channel over message size, one line per tau;
+ * o(m), L, Lw and Ls in a table; the gap tables; the cost per byte of a
+ * local reduction. */
 function paramsTaulop(p) {
 	const t = p.taulop;
 	const sec = section('taulop', 'tau-Lop tables', 'Per channel ' +

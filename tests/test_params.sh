@@ -172,6 +172,19 @@ expect_eq "unsteady json" "$got" "['unsteady'] 3.7e-05 0.000125 4 [] None"
 cmp u1.params u2.params || fail "writer and reader disagree (unsteady)"
 grep -q '^assume unsteady$' u1.params || fail "assume unsteady not written"
 
+# log3P's strided sizes and blocks without a gap: l_mw is an empty table
+# (JSON once did arithmetic on its NULL; tests/fuzz/corpus/params/no-gaps)
+sed -e 's/^log3p\.gaps .*/log3p.gaps 0/' -e '/^log3p\.l_mw /d' \
+	good.params >nogap.params
+cp_params_show nogap nogap.params --format json
+expect_eq "no gaps status" "$rc" 0
+got=$("$PYTHON3" -c '
+import json, sys
+l = json.load(open(sys.argv[1]))["log3p"]
+print(l["ssize_bytes"], l["block_bytes"], l["gap_bytes"], l["l_mw_s"])
+' nogap.out) || fail "no gaps json does not parse"
+expect_eq "no gaps json" "$got" "[16384] [8] [] [[[]]]"
+
 # bad NAME SED-SCRIPT WANT: a damaged copy must fail with exactly WANT
 cp_params_bad header '1s/.*/commprof-params/' "1: expected 'commprof-params 2'"
 cp_params_bad version '1s/2$/1/' "1: unsupported format version 1 (this reader knows 2)"

@@ -1201,13 +1201,19 @@ static void json_field(FILE *f, const char *name, const struct cp_pval *v)
 }
 
 /* rows x cols values, row-major, as an array of row arrays. */
+/* v + off; a table that is empty is NULL, and C allows no arithmetic on
+ * NULL, not even + 0 */
+static const struct cp_pval *pv_at(const struct cp_pval *v, size_t off)
+{
+	return off ? v + off : v;
+}
+
 static void json_matrix(FILE *f, const struct cp_pval *v, int rows, int cols)
 {
 	fputc('[', f);
 	for (int i = 0; i < rows; i++) {
 		fputs(i ? ",\n      " : "\n      ", f);
-		/* v is NULL for an empty table: no arithmetic on it */
-		cp_json_pvals(f, cols ? v + (size_t)i * cols : v, cols);
+		cp_json_pvals(f, pv_at(v, (size_t)i * cols), cols);
 	}
 	fputc(']', f);
 }
@@ -1223,15 +1229,15 @@ static void json_regime(const struct cp_params *p, int k, FILE *f)
 	else
 		fputs("null", f);
 	fputs(",\n     \"C_s\": ", f);
-	cp_json_pvals(f, p->lmo_c_s + k * r, p->nranks);
+	cp_json_pvals(f, pv_at(p->lmo_c_s, k * r), p->nranks);
 	fputs(",\n     \"t_spb\": ", f);
-	cp_json_pvals(f, p->lmo_t_spb + k * r, p->nranks);
+	cp_json_pvals(f, pv_at(p->lmo_t_spb, k * r), p->nranks);
 	fputs(",\n     \"beta_Bps\": ", f);
-	json_matrix(f, p->lmo_beta_Bps + k * r * r, p->nranks, p->nranks);
+	json_matrix(f, pv_at(p->lmo_beta_Bps, k * r * r), p->nranks, p->nranks);
 	fputs(",\n     \"Csum_s\": ", f);
-	json_matrix(f, p->lmo_csum_s + k * r * r, p->nranks, p->nranks);
+	json_matrix(f, pv_at(p->lmo_csum_s, k * r * r), p->nranks, p->nranks);
 	fputs(",\n     \"tsum_spb\": ", f);
-	json_matrix(f, p->lmo_tsum_spb + k * r * r, p->nranks, p->nranks);
+	json_matrix(f, pv_at(p->lmo_tsum_spb, k * r * r), p->nranks, p->nranks);
 	fputc('}', f);
 }
 
@@ -1279,7 +1285,7 @@ static void json_log3p(const struct cp_params *p, FILE *f)
 	fputs(",\n    \"l_mw_s\": [", f);
 	for (i = 0; i < p->l3_nssizes; i++) {
 		fputs(i ? ",\n     " : "\n     ", f);
-		json_matrix(f, p->l3_l_mw_s + i * bg, p->l3_nblocks,
+		json_matrix(f, pv_at(p->l3_l_mw_s, i * bg), p->l3_nblocks,
 			    p->l3_ngaps);
 	}
 	fputs("]}", f);

@@ -282,6 +282,22 @@ static void write_msg(char *p, size_t len)
 		p[j]++;
 }
 
+/* Whether this process takes part in an experiment of k processes (k
+ * = 1: the ping-pong of participants 0 and 1). */
+static bool taking_part(const struct tl_exp *e, int k)
+{
+	return e->me >= 0 && e->me < (k < 2 ? 2 : k);
+}
+
+/* What a participant sends in an experiment of k processes and d
+ * messages of m bytes: pingpong()'s message, or ring()'s d (from sb's
+ * second block on), into *len bytes from the return. */
+static char *sent_bytes(char *sb, int k, int d, int m, size_t *len)
+{
+	*len = (size_t)(k < 2 ? 1 : d) * m;
+	return sb + (size_t)(k < 2 ? 0 : 1) * m;
+}
+
 /*
  * An experiment (k processes, d messages each of m bytes, iters a
  * repetition as the loop had) again, each sender writing its messages before
@@ -297,15 +313,14 @@ static void write_msg(char *p, size_t len)
 static void run_written(const struct tl_exp *e, int k, int d, int m,
 			int reps, int iters, char *sb, char *rb, double *t)
 {
-	/* what pingpong() sends, or ring()'s d messages */
-	char *msg = sb + (size_t)(k < 2 ? 0 : 1) * m;
-	size_t len = (size_t)(k < 2 ? 1 : d) * m;
+	size_t len;
+	char *msg = sent_bytes(sb, k, d, m, &len);
 	double t0, sum;
 	int r, i;
 
 	for (r = -1; r < reps; r++) {
 		MPI_Barrier(MPI_COMM_WORLD);
-		if (e->me < 0 || e->me >= (k < 2 ? 2 : k))
+		if (!taking_part(e, k))
 			continue;
 		for (i = 0, sum = 0; i < iters; i++) {
 			write_msg(msg, len);
@@ -352,9 +367,9 @@ static void run_synced(const struct tl_exp *e, int k, int d, int m,
 		       int reps, int iters, bool quick, char *sb, char *rb,
 		       double *t)
 {
-	bool in = e->me >= 0 && e->me < (k < 2 ? 2 : k);
-	char *msg = sb + (size_t)(k < 2 ? 0 : 1) * m;
-	size_t len = (size_t)(k < 2 ? 1 : d) * m;
+	bool in = taking_part(e, k);
+	size_t len;
+	char *msg = sent_bytes(sb, k, d, m, &len);
 	double *x = xcalloc(4 * (size_t)iters, sizeof(double));
 	double *y = x + 2 * iters, w0;
 	/* the warm-up: enough iterations to time one */
@@ -411,7 +426,7 @@ static int run_exp(struct calib *c, struct tl_exp *e, int it, int m,
 {
 	int k = exp_procs(e, it);
 	int iters = iters_for(m, c->quick), n0 = iters, r, i;
-	bool in = e->me >= 0 && e->me < (k < 2 ? 2 : k);
+	bool in = taking_part(e, k);
 	double t0, w = 0, *is = xcalloc((size_t)iters, sizeof(double));
 
 	for (r = -1; r < reps; r++) {

@@ -29,12 +29,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 
 #include "analysis/cp_err.h"
 #include "analysis/cp_taulop.h"
 #include "analysis/cp_taulop_fit.h"
 #include "src/calib/calib.h"
+#include "src/common/cp_clock.h"
 #include "src/common/cp_tl_params.h"
 
 #define MAXTAU 64
@@ -339,15 +339,11 @@ static void run_written(const struct tl_exp *e, int k, int d, int m,
 	}
 }
 
-/* The host's monotonic clock, which the processes of one host share
- * (MPI_Wtime need not: Open MPI's counts from each process's first
- * call). */
+/* The host's monotonic clock in seconds, which the processes of one
+ * host share (src/common/cp_clock.h). */
 static double mono_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+	return cp_clock_ns() * 1e-9;
 }
 
 /*

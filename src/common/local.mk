@@ -4,6 +4,7 @@
 
 noinst_LTLIBRARIES += libcpcommon.la
 libcpcommon_la_SOURCES = \
+	src/common/cp_clock.h \
 	src/common/cp_json.c src/common/cp_json.h \
 	src/common/cp_params.c src/common/cp_params.h \
 	src/common/cp_pt_params.c src/common/cp_pt_params.h \

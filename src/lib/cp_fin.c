@@ -15,11 +15,11 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include <mpi.h>
 
 #include "db/cp_db_write.h"
+#include "src/common/cp_clock.h"
 #include "src/lib/cp_fin.h"
 #include "src/lib/cp_state.h"
 #include "src/reduce/cp_red_mpi.h"
@@ -30,18 +30,9 @@ struct cp_fin {
 	struct cp_red_mpi m;
 	struct cp_red_sum sum;
 	struct cp_red x;
-	struct timespec t0;
+	int64_t t0_ns;		/* cp_clock_ns() at the start */
 	const char *note;	/* why it stopped, NULL: it did not */
 };
-
-static int64_t cp_fin_ms(const struct timespec *t0)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (int64_t)(t.tv_sec - t0->tv_sec) * 1000 +
-	       (t.tv_nsec - t0->tv_nsec) / 1000000;
-}
 
 static int cp_fin_row(void *arg, const struct cp_sum_row *r)
 {
@@ -108,7 +99,7 @@ static void cp_fin_write(struct cp_fin *f)
 	}
 	cp_fin_meta_int(out, "ranks", f->m.size);
 	cp_fin_meta_int(out, "epoch_ns", cp_epoch_ns);
-	cp_fin_meta_int(out, "reduce_ms", cp_fin_ms(&f->t0));
+	cp_fin_meta_int(out, "reduce_ms", cp_clock_ms_since(f->t0_ns));
 	cp_db_put_meta(out, "reduced_by", "job");
 	if (cp_red_sum_each(&f->sum, cp_db_sum_put, out) ||
 	    cp_db_sum_publish(out, path, true))
@@ -121,7 +112,7 @@ void cp_fin_reduce(struct cp_db *db)
 	MPI_Comm comm;
 	bool ok;
 
-	clock_gettime(CLOCK_MONOTONIC, &f.t0);
+	f.t0_ns = cp_clock_ns();
 	if (PMPI_Comm_dup(MPI_COMM_WORLD, &comm) != MPI_SUCCESS)
 		return;
 	cp_red_sum_init(&f.sum);

@@ -8,17 +8,15 @@
 #define CP_TIME_H
 
 #include <stdint.h>
-#include <time.h>
+
+#include "src/common/cp_clock.h"
 
 /* Set once at init: 1 when the TSC is the tick source. */
 extern int cp_time_tsc;
 
 static inline uint64_t cp_mono_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return (uint64_t)cp_clock_ns();
 }
 
 static inline uint64_t cp_ticks(void)

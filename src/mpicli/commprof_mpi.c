@@ -17,12 +17,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <mpi.h>
 
 #include "db/cp_db_read.h"
+#include "src/common/cp_clock.h"
 #include "src/reduce/cp_red_mpi.h"
 
 /* One rank file of the share of this rank. */
@@ -40,7 +40,7 @@ struct cp_mpi {
 	size_t nf, capf;
 	size_t nall;		/* rank files of the run */
 	int64_t epoch_ns;	/* of the first rank file */
-	struct timespec t0;
+	int64_t t0_ns;		/* cp_clock_ns() at the start */
 };
 
 /* Files i with i % size == rank are this rank's share. */
@@ -125,18 +125,15 @@ static void cp_mpi_meta_int(struct cp_db *db, const char *key, long long v)
 /* Rank 0: the reduction beside the rank files. */
 static int cp_mpi_write(struct cp_mpi *c, const char *dir)
 {
-	struct timespec t;
 	char path[4200];
 	struct cp_db *out;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, CP_DB_REDUCED);
 	if (cp_db_sum_create(path, &out))
 		return -1;
-	clock_gettime(CLOCK_MONOTONIC, &t);
 	cp_mpi_meta_int(out, "ranks", (long long)c->nall);
 	cp_mpi_meta_int(out, "epoch_ns", c->epoch_ns);
-	cp_mpi_meta_int(out, "reduce_ms", (t.tv_sec - c->t0.tv_sec) * 1000 +
-			(t.tv_nsec - c->t0.tv_nsec) / 1000000);
+	cp_mpi_meta_int(out, "reduce_ms", cp_clock_ms_since(c->t0_ns));
 	cp_db_put_meta(out, "reduced_by", "commprof-mpi");
 	cp_mpi_meta_int(out, "reduce_ranks", c->m.size);
 	if (cp_red_sum_each(&c->sum, cp_db_sum_put, out))
@@ -156,7 +153,7 @@ static void cp_mpi_reduce(MPI_Comm comm, const char *dir)
 	bool ok;
 
 	memset(&c, 0, sizeof(c));
-	clock_gettime(CLOCK_MONOTONIC, &c.t0);
+	c.t0_ns = cp_clock_ns();
 	cp_red_sum_init(&c.sum);
 	ok = !cp_red_mpi_init(&c.m, comm, 0);
 	/* rank 0 alone looks whether the run was reduced (by the job, or

@@ -11,21 +11,13 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "analysis/cp_err.h"
+#include "src/common/cp_clock.h"
 #include "src/reduce/cp_red_mpi.h"
 
 #define CP_RED_TAG_LEN	77	/* the tree: a packed summary's length */
 #define CP_RED_TAG_SUM	78	/* the tree: its bytes */
-
-static int64_t cp_red_now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
 
 int cp_red_mpi_init(struct cp_red_mpi *m, MPI_Comm comm, int64_t budget_ms)
 {
@@ -35,7 +27,7 @@ int cp_red_mpi_init(struct cp_red_mpi *m, MPI_Comm comm, int64_t budget_ms)
 	PMPI_Comm_rank(comm, &m->rank);
 	PMPI_Comm_size(comm, &m->size);
 	if (budget_ms > 0)
-		m->deadline_ns = cp_red_now_ns() + budget_ms * 1000000;
+		m->deadline_ns = cp_clock_ns() + budget_ms * 1000000;
 	m->out = calloc(m->size > 0 ? (size_t)m->size : 1, sizeof(*m->out));
 	return m->out ? 0 : -CP_ENOMEM;
 }
@@ -76,7 +68,7 @@ bool cp_red_mpi_go(struct cp_red_mpi *m, bool ok)
 	int mine, all = 0;
 
 	mine = ok && !m->bad &&
-	       !(m->deadline_ns && cp_red_now_ns() > m->deadline_ns);
+	       !(m->deadline_ns && cp_clock_ns() > m->deadline_ns);
 	if (PMPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, m->comm) !=
 	    MPI_SUCCESS)
 		return false;

@@ -348,10 +348,11 @@ static void tl_xfer(void *arg, int src, int dst, double bytes)
 /* The same data again from src: in shared memory its receivers' copies
  * read what the first one's does, and on 4 ranks of 2 cores a fan-out
  * of one 200000-B buffer to 3 took 14 to 16 us, of 3 different ones 22
- * to 25, a ring of 3 after a barrier 60: src pays the message's
- * overhead, the channel carries it once (on a channel src has not used
- * yet this round, as any message).  On the network src sends every
- * copy through its link: a message as any. */
+ * to 25, a ring of 3 after a barrier 60 (bench/coll_rounds measures
+ * them side by side): src pays the message's overhead, the channel
+ * carries it once (on a channel src has not used yet this round, as any
+ * message).  On the network src sends every copy through its link: a
+ * message as any. */
 static void tl_xfer_same(void *arg, int src, int dst, double bytes)
 {
 	struct tl_sink *s = arg;

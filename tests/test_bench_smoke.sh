@@ -4,8 +4,8 @@
 # every benchmark and configuration, the callgrind rows when valgrind is
 # installed, the drop rates, the flusher's throughput, the stalls of a
 # timed ping-pong without and with commprof, both RSS lines and the
-# target lines.  Never the figures: this machine is shared and
-# the quick counts are tiny.
+# target lines; and bench/coll_rounds' table on 2 ranks.  Never the
+# figures: this machine is shared and the quick counts are tiny.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
 B="$top_srcdir/bench/overhead"
@@ -92,3 +92,18 @@ if grep -v ' x the floor' "$T/out" | grep -v '^[A-Za-z+ ,0-9-]* \(commprof\|cp+p
 	fail "a figure is missing (n/a)"
 fi
 note "table complete"
+
+# bench/coll_rounds: a row per size, each pattern's median and the three
+# ratios; a bad argument is refused
+CR="$top_builddir/bench/coll_rounds"
+[ -x "$CR" ] || fail "no $CR"
+rc=0
+cp_mpirun 60 2 "$CR" -r 3 1000 20000 >"$T/cr" 2>&1 || rc=$?
+[ "$rc" = 0 ] || { cat "$T/cr" >&2; fail "coll_rounds: status $rc"; }
+cat "$T/cr"
+expect_eq "coll_rounds rows" \
+	"$(grep -Ec "^ +(1000|20000)( +$num){8}$" "$T/cr")" 2
+if cp_mpirun 60 2 "$CR" -r 0 >"$T/cr0" 2>&1; then
+	fail "coll_rounds took -r 0"
+fi
+grep -q '^usage: ' "$T/cr0" || fail "coll_rounds -r 0: no usage line"

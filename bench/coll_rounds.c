@@ -32,7 +32,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
+#include "src/common/cp_clock.h"
 
 enum { ONE, FAN_SAME, FAN_DIFF, BCAST, RING, NPAT };
 
@@ -41,10 +42,7 @@ static const char *const pat_name[NPAT] = { "one message", "fan-out, 1 buf",
 
 static double mono_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+	return cp_clock_ns() * 1e-9;
 }
 
 static void write_buf(char *p, size_t len)

@@ -6,8 +6,8 @@
 # programs, the script is run by hand (tests/test_bench_smoke.sh runs it
 # with --quick).  bench/report times the reduction and the report of
 # runs of 64 to 16,384 ranks, made by bench/replicate from a real job's
-# rank files (README, Runs of any size); run by hand too.  bench/coll_rounds
-# (below) too.
+# rank files (README, Runs of any size); run by hand too, as is
+# bench/coll_rounds (below).
 
 dist_noinst_SCRIPTS += bench/overhead bench/report bench/replicate
 

@@ -1200,7 +1200,6 @@ static void json_field(FILE *f, const char *name, const struct cp_pval *v)
 	cp_json_pval(f, v);
 }
 
-/* rows x cols values, row-major, as an array of row arrays. */
 /* v + off; a table that is empty is NULL, and C allows no arithmetic on
  * NULL, not even + 0 */
 static const struct cp_pval *pv_at(const struct cp_pval *v, size_t off)
@@ -1208,6 +1207,7 @@ static const struct cp_pval *pv_at(const struct cp_pval *v, size_t off)
 	return off ? v + off : v;
 }
 
+/* rows x cols values, row-major, as an array of row arrays. */
 static void json_matrix(FILE *f, const struct cp_pval *v, int rows, int cols)
 {
 	fputc('[', f);

@@ -173,6 +173,7 @@ rm -rf "$T/d2"
 cp_run_preload 300 4 "$T/d2" $BIND -x COMMPROF_PARAMS="$T/c.params" \
 	"$COLLS" 20 $SIZES2 >"$T/cp2.out" 2>"$T/cp2.err" ||
 	fail "colls with commprof at $SIZES2: $(cat "$T/cp2.err")"
+expect_eq "colls at $SIZES2: stderr" "$(cat "$T/cp2.err")" ""
 check_sizes "$T/d2" "$SIZES2"
 
 # The v forms (colls: rank r's block 2 (r + 1) / 5 of the size), outside

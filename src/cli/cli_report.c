@@ -36,6 +36,7 @@
 #include "src/reduce/cp_red.h"
 
 #define CP_REP_NCLS	65	/* size classes: 0 and 1..64 */
+#define CP_REP_MAXOP	65536	/* op ids named: CP_CALL_* are far fewer */
 
 /* Why a model has no prediction for a row, or what to know about one it
  * has (cp_rep_why). */
@@ -166,7 +167,9 @@ static int cp_rep_op_name(struct cp_rep *r, int32_t op, const char *name)
 	char buf[32], **v;
 	size_t n;
 
-	if (op < 0)
+	/* a larger id is a damaged file's: left without a name rather
+	 * than sizing the per-op arrays (one a model) by it */
+	if (op < 0 || op >= CP_REP_MAXOP)
 		return 0;
 	if ((size_t)op >= r->nops) {
 		n = (size_t)op + 1;

@@ -40,11 +40,6 @@ enum { ONE, FAN_SAME, FAN_DIFF, BCAST, RING, NPAT };
 static const char *const pat_name[NPAT] = { "one message", "fan-out, 1 buf",
 	"fan-out, P-1", "MPI_Bcast", "ring" };
 
-static double mono_s(void)
-{
-	return cp_clock_ns() * 1e-9;
-}
-
 static void write_buf(char *p, size_t len)
 {
 	for (size_t j = 0; j < len; j += 64)
@@ -112,9 +107,9 @@ static double time_pat(int pat, int me, int np, size_t m, int reps,
 		if (sends)
 			write_buf(sb, len);
 		MPI_Barrier(MPI_COMM_WORLD);
-		x[0] = mono_s();
+		x[0] = cp_clock_s();
 		run_pat(pat, me, np, m, sb, rb, q);
-		x[1] = mono_s();
+		x[1] = cp_clock_s();
 		if (pat == ONE && me > 1)
 			x[0] = x[1] = 0;	/* not taking part */
 		/* the last entry and the last exit */

@@ -339,13 +339,6 @@ static void run_written(const struct tl_exp *e, int k, int d, int m,
 	}
 }
 
-/* The host's monotonic clock in seconds, which the processes of one
- * host share (src/common/cp_clock.h). */
-static double mono_s(void)
-{
-	return cp_clock_ns() * 1e-9;
-}
-
 /*
  * An experiment (k processes, d messages each of m bytes; k = 1: one
  * message from participant 0 to 1) again as rounds that start together,
@@ -380,7 +373,7 @@ static void run_synced(const struct tl_exp *e, int k, int d, int m,
 			x[2 * i] = x[2 * i + 1] = 0;
 			if (!in)
 				continue;
-			x[2 * i] = mono_s();
+			x[2 * i] = cp_clock_s();
 			if (k < 2 && !e->me)
 				MPI_Send(sb, m, MPI_BYTE, e->world[1], 4,
 					 MPI_COMM_WORLD);
@@ -389,7 +382,7 @@ static void run_synced(const struct tl_exp *e, int k, int d, int m,
 					 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 			else
 				ring(e, k, d, sb, rb, m);
-			x[2 * i + 1] = mono_s();
+			x[2 * i + 1] = cp_clock_s();
 		}
 		MPI_Reduce(x, y, 2 * n, MPI_DOUBLE, MPI_MAX, 0,
 			   MPI_COMM_WORLD);

@@ -19,6 +19,12 @@ static inline int64_t cp_clock_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* The same in seconds. */
+static inline double cp_clock_s(void)
+{
+	return cp_clock_ns() * 1e-9;
+}
+
 /* Whole milliseconds since t0_ns (a cp_clock_ns() value). */
 static inline int64_t cp_clock_ms_since(int64_t t0_ns)
 {

@@ -9,11 +9,16 @@
  * then rings of all n in which each rank sends to its d next ones
  * (tau = n*d, d up to n - 1, the most concurrent round a linear
  * alltoall has).  Channel 1 (network) is measured when the job spans
- * hosts, among one rank per host: a ping-pong and rings of 2..h hosts.
+ * hosts, among one rank per host: a ping-pong, rings of 2..h hosts and
+ * rings of all h in which each sends to its d next ones (an alltoall's
+ * round over the network).
  * Ranks not in an experiment wait for it inside MPI_Barrier, as ranks
  * not in a collective's round wait inside the collective: with more
  * ranks than CPUs on a host the experiments then time what an
- * application of as many ranks meets (man/commprof-calibrate.1).
+ * application of as many ranks meets (man/commprof-calibrate.1).  The
+ * network channel's on a crowded machine (hosts that share a kernel, as
+ * the test bed's) wait asleep instead, and its participants wait
+ * yielding the CPU, which the hosts' links need (the bed's delay line).
  * Every experiment runs three times: as the paper's loop, which gives L;
  * once all the loops are done, with each sender writing its messages
  * first, which gives Lw, the L of point-to-point messages
@@ -58,6 +63,10 @@ struct tl_exp {
 				 * exchange took more after gaps[ig],
 				 * rank 0 (run_gaps) */
 	int nexp, ncut;		/* experiments run, with fewer iterations */
+	/* the network channel on a crowded machine (the test bed's hosts
+	 * on one kernel): its participants wait yielding and the others
+	 * asleep (calib_wait, calib_idle_barrier), else NULL */
+	const struct calib *yield;
 };
 
 static const double sizes_full[] = { 0, 256, 1024, 4000, 8192, 16384,
@@ -182,10 +191,11 @@ static void pick_hosts(struct calib *c, struct tl_exp *e)
 	MPI_Comm_rank(node, &lrank);
 	MPI_Comm_free(&node);
 	e->chan = CP_TL_NET;
+	e->yield = c->crowded ? c : NULL;
 	members(c, e, lrank == 0);
 }
 
-/* tau 1..n with one message per process, then (shared memory) n*d. */
+/* tau 1..n with one message per process, then n*d. */
 static void plan_taus(struct tl_exp *e)
 {
 	int t, d;
@@ -195,11 +205,30 @@ static void plan_taus(struct tl_exp *e)
 		e->tau[e->ntau] = t;
 		e->deg[e->ntau++] = 1;
 	}
-	for (d = 2; e->chan == CP_TL_SHM && d < e->n && e->ntau < MAXTAU;
-	     d++) {
+	for (d = 2; d < e->n && e->ntau < MAXTAU; d++) {
 		e->tau[e->ntau] = (double)e->n * d;
 		e->deg[e->ntau++] = d;
 	}
+}
+
+/* Wait for q[0..n) as e's experiments do: spinning (MPI_Waitall), or
+ * yielding the CPU between polls (e->yield). */
+static void exp_wait(const struct tl_exp *e, int n, MPI_Request *q)
+{
+	if (e->yield)
+		calib_wait(e->yield, n, q);
+	else
+		MPI_Waitall(n, q, MPI_STATUSES_IGNORE);
+}
+
+/* The barrier before a repetition of e's: the ranks out of the
+ * experiment wait in it (inside MPI_Barrier, or asleep: e->yield). */
+static void exp_barrier(const struct tl_exp *e)
+{
+	if (e->yield)
+		calib_idle_barrier();
+	else
+		MPI_Barrier(MPI_COMM_WORLD);
 }
 
 /* One ping-pong iteration between participants 0 and 1; the caller's
@@ -215,15 +244,17 @@ static void pingpong(const struct tl_exp *e, char *sb, char *rb, int m,
 		MPI_Isend(sb, m, MPI_BYTE, e->world[1], 0, MPI_COMM_WORLD,
 			  &q);
 		*isend = MPI_Wtime() - t;
-		MPI_Wait(&q, MPI_STATUS_IGNORE);
-		MPI_Recv(rb, m, MPI_BYTE, e->world[1], 0, MPI_COMM_WORLD,
-			 MPI_STATUS_IGNORE);
+		exp_wait(e, 1, &q);
+		MPI_Irecv(rb, m, MPI_BYTE, e->world[1], 0, MPI_COMM_WORLD,
+			  &q);
+		exp_wait(e, 1, &q);
 	} else {
-		MPI_Recv(rb, m, MPI_BYTE, e->world[0], 0, MPI_COMM_WORLD,
-			 MPI_STATUS_IGNORE);
+		MPI_Irecv(rb, m, MPI_BYTE, e->world[0], 0, MPI_COMM_WORLD,
+			  &q);
+		exp_wait(e, 1, &q);
 		MPI_Isend(sb, m, MPI_BYTE, e->world[0], 0, MPI_COMM_WORLD,
 			  &q);
-		MPI_Wait(&q, MPI_STATUS_IGNORE);
+		exp_wait(e, 1, &q);
 	}
 }
 
@@ -243,7 +274,7 @@ static void ring(const struct tl_exp *e, int k, int d, char *sb, char *rb,
 		MPI_Isend(sb + (size_t)j * m, m, MPI_BYTE,
 			  e->world[(e->me + j) % k], 1, MPI_COMM_WORLD,
 			  &q[nq++]);
-	MPI_Waitall(nq, q, MPI_STATUSES_IGNORE);
+	exp_wait(e, nq, q);
 }
 
 /* Most time for the repetitions of one experiment (quick: half): where
@@ -319,7 +350,7 @@ static void run_written(const struct tl_exp *e, int k, int d, int m,
 	int r, i;
 
 	for (r = -1; r < reps; r++) {
-		MPI_Barrier(MPI_COMM_WORLD);
+		exp_barrier(e);
 		if (!taking_part(e, k))
 			continue;
 		for (i = 0, sum = 0; i < iters; i++) {
@@ -419,7 +450,7 @@ static int run_exp(struct calib *c, struct tl_exp *e, int it, int m,
 	double t0, w = 0, *is = xcalloc((size_t)iters, sizeof(double));
 
 	for (r = -1; r < reps; r++) {
-		MPI_Barrier(MPI_COMM_WORLD);
+		exp_barrier(e);
 		if (r == 0)
 			iters = fit_iters(iters, reps, w, e->world[0],
 					  c->quick);
@@ -457,7 +488,7 @@ static double gap_exchange(const struct tl_exp *e, char *sb, char *rb, int m,
 {
 	int peer = e->world[1 - e->me];
 	char out = 0, in;
-	MPI_Request q;
+	MPI_Request q[2];
 	double t;
 
 	MPI_Sendrecv(&out, 1, MPI_CHAR, peer, 2, &in, 1, MPI_CHAR, peer, 2,
@@ -467,9 +498,9 @@ static double gap_exchange(const struct tl_exp *e, char *sb, char *rb, int m,
 	while (MPI_Wtime() < t)
 		;	/* outside MPI, touching nothing more */
 	t = MPI_Wtime();
-	MPI_Irecv(rb, m, MPI_BYTE, peer, 3, MPI_COMM_WORLD, &q);
-	MPI_Send(sb, m, MPI_BYTE, peer, 3, MPI_COMM_WORLD);
-	MPI_Wait(&q, MPI_STATUS_IGNORE);
+	MPI_Irecv(rb, m, MPI_BYTE, peer, 3, MPI_COMM_WORLD, &q[0]);
+	MPI_Isend(sb, m, MPI_BYTE, peer, 3, MPI_COMM_WORLD, &q[1]);
+	exp_wait(e, 2, q);
 	return MPI_Wtime() - t;
 }
 

@@ -267,6 +267,11 @@ struct cp_coll_sink {
 	 * last message of the round (a broadcast's fan-out to its
 	 * children); may be NULL: xfer */
 	void (*xfer_same)(void *arg, int src, int dst, double bytes);
+	/* whether a blocking send of bytes from src to dst returns before
+	 * its receiver takes it (an eager message): then the sender's next
+	 * message of a linear scatter, and the next sender's of a linear
+	 * gather, joins its round; may be NULL: never */
+	bool (*eager)(void *arg, int src, int dst, double bytes);
 };
 
 /*

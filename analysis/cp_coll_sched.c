@@ -8,7 +8,8 @@
  * broadcast, a tree node feeding its children) they share one round;
  * where it sends or receives one message after another with blocking
  * calls (a linear scatter's root, a linear gather's root) each message
- * is a round of its own; a tree's nodes forward in the round after the
+ * is a round of its own, unless the sink says it is eager (its sender
+ * does not wait for the receiver); a tree's nodes forward in the round after the
  * one in which they received (rounds by depth, or by height for
  * reductions), segment after segment when a segment size is set.
  * Element counts split into blocks as Open MPI splits them (early blocks
@@ -108,6 +109,18 @@ static void close_round(struct gen *g)
 	g->s->round(g->s->arg);
 	g->rounds++;
 	g->open = false;
+}
+
+/* The round after a blocking send of elems from src to dst (or its
+ * blocking receive): closed, unless the message is eager, whose sender
+ * goes on at once, as the root of a linear scatter to its next peer,
+ * and as the peers of a linear gather, which all send at once (their
+ * messages are in flight together, the root takes them in order). */
+static void close_blocking(struct gen *g, int src, int dst, double elems)
+{
+	if (g->s->eager && g->s->eager(g->s->arg, src, dst, elems * g->tb))
+		return;
+	close_round(g);
 }
 
 /* Real rank of virtual rank v (rooted algorithms number from root). */
@@ -878,8 +891,9 @@ static void gather_linear(struct gen *g, int root, int64_t count)
 		if (i == root)
 			continue;
 		xfer(g, i, root, count);
-		close_round(g);
+		close_blocking(g, i, root, count);
 	}
+	close_round(g);
 }
 
 /* ompi_coll_base_gather_intra_linear_sync without a first segment size:
@@ -947,8 +961,9 @@ static void scatter_linear(struct gen *g, int root, int64_t count)
 		if (i == root)
 			continue;
 		xfer(g, root, i, count);
-		close_round(g);
+		close_blocking(g, root, i, count);
 	}
+	close_round(g);
 }
 
 /* ompi_coll_base_scatter_intra_linear_nb: nonblocking sends, every

@@ -51,6 +51,10 @@ struct cp_taulop_chan {
 	const double *lg_s;	/* [is * ngap + ig] what a message takes
 				 * more after gap ig outside MPI than
 				 * right after the last (NAN unset) */
+	double rndv_bytes;	/* the smallest message the MPI library
+				 * sends by rendezvous (its sender waits
+				 * for the receiver); 0: unknown, every
+				 * blocking send waits */
 };
 
 /*

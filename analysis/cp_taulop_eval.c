@@ -302,6 +302,13 @@ static int host_of(const struct cp_coll_place *pl, int g)
 	return pl->host[w];
 }
 
+/* The channel of a message from src to dst. */
+static int chan_of(const struct tl_sink *s, int src, int dst)
+{
+	return host_of(s->pl, src) == host_of(s->pl, dst) ? CP_TL_SHM :
+	       CP_TL_NET;
+}
+
 /* Add size to the round's multiset; when NSZ sizes are taken, the
  * nearest one absorbs it (rounds have one to three sizes). */
 static void add_size(struct tl_chan_round *r, double bytes)
@@ -331,8 +338,7 @@ static void add_size(struct tl_chan_round *r, double bytes)
 static void tl_xfer(void *arg, int src, int dst, double bytes)
 {
 	struct tl_sink *s = arg;
-	int c = host_of(s->pl, src) == host_of(s->pl, dst) ? CP_TL_SHM :
-		CP_TL_NET;
+	int c = chan_of(s, src, dst);
 	struct tl_chan_round *r = &s->ch[c];
 
 	if (r->src != src) {
@@ -356,8 +362,7 @@ static void tl_xfer(void *arg, int src, int dst, double bytes)
 static void tl_xfer_same(void *arg, int src, int dst, double bytes)
 {
 	struct tl_sink *s = arg;
-	int c = host_of(s->pl, src) == host_of(s->pl, dst) ? CP_TL_SHM :
-		CP_TL_NET;
+	int c = chan_of(s, src, dst);
 	struct tl_chan_round *r = &s->ch[c];
 
 	if (c == CP_TL_NET || r->src != src) {
@@ -365,6 +370,16 @@ static void tl_xfer_same(void *arg, int src, int dst, double bytes)
 		return;
 	}
 	r->o_cur += cp_taulop_o(&s->m->ch[c], bytes, &s->flags);
+}
+
+/* An eager message: below its channel's first rendezvous size. */
+static bool tl_eager(void *arg, int src, int dst, double bytes)
+{
+	const struct tl_sink *s = arg;
+	int c = chan_of(s, src, dst);
+	double rndv = s->m->ch[c].rndv_bytes;
+
+	return rndv > 0 && bytes < rndv;
 }
 
 static void tl_reduce(void *arg, int rank, double bytes)
@@ -459,7 +474,8 @@ int cp_taulop_coll(const struct cp_taulop *m, const struct cp_coll_call *c,
 	struct cp_coll_sink sink = { .xfer = tl_xfer, .reduce = tl_reduce,
 				     .round = tl_round, .arg = &s,
 				     .scratch = tl_scratch,
-				     .xfer_same = tl_xfer_same };
+				     .xfer_same = tl_xfer_same,
+				     .eager = tl_eager };
 	int r, rc, np = c && c->nprocs > 0 && c->nprocs <= CP_COLL_MAXP ?
 		     c->nprocs : 0;
 

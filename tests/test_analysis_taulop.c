@@ -251,6 +251,45 @@ static void test_colls(const struct cp_taulop *m)
 	ta_check(rc == -CP_COLL_E_ALG, "no algorithm 9 of allgather");
 }
 
+/* Linear gather and scatter: a blocking send below the channel's first
+ * rendezvous size returns before its receiver takes it, so the peers'
+ * (gather) or the root's (scatter) messages share one round; at or
+ * above it, and where the size is unknown, a round each.  The channel
+ * here carries concurrent transfers for free (L(m, tau) = L(m, 1)), so
+ * that one round of three costs less than three. */
+static void test_eager(const struct cp_taulop *m)
+{
+	struct cp_coll_call c = { CP_COLL_GATHER, 4, 0, 100, 1, true, NULL };
+	struct cp_taulop m2 = *m;
+	double t, l1[9], apart = 3 * (o_true(100) + 2 * l_true(100, 1));
+	int rc, i;
+
+	for (i = 0; i < 9; i++)
+		l1[i] = l_true(sizes[i / 3], 1);
+	m2.ch[CP_TL_SHM].l_s = l1;
+
+	rc = cp_taulop_coll(&m2, &c, 1, NULL, NULL, NULL, &t, NULL);
+	ta_check(!rc && ta_near(t, apart, 1e-12),
+		 "linear gather P=4 of 100 B, no rendezvous size: three rounds "
+		 "= %g (want %g)", t, apart);
+	m2.ch[CP_TL_SHM].rndv_bytes = 1000;
+	rc = cp_taulop_coll(&m2, &c, 1, NULL, NULL, NULL, &t, NULL);
+	ta_check(!rc && ta_near(t, o_true(100) + 2 * l_true(100, 1), 1e-12),
+		 "linear gather of eager messages: one round, o + 2L(100,3) = "
+		 "%g", t);
+	c.op = CP_COLL_SCATTER;
+	rc = cp_taulop_coll(&m2, &c, 1, NULL, NULL, NULL, &t, NULL);
+	ta_check(!rc && ta_near(t, 3 * o_true(100) + 2 * l_true(100, 1),
+				1e-12),
+		 "linear scatter of eager messages: one round, 3o + 2L(100,3) "
+		 "= %g", t);
+	m2.ch[CP_TL_SHM].rndv_bytes = 100;
+	rc = cp_taulop_coll(&m2, &c, 1, NULL, NULL, NULL, &t, NULL);
+	ta_check(!rc && ta_near(t, apart, 1e-12),
+		 "linear scatter at the rendezvous size: three rounds = %g "
+		 "(want %g)", t, apart);
+}
+
 /* Noise of +-2%, deterministic. */
 static double noisy(double x, unsigned *seed)
 {
@@ -689,6 +728,7 @@ int main(void)
 	tables(&m);
 	test_formulas(&m);
 	test_colls(&m);
+	test_eager(&m);
 	test_scratch(&m);
 	test_heap_hist();
 	test_heap_ranks(&m);

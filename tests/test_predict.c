@@ -116,6 +116,8 @@ static const char plogpt_lines[] =
  * with. */
 /* Lines write_file adds after the tau-Lop section, when not NULL. */
 static const char *extra_lines;
+/* Where write_file's regime 1 starts (lmo.source). */
+static const char *lmo_source = "test_eager_limit=4096";
 
 static void write_file(FILE *f, const char *cut, const char *with)
 {
@@ -124,9 +126,9 @@ static void write_file(FILE *f, const char *cut, const char *with)
 
 	fputs("commprof-params 2\nmpi_library test\n"
 	      "date 2026-11-22T00:00:00Z\nhosts 2 a b\nrankmap 3 0 0 1\n"
-	      "nranks 3\nlmo.regimes 2 0 4096\n"
-	      "lmo.source 1 test_eager_limit=4096\n"
-	      "lmo.sizes 3 1024 4096 65536\n"
+	      "nranks 3\nlmo.regimes 2 0 4096\n", f);
+	fprintf(f, "lmo.source 1 %s\n", lmo_source);
+	fputs("lmo.sizes 3 1024 4096 65536\n"
 	      "log3p.sizes 2 1000 2000\nlog3p.ssizes 2 1000 2000\n"
 	      "log3p.blocks 2 8 64\nlog3p.gaps 2 8 56\n"
 	      "plogp.sizes 3 0 1000 3000\n", f);
@@ -1262,6 +1264,46 @@ static void check_taulop_synced(void)
 	cp_params_free(ps);
 }
 
+/* A linear gather of 1000-B blocks to rank 2 (host b) from ranks 0 and
+ * 1 (host a), each a blocking send on the network: two rounds, one
+ * message each, unless the file says that the network's transport
+ * sends 1000 B eagerly (its eager limit names regime 1, from 4096 B):
+ * then one round of two.  Shared memory's eager limit does not. */
+static void check_taulop_eager(void)
+{
+	const char *hosts[3] = { "a", "a", "b" };
+	static const char *const src[3] = { "test_eager_limit=4096",
+		"btl_tcp_eager_limit=4096", "btl_vader_eager_limit=4096" };
+	struct cp_pred_in in = coll(CP_PK_GATHER, 2, 1000);
+	/* o1(1000) = 1.5 us, L1(1000, 1) = 30 us, L1(1000, 2) = 47.5 us */
+	const double want[3] = { 2 * (1.5e-6 + 3e-5), 1.5e-6 + 4.75e-5,
+				 2 * (1.5e-6 + 3e-5) };
+	struct cp_params *p;
+	struct cp_pred *m;
+	struct cp_pred_out o;
+	unsigned models;
+	bool differs;
+	char note[256];
+	int k;
+
+	in.alg = 1;
+	for (k = 0; k < 3; k++) {
+		lmo_source = src[k];
+		p = load();
+		if (cp_pred_build(p, 3, hosts, &m, &models, &differs, note,
+				  sizeof(note)))
+			exit(1);
+		o = eval(m, in);
+		ta_check(ta_near(o.t_ns[CP_MODEL_TAULOP], want[k] * 1e9, TOL),
+			 "linear gather of 1000 B over the network, regime 1 "
+			 "from %s: %.1f ns (want %.1f)", src[k],
+			 o.t_ns[CP_MODEL_TAULOP], want[k] * 1e9);
+		cp_pred_free(m);
+		cp_params_free(p);
+	}
+	lmo_source = src[0];
+}
+
 /* A message after a quiet gap: the file's gap table adds its extra
  * time (linear in m, in log gap); an unknown gap adds nothing, nor does
  * the table to a collective. */
@@ -1333,5 +1375,6 @@ int main(void)
 	check_taulop_written();
 	check_taulop_synced();
 	check_taulop_gap();
+	check_taulop_eager();
 	return ta_done("test_predict");
 }

@@ -417,6 +417,28 @@ static int alt_of(const struct cp_tl_chan_params *pc,
 	return 0;
 }
 
+/* The first size channel c sends by rendezvous: where the LMO regime
+ * starts that the MPI library's eager limit of the channel's transport
+ * names (lmo.source btl_vader_eager_limit= or btl_sm_... for shared
+ * memory, another btl's for the network); 0 when the file names none. */
+static double rndv_of(const struct cp_params *p, int c)
+{
+	const char *s;
+	bool shm;
+	int k;
+
+	for (k = 1; p->lmo_source && p->lmo_first_bytes && k < p->lmo_nreg;
+	     k++) {
+		s = p->lmo_source[k];
+		if (strncmp(s, "btl_", 4) || !strstr(s, "_eager_limit="))
+			continue;
+		shm = !strncmp(s, "btl_vader_", 10) || !strncmp(s, "btl_sm_", 7);
+		if (shm == (c == CP_TL_SHM))
+			return p->lmo_first_bytes[k];
+	}
+	return 0;
+}
+
 /* tau-Lop's tables from the file's section; a job whose hosts hold
  * another number of ranks than the in-node Rings had is noted. */
 static int build_taulop(struct cp_pred *m, const struct cp_params *p,
@@ -456,6 +478,7 @@ static int build_taulop(struct cp_pred *m, const struct cp_params *p,
 		}
 		ch->nsizes = pc->nsizes;
 		ch->ntau = pc->ntau;
+		ch->rndv_bytes = rndv_of(p, c);
 	}
 	m->tl.red_spb = pv_or_nan(&tl->red_spb);
 	m->tl.page_s = pv_or_nan(&tl->page_s);

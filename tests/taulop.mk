@@ -34,6 +34,7 @@ EXTRA_DIST += tests/test_tau.c tests/test_noncommute.c
 # off the calibration grids, tau-Lop's mu_bar against the baselines
 TESTS += tests/test_taulop_accuracy.sh
 dist_check_SCRIPTS += tests/test_taulop_accuracy.sh
+EXTRA_DIST += tests/coll_check.py
 
 # tau-Lop on LAMMPS's melt (2 ranks, 500 steps): the halo exchanges
 TESTS += tests/test_taulop_lammps.sh

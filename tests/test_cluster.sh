@@ -38,6 +38,7 @@
 #   - LMO's C_i of the first regime (empty and small messages) follow
 #     the per-host delay shares h_i (order, and C_i - C_0 within 20 us
 #     of h_i - h_0);
+#   - tau-Lop's collectives across the bed (colls, below);
 #   - `commprof report` gives mu_bar per link: LMO's is lower than
 #     Hockney's (one link's parameters for all) on every link of 200
 #     Mbit/s or less, except on link 0-1, whose own one-way times
@@ -281,6 +282,33 @@ sys.exit(1 if bad else 0)
 PY
 }
 
+# tau-Lop's collectives across the bed (issue 15): examples/colls, one
+# rank per host, at block sizes on no calibration grid, without and
+# with commprof (same output), predicted from the same calibration;
+# tests/coll_check.py prints the table and asserts that tau-Lop
+# predicts at least 20 of the 24 configurations and that its mu_bar is
+# below Hockney's and LogGP's over the same rounds.
+COLL_SIZES="1500 24000 200000"
+colls() {
+	rm -rf co
+	"$BED" run -t 120 -- "$top_builddir/examples/colls" 20 $COLL_SIZES \
+		>co_plain.out 2>co_plain.err ||
+		{ cat co_plain.err >&2; fail "colls without commprof"; }
+	"$BED" run -t 120 -- -x LD_PRELOAD="$top_builddir/.libs/libcommprof.so" \
+		-x COMMPROF_DIR="$T/co" -x COMMPROF_PARAMS="$T/bed.params" \
+		"$top_builddir/examples/colls" 20 $COLL_SIZES >co.out 2>co.err ||
+		{ cat co.err >&2; fail "colls with commprof"; }
+	expect_eq "colls across the bed: same output" "$(cat co.out)" \
+		"$(cat co_plain.out)"
+	"$COMMPROF" export co --format csv -o co.csv &&
+		"$COMMPROF" report co --format json -o co.json ||
+		fail "export or report of colls"
+	note "examples/colls across the bed at $COLL_SIZES bytes per block"
+	"$PYTHON3" "$top_srcdir/tests/coll_check.py" co.csv co.json \
+		bed.params "$COLL_SIZES" 0 ||
+		fail "tau-Lop's collectives across the bed"
+}
+
 for table in $TABLES; do
 	# as many hosts as the table names (3 at least: LMO's triplets)
 	NH=$(awk '!/^#/ && NF >= 2 { if ($1 > m) m = $1; if ($2 > m) m = $2 }
@@ -301,6 +329,7 @@ for table in $TABLES; do
 			try=$((try + 1))
 		done
 		[ "$rc" = 0 ] || fail "$(basename "$table"), run $run"
+		colls
 		note "$(basename "$table"), run $run: passed"
 		run=$((run + 1))
 	done

@@ -9,9 +9,9 @@
  * where it sends or receives one message after another with blocking
  * calls (a linear scatter's root, a linear gather's root) each message
  * is a round of its own, unless the sink says it is eager (its sender
- * does not wait for the receiver); a tree's nodes forward in the round after the
- * one in which they received (rounds by depth, or by height for
- * reductions), segment after segment when a segment size is set.
+ * does not wait for the receiver); a tree's nodes forward in the round
+ * after the one in which they received (rounds by depth, or by height
+ * for reductions), segment after segment when a segment size is set.
  * Element counts split into blocks as Open MPI splits them (early blocks
  * one element larger), so that the bytes of every transfer are the
  * bytes Open MPI sends: tests/test_coll_sched.sh compares them, pair by

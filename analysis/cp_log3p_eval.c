@@ -108,17 +108,20 @@ static void grid_at(const double *xs, int n, double x, bool lg, int *a,
  * host under Open MPI with written pages: single doubles at strides of
  * 2 and 4 KiB packed 1.8 to 2.1 times slower per element than at 2112
  * or 3200 B, in messages of 8 KiB and of 128 KiB; at 1 KiB 1.4 times
- * slower than at 1088 B in 8 KiB, as fast in 128 KiB).  A stride that is a
- * multiple of CP_LOG3P_ALIAS_BYTES maps its elements to a fraction of
- * the cache's sets; below it, and above a page (where every element is
- * on a page of its own either way), a stride is of neither class.  A
- * column of the table that has grid strides of both classes in between
- * (the calibrator measures one-double blocks at 1 and 4 KiB and at
+ * slower than at 1088 B in 8 KiB, as fast in 128 KiB; sent amid other
+ * messages, 64 and 128 KiB of them at strides of 256, 512, 768, 1024
+ * and 2048 B took 2 to 4.5 times as long per element as at 264, 296,
+ * 520 and 1088 B).  A stride that is a multiple of
+ * CP_LOG3P_ALIAS_BYTES maps its elements to a fraction of the cache's
+ * sets; below it, and above a page (where every element is on a page
+ * of its own either way), a stride is of neither class.  A column of
+ * the table that has grid strides of both classes in between (the
+ * calibrator measures one-double blocks at 256 B, 1 and 4 KiB and at
  * 1088 and 4160 B) is interpolated over the grid points of the
  * stride's own class and the neutral ones; other columns, and tables
  * of older calibrations, over all their points.
  */
-#define CP_LOG3P_ALIAS_BYTES	1024.0
+#define CP_LOG3P_ALIAS_BYTES	256.0
 #define CP_LOG3P_PAGE_BYTES	4096.0
 #define CP_LOG3P_MAXG		64	/* more gaps: no classes */
 

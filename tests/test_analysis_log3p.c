@@ -243,10 +243,11 @@ static void test_errors(void)
 
 /*
  * Cache-set aliasing: one-double blocks in 8192 B, l_mw (us) at strides
- * of 256 (neutral) 1000, 1024 (aliased) 2000, 1088 (spread) 1000, 4096
- * (aliased) 2000, 4160 (spread) 1100 and 8192 (neutral) 2200.  Each
- * class is interpolated over its own points and the neutral ones; a
- * table without the spread companions over all its points, as before.
+ * of 128 (neutral) 900, 256 (aliased) 1000, 1024 (aliased) 2000, 1088
+ * (spread) 1000, 4096 (aliased) 2000, 4160 (spread) 1100 and 8192
+ * (neutral) 2200.  Each class is interpolated over its own points and
+ * the neutral ones; a table without the spread companions over all its
+ * points, as before.
  */
 static double alias_lmw(const double *g, const double *lmw, int ng,
 			double stride)
@@ -272,29 +273,37 @@ static double alias_lmw(const double *g, const double *lmw, int ng,
 
 static void test_alias(void)
 {
-	const double g[] = { 248, 1016, 1080, 4088, 4152, 8184 };
-	const double lmw[] = { 1000, 2000, 1000, 2000, 1100, 2200 };
+	const double g[] = { 120, 248, 1016, 1080, 4088, 4152, 8184 };
+	const double lmw[] = { 900, 1000, 2000, 1000, 2000, 1100, 2200 };
 	const double g4[] = { 248, 1016, 4088, 8184 };
 	const double lmw4[] = { 1000, 2000, 2000, 2200 };
 	double w, v;
 
 	w = (log2(1592) - log2(1080)) / (log2(4152) - log2(1080));
-	v = alias_lmw(g, lmw, 6, 1600);
+	v = alias_lmw(g, lmw, 7, 1600);
 	ta_check(fabs(v - (1000 + 100 * w)) < 1e-9,
 		 "stride 1600 (spread): between 1088 and 4160 only, %g "
 		 "(got %g)", 1000 + 100 * w, v);
-	v = alias_lmw(g, lmw, 6, 2048);
+	v = alias_lmw(g, lmw, 7, 2048);
 	ta_check(v == 2000, "stride 2048 (aliased): between 1024 and 4096, "
 		 "2000 (got %g)", v);
-	ta_check(alias_lmw(g, lmw, 6, 1024) == 2000 &&
-		 alias_lmw(g, lmw, 6, 1088) == 1000 &&
-		 alias_lmw(g, lmw, 6, 4096) == 2000,
+	ta_check(alias_lmw(g, lmw, 7, 256) == 1000 &&
+		 alias_lmw(g, lmw, 7, 1024) == 2000 &&
+		 alias_lmw(g, lmw, 7, 1088) == 1000 &&
+		 alias_lmw(g, lmw, 7, 4096) == 2000,
 		 "exact at the points of either class");
-	v = alias_lmw(g, lmw, 6, 512);
-	ta_check(v == 1000, "stride 512 (neutral): between 256 and 1088, "
-		 "not 1024, 1000 (got %g)", v);
+	w = (log2(504) - log2(248)) / (log2(1016) - log2(248));
+	v = alias_lmw(g, lmw, 7, 512);
+	ta_check(fabs(v - (1000 + 1000 * w)) < 1e-9,
+		 "stride 512 (aliased): between 256 and 1024, %g (got %g)",
+		 1000 + 1000 * w, v);
+	w = (log2(592) - log2(120)) / (log2(1080) - log2(120));
+	v = alias_lmw(g, lmw, 7, 600);
+	ta_check(fabs(v - (900 + 100 * w)) < 1e-9,
+		 "stride 600 (spread): between 128 and 1088, not 256 or "
+		 "1024, %g (got %g)", 900 + 100 * w, v);
 	w = (log2(5992) - log2(4152)) / (log2(8184) - log2(4152));
-	v = alias_lmw(g, lmw, 6, 6000);
+	v = alias_lmw(g, lmw, 7, 6000);
 	ta_check(fabs(v - (1100 + 1100 * w)) < 1e-9,
 		 "stride 6000 (neutral): between 4160 and 8192 (got %g)", v);
 	v = alias_lmw(g4, lmw4, 4, 1600);

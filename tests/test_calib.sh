@@ -89,12 +89,12 @@ has c3.params '^(fail )?hockney\.beta '
 has c3.params '^(fail )?loggp\.L '
 has c3.params '^(fail )?plogp\.g 0 '
 # PLogP's empty message is log3P's (commprof-calibrate(1), step 7): the
-# calibrator says which time it took, half log3P's least empty roundtrip
-# or, below it, a one-way time of log3P's to 4 KiB, and L + g(0) is that
-# time (figures printed to 3 decimals of a us: a time lowered by less
-# than 0.0005 us prints as the one it was lowered from)
-awk '/^log3p: half the empty roundtrip/ {
-	gsub(/,/, ""); h = $6; if ($7 < h) h = $7; if ($8 < h) h = $8 }
+# calibrator says which time it took, the empty message's one-way time
+# in log3P's rounds (half its roundtrip) or, below it, a one-way time of
+# log3P's to 4 KiB, and L + g(0) is that time (figures printed to 3
+# decimals of a us: a time lowered by less than 0.0005 us prints as the
+# one it was lowered from)
+awk '/^log3p: the empty message.s one-way time/ { h = $7 }
 /^baselines: the empty message/ { e = $7; low = /lowered/; own = /log3P/ }
 FILENAME ~ /params$/ && $1 == "plogp.L" { l = $2 }
 FILENAME ~ /params$/ && $1 == "plogp.g" && $2 == "0" { g = $3 }

@@ -283,8 +283,10 @@ struct calib_l3 {
 	int nsamp;		/* samples behind each value */
 	double half_rt0;	/* rank 0: the empty message's one-way time,
 				 * s (half the least of its roundtrips) */
-	int redone;		/* cells measured again (spread) */
-	int repassed;		/* strided cells in the second pass */
+	int *nsd;		/* [cell]: samples behind each strided value */
+	int redone;		/* local values measured again (spread) */
+	int ncells;		/* remote values measured in rounds */
+	int rounds;		/* the rounds run */
 	int capped;		/* cells skipped: extent above the cap */
 	struct cp_log3p tab;	/* derived */
 	bool ok;

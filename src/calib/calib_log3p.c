@@ -5,28 +5,34 @@
  * times of strided ones over sizes, blocks and gaps.
  *
  * A remote time is one-way: rank 0 writes its message (so that the data
- * are in its cache, as freshly computed data are, and not in the
- * receiver's from the repetition before), sends it, and rank 1 replies
- * with an empty message; the time less half an empty roundtrip is the
- * message's (the LMO one-to-one of the LMO paper).  The log3P paper times half
- * roundtrips of the same buffers, whose data a multi-core host keeps in the
- * receiving core's cache after the first repetition: on this kind of host that
- * doubled the apparent bandwidth of single-copy messages.
+ * are in its cache, as freshly computed data are), rank 1 posts its
+ * receive and says so with an empty message, rank 0 sends and rank 1
+ * replies with an empty message; the time less half an empty roundtrip
+ * is the message's (the LMO one-to-one of the LMO paper).  Between
+ * ranks of one host a warm-up message of the same size and layout goes
+ * first (it pays for what the next one finds ready: the receive
+ * buffer's cache lines, the datatype's first use), as in tests/probe.c.
  *
- * A value is the 10% quantile of m samples (the log3P paper takes their
- * minimum: the undisturbed time; on a quiet host both are within a few percent
- * of the median, and under load the quantile still finds a tenth of
- * undisturbed samples while it leans less on one lucky one); a sample is
- * the mean of as many repetitions as fill about 20 us (log3P paper: n > 100
- * repetitions; large messages need one each); a message longer than
- * 3 ms gets as many samples as fill 0.3 s, at least 10.  A cell whose median
- * stands more than 25% above that quantile ran in a slow spell and is
- * measured again, up to 3 times while the phase has time left, keeping
- * the calmest try.  The 95% interval is that of the quantile by order
- * statistics.  While the calibration has time, every remote cell is
- * measured in a second pass, in the other order, and the faster pass
- * kept, the interval widened to hold both passes' (see again(),
- * keep()).
+ * The remote values are measured in rounds (rounds()): each round takes
+ * one sample of every cell, the cells in an order of their own per
+ * round, so that every message comes amid others, as an application's
+ * do.  The log3P paper times the same message over and over; on this
+ * project's 2-core host that is a state which applications do not see:
+ * strided messages of 47 to 150 KB, sent back to back, took 1.3 to 1.6
+ * times as long as the same messages amid others (and as long again
+ * once the receiver had written 2 MiB elsewhere, which took them out of
+ * it: the receiver's caches are part of that state), and contiguous ones of 7 to 23 KB, each written right
+ * before its send, 1.2 to 1.4 times as long as when the ranks had met
+ * in between.  A slow spell of the host then lifts some rounds of every
+ * cell rather than all samples of a few.
+ *
+ * A value is the 10% quantile of its m samples (the log3P paper takes
+ * their minimum: the undisturbed time; under load the quantile still
+ * finds a tenth of undisturbed samples while it leans less on one
+ * lucky one), its 95% interval that of the quantile by order
+ * statistics.  A message longer than 3 ms gets as many samples as fill
+ * 0.3 s, at least 10; the rounds stop, after at least 10, when the
+ * calibration has run 90 s (--quick: 10 s).
  */
 #include <math.h>
 #include <mpi.h>
@@ -44,7 +50,7 @@
  * a cell is memory's cost, which large strided messages of applications
  * pay (capped at 64 MiB, the table priced 300-900 KB of tests/probe.c
  * from cells that stayed in cache, 2 to 2.6 times too fast); measured
- * with MIN_SAMP samples in the first pass only (log3P took 23.6 s
+ * with MIN_SAMP samples (log3P took 23.6 s
  * capped at 64 MiB and 24.2 s at 256 MiB, one default 2-rank
  * calibration each). */
 #define CAP_BYTES	(256u << 20)	/* largest extent of a buffer */
@@ -54,7 +60,7 @@
  * measured size per block (a default 2-rank calibration took 38.7 s
  * without the cap, 26.0 s with it). */
 #define CAP_BLOCKS	(1u << 18)
-#define HOT_BYTES	(64u << 20)	/* above: MIN_SAMP samples, one pass */
+#define HOT_BYTES	(64u << 20)	/* above: MIN_SAMP samples */
 #define MAXS		64
 #define SPREAD		0.25	/* median this far above it: a slow spell */
 #define TRIES		3
@@ -66,15 +72,16 @@
  * one-double blocks, 8192 bytes 64 B apart under Open MPI took 43 us,
  * log3P said 2.4) to 1 KiB; gaps from one double to 8 KiB, on
  * both sides of a cache line (64 B) and of a page (4 KiB) of stride for
- * one-double blocks, whose strides of 1 and 4 KiB have companions of
- * 1088 and 4160 B: a stride that is a multiple of 1 KiB maps its
- * elements to a fraction of the cache's sets and packs up to twice as
- * slowly (cp_log3p_eval interpolates each class over its own points).
- * --quick: fewer.  No 32-B blocks: on the
- * development host they cost as much per block as 64-B ones, and as a
- * grid point that step made 40-B blocks 16% too slow by interpolation,
- * where 16 and 64 B bracket them within a few percent. */
-static const double blocks[] = { 1, 8, 16, 64, 256, 1024 };
+ * one-double blocks, whose strides of 256 B, 1 and 4 KiB have
+ * companions of 1088 and 4160 B: a stride that is a multiple of 256 B
+ * maps its elements to a fraction of the cache's sets and packs up to
+ * 4.5 times as slowly (cp_log3p_eval interpolates each class over its
+ * own points).  --quick: fewer.  32-B blocks: measured in rounds, a
+ * block of 8 to 32 B added 3.5 to 6 ns to a message of 8 to 64 KiB
+ * under Open MPI, one of 40 B 8 to 11, of 64 B 16 to 30: 16 and 64 B
+ * alone priced 40-B blocks 1.3 times too slow (tests/probe.c's 40-B
+ * blocks of 2 to 23 KB: mean mu 1.32; with 32 B 1.13). */
+static const double blocks[] = { 1, 8, 16, 32, 64, 256, 1024 };
 static const double gaps[] = { 8, 56, 120, 248, 1016, 1080, 4088, 4152,
 				8184 };
 static const double qblocks[] = { 1, 8, 64, 1024 };
@@ -86,16 +93,18 @@ struct ctx {
 	MPI_Comm pair;		/* ranks 0 and 1 */
 	bool r0;
 	char *sbuf, *rbuf;	/* CAP_BYTES each */
-	double half_rt0;	/* half the empty roundtrip, s: the least
-				 * of its moments (empty_rt) */
+	double half_rt0;	/* the empty message's one-way time, s:
+				 * half its roundtrip, back to back
+				 * (empty_rt), then in the rounds */
 	double target_s;	/* repetitions per sample fill this */
 	double deadline;	/* MPI_Wtime after which no cell is measured
-				 * again */
+				 * again, and no round begins (after
+				 * MIN_SAMP) */
+	bool warm;		/* ranks 0 and 1 share a host: a warm-up
+				 * message before each timed one */
 	int m;			/* samples */
 	double *samp;		/* [m] */
 	int redone;
-	double rt0_us[3];	/* half the empty roundtrip at each moment */
-	int nrt0;
 };
 
 enum kind { K_MEM, K_SELF, K_REMOTE };
@@ -166,9 +175,9 @@ static void reps_for(struct ctx *x, enum kind k, MPI_Datatype t, int count,
  * statistics (binomial ranks, normal approximation); returns the
  * spread (median / quantile - 1) that says whether a slow spell lifted
  * most of them. */
-static double summarize(const struct ctx *x, int n, double out[3])
+static double summarize(double *v, int n, double out[3])
 {
-	double *v = x->samp, sd;
+	double sd;
 	int lo, hi;
 
 	qsort(v, (size_t)n, sizeof(double), cmp_dbl);
@@ -201,7 +210,7 @@ static void value(struct ctx *x, enum kind k, MPI_Datatype t, int count,
 		}
 		again = 0;
 		if (x->r0) {
-			sp = summarize(x, nm[1], v);
+			sp = summarize(x->samp, nm[1], v);
 			if (sp < best) {
 				best = sp;
 				memcpy(out, v, sizeof(v));
@@ -302,6 +311,10 @@ static void alloc_strided(struct calib_l3 *l)
 {
 	int k, nc = l->nss * l->nb * l->ng, i;
 
+	free(l->nsd);
+	l->nsd = calloc((size_t)nc + 1, sizeof(int));
+	if (!l->nsd)
+		calib_fatal("out of memory");
 	for (k = 0; k < 3; k++) {
 		free(l->t01sd[k]);
 		l->t01sd[k] = vec(nc);
@@ -323,36 +336,24 @@ static void alloc_values(struct calib_l3 *l)
 }
 
 /*
- * Half the empty roundtrip, for the one-way times: remote values are
- * roundtrips (a message, an empty reply) until one_way() takes it off.
- * Timed at three moments (before the contiguous sizes, before the
- * strided sweep, after the strided cells), the least kept: one timing
- * takes half a millisecond, and where the host ran slow for it (this
- * virtual machine changes speed for minutes: a gauge of 19 us, then 33
- * us) all its samples are slow, so that fast roundtrips of small
- * messages, less it, come out negative (the likely cause of 17 failed
- * log3P entries to 8 KiB and a failed PLogP g(m), whose points are
- * these times, in stop 33's CI under MPICH).  A value timed while the
- * host was slow is then a little too long, not negative.
+ * Half the empty roundtrip back to back, for the strided sweep's
+ * one-way times (strided_breaks()); the tables take the empty
+ * message's from the rounds (remote()).
  */
 static void empty_rt(struct ctx *x)
 {
-	double v[3], h;
+	double v[3];
 	int m = x->m;
 
 	x->m = m > 50 ? m : 50;
 	value(x, K_REMOTE, MPI_BYTE, 0, 0, 0, v);
 	x->m = m;
-	if (!x->r0)
-		return;
-	h = v[0] / 2;
-	x->half_rt0 = x->nrt0 ? fmin(x->half_rt0, h) : h;
-	if (x->nrt0 < 3)
-		x->rt0_us[x->nrt0++] = h * 1e6;
+	if (x->r0)
+		x->half_rt0 = v[0] / 2;
 }
 
-/* Rank 0: the remote values (value, lo, hi) less half the empty
- * roundtrip. */
+/* Rank 0: the remote values (value, lo, hi) less the empty message's
+ * one-way time (half_rt0). */
 static void one_way(const struct ctx *x, struct calib_l3 *l)
 {
 	int k, i, nc = l->nss * l->nb * l->ng;
@@ -365,24 +366,10 @@ static void one_way(const struct ctx *x, struct calib_l3 *l)
 	}
 }
 
-/* A second pass over the remote cells, in the other order, while the
- * calibration has time: a host that slows down for seconds (another
- * job's memory traffic slowed strided copies fourfold here, for tens of
- * seconds at a time) lifts every sample of the cells it meets, which
- * their own spread cannot show; the faster pass of each cell is kept.
- * Rank 0 decides; remote ranks agree. */
-static bool again(struct ctx *x)
-{
-	int go = x->r0 && MPI_Wtime() < x->deadline;
-
-	MPI_Bcast(&go, 1, MPI_INT, 0, x->pair);
-	return go;
-}
-
-/* v into dst[k][i] on rank 0: on the first pass as it is; on the second
- * the faster value, and an interval that holds both passes' intervals:
- * how far the host moved within the run is part of what a value is
- * known to. */
+/* v into dst[k][i] on rank 0; on the memcpy and self values' second
+ * pass the faster value, and an interval that holds both passes'
+ * intervals: how far the host moved within the run is part of what a
+ * value is known to. */
 static void keep(const struct ctx *x, double **dst, int i, const double v[3],
 		 bool first)
 {
@@ -400,8 +387,9 @@ static void keep(const struct ctx *x, double **dst, int i, const double v[3],
 	dst[2][i] = fmax(dst[2][i], v[2]);
 }
 
-/* Contiguous: memcpy and self on rank 0, then remote. */
-static void contiguous(struct ctx *x, struct calib_l3 *l)
+/* Contiguous memcpy and self, on rank 0, in two passes (the second in
+ * the other order, while the calibration has time). */
+static void local(struct ctx *x, struct calib_l3 *l)
 {
 	double v[3];
 	int i, n, pass;
@@ -420,15 +408,6 @@ static void contiguous(struct ctx *x, struct calib_l3 *l)
 			calib_progress(x->c, "self", n, l->ns);
 		}
 	calib_idle_barrier_on(x->pair);
-	for (pass = 0; pass < 2; pass++)
-		for (n = 0; n < l->ns && (!pass || again(x)); n++) {
-			i = pass ? l->ns - 1 - n : n;
-			s = (size_t)l->sizes[i];
-			value(x, K_REMOTE, MPI_BYTE, (int)s, s, s, v);
-			keep(x, l->t01, i, v, !pass);
-			calib_progress(x->c, pass ? "contiguous again" :
-				       "contiguous", n, l->ns);
-		}
 }
 
 /* n blocks of b bytes, d bytes apart, committed: of doubles where b
@@ -456,6 +435,199 @@ static bool strided_type(double s, double b, double g, MPI_Datatype *t)
 	return true;
 }
 
+/* A remote value measured in rounds: one message of count t, whose
+ * data rank 0 writes first (nblk blocks of b bytes, d apart), and where
+ * its value goes on rank 0 (dst[k][i], k = value, lo, hi). */
+struct cell {
+	MPI_Datatype t;
+	int count;
+	double nblk, b, d;
+	double **dst;
+	int i;
+	int quota;		/* samples it takes */
+	int n;			/* taken */
+	double *samp;		/* [quota], rank 0 */
+};
+
+struct cells {
+	struct cell *v;
+	int n, cap;
+};
+
+/* Append a cell taking quota samples (t committed; freed with the
+ * list). */
+static void cell_add(struct cells *cs, const struct ctx *x, MPI_Datatype t,
+		     int count, const double blk[3], double **dst, int i,
+		     int quota)
+{
+	struct cell *c;
+
+	if (cs->n == cs->cap) {
+		cs->cap = cs->cap ? 2 * cs->cap : 256;
+		cs->v = realloc(cs->v, (size_t)cs->cap * sizeof(*cs->v));
+		if (!cs->v)
+			calib_fatal("out of memory");
+	}
+	c = &cs->v[cs->n++];
+	memset(c, 0, sizeof(*c));
+	c->t = t;
+	c->count = count;
+	c->nblk = blk[0];
+	c->b = blk[1];
+	c->d = blk[2];
+	c->dst = dst;
+	c->i = i;
+	c->quota = quota;
+	if (x->r0 && !(c->samp = malloc((size_t)x->m * sizeof(double))))
+		calib_fatal("out of memory");
+}
+
+static void cells_free(struct cells *cs)
+{
+	int k;
+
+	for (k = 0; k < cs->n; k++) {
+		if (cs->v[k].t != MPI_BYTE)
+			MPI_Type_free(&cs->v[k].t);
+		free(cs->v[k].samp);
+	}
+	free(cs->v);
+	memset(cs, 0, sizeof(*cs));
+}
+
+/* ord: 0 .. n-1 in round r's order (Fisher-Yates, xorshift64 seeded by
+ * r: the same on both ranks). */
+static void shuffle(int *ord, int n, int r)
+{
+	unsigned long long z = 0x9E3779B97F4A7C15ull * (unsigned)(r + 1);
+	int i, j, tmp;
+
+	for (i = 0; i < n; i++)
+		ord[i] = i;
+	for (i = n - 1; i > 0; i--) {
+		z ^= z << 13;
+		z ^= z >> 7;
+		z ^= z << 17;
+		j = (int)(z % (unsigned long long)(i + 1));
+		tmp = ord[i];
+		ord[i] = ord[j];
+		ord[j] = tmp;
+	}
+}
+
+/* Rank 0 writes c's data, as an application that computed them. */
+static void touch(struct ctx *x, const struct cell *c)
+{
+	double k;
+
+	for (k = 0; k < c->nblk; k++)
+		calib_touch(x->sbuf + (size_t)(k * c->d), (size_t)c->b);
+}
+
+/* One sample of c (the file's head says how): rank 0's time, 0 on
+ * rank 1.  Rank 0 writes the data again after the warm-up, and the
+ * ranks meet before the timed message: the writes' own cost (their
+ * cache lines taken back from the receiver's cache) is the
+ * application's, not the message's (written right before the send,
+ * contiguous 7 to 90 KB took 1.1 to 1.4 times as long). */
+static double sample(struct ctx *x, const struct cell *c)
+{
+	MPI_Request rq;
+	double t0;
+
+	if (!x->r0) {
+		if (x->warm)
+			MPI_Recv(x->rbuf, c->count, c->t, 0, TAG_L3, x->pair,
+				 MPI_STATUS_IGNORE);
+		MPI_Irecv(x->rbuf, c->count, c->t, 0, TAG_L3 + 1, x->pair,
+			  &rq);
+		if (x->warm)
+			MPI_Barrier(x->pair);
+		else
+			MPI_Send(x->rbuf, 0, MPI_BYTE, 0, TAG_L3, x->pair);
+		MPI_Wait(&rq, MPI_STATUS_IGNORE);
+		MPI_Send(x->rbuf, 0, MPI_BYTE, 0, TAG_L3, x->pair);
+		return 0;
+	}
+	touch(x, c);
+	if (x->warm) {
+		MPI_Send(x->sbuf, c->count, c->t, 1, TAG_L3, x->pair);
+		touch(x, c);
+		MPI_Barrier(x->pair);
+	} else {
+		MPI_Recv(x->rbuf, 0, MPI_BYTE, 1, TAG_L3, x->pair,
+			 MPI_STATUS_IGNORE);
+	}
+	t0 = MPI_Wtime();
+	MPI_Send(x->sbuf, c->count, c->t, 1, TAG_L3 + 1, x->pair);
+	MPI_Recv(x->rbuf, 0, MPI_BYTE, 1, TAG_L3, x->pair, MPI_STATUS_IGNORE);
+	return MPI_Wtime() - t0;
+}
+
+/* Round 0's samples set the quotas: a cell whose m samples (with their
+ * warm-ups) would take more than CELL_S takes as many as fill it, at
+ * least MIN_SAMP.  Rank 0 decides; rank 1 agrees. */
+static void quotas(struct ctx *x, struct cells *cs)
+{
+	int *q = malloc(((size_t)cs->n + 1) * sizeof(int)), k;
+	double cost;
+
+	if (!q)
+		calib_fatal("out of memory");
+	for (k = 0; k < cs->n; k++) {
+		q[k] = cs->v[k].quota;
+		if (!x->r0)
+			continue;
+		cost = cs->v[k].samp[0] * (x->warm ? 2 : 1);
+		if (cost * q[k] > CELL_S)
+			q[k] = (int)(CELL_S / cost);
+		q[k] = q[k] < MIN_SAMP ? MIN_SAMP : q[k];
+		q[k] = q[k] > cs->v[k].quota ? cs->v[k].quota : q[k];
+	}
+	MPI_Bcast(q, cs->n, MPI_INT, 0, x->pair);
+	for (k = 0; k < cs->n; k++)
+		cs->v[k].quota = q[k];
+	free(q);
+}
+
+/* Every cell of cs in rounds (the file's head), then on rank 0 its
+ * value, lo and hi into dst; returns the rounds run. */
+static int rounds(struct ctx *x, struct cells *cs)
+{
+	int *ord = malloc(((size_t)cs->n + 1) * sizeof(int)), r, j, go = 1;
+	struct cell *c;
+	double t, v[3];
+
+	if (!ord)
+		calib_fatal("out of memory");
+	for (r = 0; r < x->m && go; r++) {
+		shuffle(ord, cs->n, r);
+		for (j = 0; j < cs->n; j++) {
+			c = &cs->v[ord[j]];
+			if (c->n >= c->quota)
+				continue;
+			t = sample(x, c);
+			if (x->r0)
+				c->samp[c->n] = t;
+			c->n++;
+		}
+		if (r == 0)
+			quotas(x, cs);
+		go = x->r0 && (r + 1 < MIN_SAMP || MPI_Wtime() < x->deadline);
+		MPI_Bcast(&go, 1, MPI_INT, 0, x->pair);
+		calib_progress(x->c, "remote, in rounds", r + 1, x->m);
+	}
+	free(ord);
+	for (j = 0; x->r0 && j < cs->n; j++) {
+		c = &cs->v[j];
+		summarize(c->samp, c->n, v);
+		c->dst[0][c->i] = v[0];
+		c->dst[1][c->i] = v[1];
+		c->dst[2][c->i] = v[2];
+	}
+	return r;
+}
+
 /* Is cell (is, ib, ig)'s extent above HOT_BYTES (MIN_SAMP samples)? */
 static bool cold_cell(const struct calib_l3 *l, int is, int ib, int ig)
 {
@@ -463,46 +635,95 @@ static bool cold_cell(const struct calib_l3 *l, int is, int ib, int ig)
 	       (l->blocks[ib] + l->gaps[ig]) > HOT_BYTES;
 }
 
-static void strided(struct ctx *x, struct calib_l3 *l)
-{
-	int is, ib, ig, c, n, nc = l->nss * l->nb * l->ng, pass, m = x->m;
-	bool big;
-	MPI_Datatype t;
-	double v[3];
-	char what[40];
+/* The layouts of the check off the tables (check()): on no grid point
+ * (a struct with gaps: 3 doubles and an int, 28 of every 64 bytes;
+ * 40-B blocks 8 B apart; 16-B blocks 1600 B apart; bytes 64 B apart, a
+ * column of a char image). */
+static const struct {
+	double b, d, n;
+	const char *what;
+} chk[] = {
+	{ 28, 64, 2048, "struct 28 of 64 B" },
+	{ 28, 64, 24576, "struct 28 of 64 B" },
+	{ 40, 48, 1200, "vector 40 of 48 B" },
+	{ 40, 48, 12000, "vector 40 of 48 B" },
+	{ 16, 1600, 640, "vector 16 of 1600 B" },
+	{ 16, 1600, 6400, "vector 16 of 1600 B" },
+	{ 1, 64, 2000, "bytes 1 of 64 B" },
+	{ 1, 64, 20000, "bytes 1 of 64 B" },
+};
+#define NCHK	N(chk)
 
-	for (pass = 0; pass < 2; pass++)
-		for (n = 0; n < nc; n++) {
-			c = pass ? nc - 1 - n : n;
-			is = c / (l->nb * l->ng);
-			ib = c / l->ng % l->nb;
-			ig = c % l->ng;
-			if (!strided_type(l->ssizes[is], l->blocks[ib],
-					  l->gaps[ig], &t)) {
-				l->capped += !pass &&
-					     l->ssizes[is] >= l->blocks[ib];
-				continue;
-			}
-			if (pass && !again(x)) {
-				MPI_Type_free(&t);
-				break;
-			}
-			big = cold_cell(l, is, ib, ig);
-			if (pass && big) {
-				MPI_Type_free(&t);
-				continue;
-			}
-			x->m = big ? MIN_SAMP : m;
-			value(x, K_REMOTE, t, 1, 0, 0, v);
-			x->m = m;
-			MPI_Type_free(&t);
-			keep(x, l->t01sd, c, v, !pass);
-			l->repassed += pass;
-			snprintf(what, sizeof(what), "%s%.0f B, blocks %.0f",
-				 pass ? "again " : "", l->ssizes[is],
-				 l->blocks[ib]);
-			calib_progress(x->c, what, n, nc);
+/* The check's datatype of layout i, committed. */
+static MPI_Datatype chk_type(int i)
+{
+	MPI_Datatype t, f[2] = { MPI_DOUBLE, MPI_INT }, st;
+	int bl[2] = { 3, 1 };
+	MPI_Aint dp[2] = { 0, 24 };
+
+	if (chk[i].b != 28) {
+		vector_of(chk[i].n, chk[i].b, chk[i].d, &t);
+		return t;
+	}
+	MPI_Type_create_struct(2, bl, dp, f, &st);
+	MPI_Type_create_resized(st, 0, 64, &t);
+	MPI_Type_free(&st);
+	MPI_Type_commit(&t);
+	return t;
+}
+
+/* The remote values: the contiguous sizes, every strided cell within
+ * the caps, and the check's layouts (into cv[3][NCHK]), all in one set
+ * of rounds. */
+static void remote(struct ctx *x, struct calib_l3 *l, double **cv)
+{
+	struct cells cs = { 0 };
+	int i, is, ib, ig, nc = l->nss * l->nb * l->ng;
+	double blk[3] = { 0, 0, 0 }, e0[3], *ev[3] = { e0, e0 + 1, e0 + 2 };
+	MPI_Datatype t;
+
+	cell_add(&cs, x, MPI_BYTE, 0, blk, ev, 0, x->m);
+	for (i = 0; i < l->ns; i++) {
+		blk[0] = 1;
+		blk[1] = blk[2] = l->sizes[i];
+		cell_add(&cs, x, MPI_BYTE, (int)l->sizes[i], blk, l->t01, i,
+			 x->m);
+	}
+	for (i = 0; i < nc; i++) {
+		is = i / (l->nb * l->ng);
+		ib = i / l->ng % l->nb;
+		ig = i % l->ng;
+		if (!strided_type(l->ssizes[is], l->blocks[ib], l->gaps[ig],
+				  &t)) {
+			l->capped += l->ssizes[is] >= l->blocks[ib];
+			continue;
 		}
+		blk[0] = l->ssizes[is] / l->blocks[ib];
+		blk[1] = l->blocks[ib];
+		blk[2] = l->blocks[ib] + l->gaps[ig];
+		cell_add(&cs, x, t, 1, blk, l->t01sd, i,
+			 cold_cell(l, is, ib, ig) ? MIN_SAMP : x->m);
+	}
+	for (i = 0; i < (int)NCHK; i++) {
+		blk[0] = chk[i].n;
+		blk[1] = chk[i].b;
+		blk[2] = chk[i].d;
+		cell_add(&cs, x, chk_type(i), chk[i].b == 28 ? (int)chk[i].n :
+			 1, blk, cv, i, x->m);
+	}
+	l->rounds = rounds(x, &cs);
+	if (x->r0) {
+		calib_progress_end(x->c);
+		printf("log3p: the empty message's one-way time %.3f us (half "
+		       "its roundtrip in the rounds; back to back %.3f us)\n",
+		       e0[0] / 2 * 1e6, x->half_rt0 * 1e6);
+		x->half_rt0 = e0[0] / 2;
+	}
+	l->ncells = cs.n;
+	for (i = 0; x->r0 && i < cs.n; i++)
+		if (cs.v[i].dst == l->t01sd)
+			l->nsd[cs.v[i].i] = cs.v[i].n;
+	cells_free(&cs);
 }
 
 /*
@@ -516,20 +737,72 @@ static void strided(struct ctx *x, struct calib_l3 *l)
  * one-double blocks 8 B apart are timed at every contiguous size of 1
  * KiB to 256 KiB, BRK_SAMP samples each, the breaks of their one-way
  * times found as the LMO sweep's are (cp_breaks_fit_joint, relative
- * residuals, at least 3 sizes a segment), and the sizes on both sides
- * of each become strided sizes.  Collective over the pair; on rank 0
- * prints what it found.
+ * residuals, at least 3 sizes a segment), each narrowed by bisection
+ * (narrow()), and the sizes on both sides of each become strided and
+ * contiguous sizes (l_mw is a strided time less the contiguous one of
+ * its size).  Before any value is measured; collective over the pair;
+ * on rank 0 prints what it found.
  */
 #define BRK_SAMP	MIN_SAMP
 #define BRK_MAX		4	/* breaks kept, the first ones */
 
+/* *v (n of them) := the sorted s[0..ns). */
+static void set_sizes(double **v, int *n, double *s, int ns)
+{
+	qsort(s, (size_t)ns, sizeof(double), cmp_dbl);
+	free(*v);
+	*v = malloc(((size_t)ns + 1) * sizeof(double));
+	if (!*v)
+		calib_fatal("out of memory");
+	memcpy(*v, s, (size_t)ns * sizeof(double));
+	*n = ns;
+}
+
+/* Narrow the break between lo and hi bytes (one-way times ylo, yhi on
+ * rank 0) by bisection, the half in which the time climbs more keeping
+ * it, until the two sides are within BRK_NARROW of lo: the table then
+ * interpolates across a jump over that much only (doubles 16 B apart
+ * under Open MPI here: 3.5 us at 6144 B, 4.5 at 8192 B and already 4.5
+ * at 7000 B, which the two sides had priced at 3.9).  Collective over
+ * the pair; rank 0 decides. */
+#define BRK_NARROW	(1.0 / 32)
+
+static void narrow(struct ctx *x, double *lo, double *hi, double *ylo,
+		   double *yhi)
+{
+	double mid, y = 0, v[3];
+	int left;
+	MPI_Datatype t;
+
+	for (;;) {
+		mid = 8 * floor((*lo + *hi) / 16);
+		if (!(mid > *lo && mid < *hi && *hi - *lo > *lo * BRK_NARROW) ||
+		    !strided_type(mid, 8, 8, &t))
+			return;
+		value(x, K_REMOTE, t, 1, 0, 0, v);
+		MPI_Type_free(&t);
+		if (x->r0)
+			y = v[0] - x->half_rt0;
+		left = x->r0 && y - *ylo > *yhi - y;
+		MPI_Bcast(&left, 1, MPI_INT, 0, x->pair);
+		if (left) {
+			*hi = mid;
+			*yhi = y;
+		} else {
+			*lo = mid;
+			*ylo = y;
+		}
+	}
+}
+
 static void strided_breaks(struct ctx *x, struct calib_l3 *l)
 {
 	double xs[MAXS], ys[MAXS], w[MAXS], v[3], ss[MAXS];
-	int n = 0, i, k, m = x->m, nss = l->nss, nadd = 0;
+	double lo[BRK_MAX], hi[BRK_MAX], ylo[BRK_MAX] = { 0 }, yhi[BRK_MAX] = { 0 };
+	int n = 0, i, k, m = x->m, nss = l->nss, nb = 0;
 	struct cp_breaks b;
 	MPI_Datatype t;
-	char found[320] = "";
+	char found[400] = "";
 	size_t o = 0;
 
 	x->m = BRK_SAMP;
@@ -544,44 +817,50 @@ static void strided_breaks(struct ctx *x, struct calib_l3 *l)
 		w[n] = ys[n] > 0 ? 1 / (ys[n] * ys[n]) : 0;
 		n++;
 	}
-	x->m = m;
-	memcpy(ss, l->ssizes, (size_t)nss * sizeof(double));
 	if (x->r0 && n >= 6 &&
 	    !cp_breaks_fit_joint(xs, ys, w, 1, n, 3, -1, &b)) {
 		for (k = 0; k < b.m && k < BRK_MAX; k++) {
 			i = b.brk[k];
-			add_size(ss, &nss, xs[i]);
-			add_size(ss, &nss, xs[i + 1]);
-			if (o < sizeof(found))
-				o += (size_t)snprintf(found + o,
-						      sizeof(found) - o,
-						      "%s%.0f-%.0f B (%.1f to "
-						      "%.1f us)", k ? ", " : "",
-						      xs[i], xs[i + 1],
-						      ys[i] * 1e6,
-						      ys[i + 1] * 1e6);
-			nadd++;
+			lo[nb] = xs[i];
+			hi[nb] = xs[i + 1];
+			ylo[nb] = ys[i];
+			yhi[nb++] = ys[i + 1];
 		}
 		cp_breaks_free(&b);
 	}
+	MPI_Bcast(&nb, 1, MPI_INT, 0, x->pair);
+	MPI_Bcast(lo, nb, MPI_DOUBLE, 0, x->pair);
+	MPI_Bcast(hi, nb, MPI_DOUBLE, 0, x->pair);
+	memcpy(ss, l->ssizes, (size_t)nss * sizeof(double));
+	for (k = 0; k < nb; k++) {
+		double a = lo[k], z = hi[k];
+
+		narrow(x, &lo[k], &hi[k], &ylo[k], &yhi[k]);
+		add_size(ss, &nss, a);
+		add_size(ss, &nss, lo[k]);
+		add_size(ss, &nss, hi[k]);
+		add_size(ss, &nss, z);
+		if (o < sizeof(found))
+			o += (size_t)snprintf(found + o, sizeof(found) - o,
+					      "%s%.0f-%.0f B, narrowed to "
+					      "%.0f-%.0f B (%.1f to %.1f us)",
+					      k ? ", " : "", a, z, lo[k],
+					      hi[k], ylo[k] * 1e6,
+					      yhi[k] * 1e6);
+	}
+	x->m = m;
 	if (x->r0)
 		printf("log3p strided sweep: doubles 16 B apart at %d sizes "
 		       "of 1 KiB to 256 KiB: %s%s\n", n,
-		       nadd ? "breaks between " : "no break",
-		       nadd ? found : "");
-	MPI_Bcast(&nss, 1, MPI_INT, 0, x->pair);
-	MPI_Bcast(ss, nss, MPI_DOUBLE, 0, x->pair);
-	if (nss == l->nss)
-		return;
-	qsort(ss, (size_t)nss, sizeof(double), cmp_dbl);
-	free(l->ssizes);
-	l->ssizes = malloc((size_t)nss * sizeof(double));
-	if (!l->ssizes)
-		calib_fatal("out of memory");
-	memcpy(l->ssizes, ss, (size_t)nss * sizeof(double));
-	l->nss = nss;
-	if (x->r0)
-		alloc_strided(l);
+		       nb ? "breaks between " : "no break", nb ? found : "");
+	set_sizes(&l->ssizes, &l->nss, ss, nss);
+	memcpy(ss, l->sizes, (size_t)l->ns * sizeof(double));
+	n = l->ns;
+	for (k = 0; k < nb; k++) {
+		add_size(ss, &n, lo[k]);
+		add_size(ss, &n, hi[k]);
+	}
+	set_sizes(&l->sizes, &l->ns, ss, n);
 }
 
 /* Rank 0: the tables from the values. */
@@ -599,56 +878,42 @@ static void derive(struct calib_l3 *l)
 	l->ok = true;
 }
 
-/* The check off the tables: layouts on no grid point, measured and
- * predicted, with mu (a struct with gaps: 3 doubles and an int, 28 of
- * every 64 bytes; 40-B blocks 8 B apart; 16-B blocks 1600 B apart;
- * bytes 64 B apart, a column of a char image). */
-static void check(struct ctx *x, struct calib_l3 *l)
+/* The check off the tables: each layout of chk, predicted and measured
+ * (cv: its remote values), with mu; rank 0. */
+static void check(const struct ctx *x, const struct calib_l3 *l,
+		  double *const *cv)
 {
-	static const struct { double b, d, n; const char *what; } lay[] = {
-		{ 28, 64, 2048, "struct 28 of 64 B" },
-		{ 28, 64, 24576, "struct 28 of 64 B" },
-		{ 40, 48, 1200, "vector 40 of 48 B" },
-		{ 40, 48, 12000, "vector 40 of 48 B" },
-		{ 16, 1600, 640, "vector 16 of 1600 B" },
-		{ 16, 1600, 6400, "vector 16 of 1600 B" },
-		{ 1, 64, 2000, "bytes 1 of 64 B" },
-		{ 1, 64, 20000, "bytes 1 of 64 B" },
-	};
 	struct cp_log3p_pred p;
-	MPI_Datatype t, f[2] = { MPI_DOUBLE, MPI_INT }, st;
-	int bl[2] = { 3, 1 }, i;
-	MPI_Aint dp[2] = { 0, 24 };
-	double v[3], mu;
+	double v, mu;
+	int i;
 
-	MPI_Type_create_struct(2, bl, dp, f, &st);
-	MPI_Type_create_resized(st, 0, 64, &t);
-	MPI_Type_free(&st);
-	MPI_Type_commit(&t);
-	if (x->r0)
-		printf("log3p off the tables, remote, predicted vs measured "
-		       "(us):\n%-20s %9s %10s %10s %7s\n", "layout", "bytes",
-		       "predicted", "measured", "mu");
-	for (i = 0; i < (int)(sizeof(lay) / sizeof(lay[0])); i++) {
-		MPI_Datatype u = t;
-
-		if (lay[i].b != 28)
-			vector_of(lay[i].n, lay[i].b, lay[i].d, &u);
-		value(x, K_REMOTE, u, lay[i].b == 28 ? (int)lay[i].n : 1, 0, 0,
-		      v);
-		v[0] -= x->half_rt0;
-		if (u != t)
-			MPI_Type_free(&u);
-		if (!x->r0 || !l->ok)
-			continue;
-		cp_log3p_eval(&l->tab, lay[i].n * lay[i].b, lay[i].d,
-			      lay[i].b, &p);
-		if (cp_stats_mu(v[0], p.t_s, &mu))
+	if (!x->r0 || !l->ok)
+		return;
+	printf("log3p off the tables, remote, predicted vs measured "
+	       "(us):\n%-20s %9s %10s %10s %7s\n", "layout", "bytes",
+	       "predicted", "measured", "mu");
+	for (i = 0; i < (int)NCHK; i++) {
+		v = cv[0][i] - x->half_rt0;
+		cp_log3p_eval(&l->tab, chk[i].n * chk[i].b, chk[i].d,
+			      chk[i].b, &p);
+		if (cp_stats_mu(v, p.t_s, &mu))
 			mu = NAN;
-		printf("%-20s %9.0f %10.2f %10.2f %7.3f\n", lay[i].what,
-		       lay[i].n * lay[i].b, p.t_s * 1e6, v[0] * 1e6, mu);
+		printf("%-20s %9.0f %10.2f %10.2f %7.3f\n", chk[i].what,
+		       chk[i].n * chk[i].b, p.t_s * 1e6, v * 1e6, mu);
 	}
-	MPI_Type_free(&t);
+}
+
+/* Do the two ranks of pair share a host (MPI's shared-memory split)? */
+static bool same_host(MPI_Comm pair)
+{
+	MPI_Comm node;
+	int n = 0;
+
+	MPI_Comm_split_type(pair, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+			    &node);
+	MPI_Comm_size(node, &n);
+	MPI_Comm_free(&node);
+	return n == 2;
 }
 
 void calib_l3_run(struct calib *c, const double *lmo_sizes, int n,
@@ -658,7 +923,8 @@ void calib_l3_run(struct calib *c, const double *lmo_sizes, int n,
 	struct ctx x = { .c = c, .pair = MPI_COMM_NULL, .r0 = c->rank == 0,
 			 .target_s = c->quick ? 10e-6 : 20e-6,
 			 .m = c->samples };
-	double t0 = MPI_Wtime();
+	double t0 = MPI_Wtime(), *cv[3];
+	int k;
 
 	memset(l, 0, sizeof(*l));
 	grids(l, lmo_sizes, n, first, below, nreg, c->quick);
@@ -668,12 +934,12 @@ void calib_l3_run(struct calib *c, const double *lmo_sizes, int n,
 		calib_idle_barrier();
 		return;
 	}
-	if (x.r0)
-		alloc_values(l);
 	x.sbuf = calloc(CAP_BYTES + 64, 1);
 	x.rbuf = calloc(CAP_BYTES + 64, 1);
 	x.samp = calloc((size_t)x.m + 50, sizeof(double));
-	if (!x.sbuf || !x.rbuf || !x.samp)
+	for (k = 0; k < 3; k++)
+		cv[k] = calloc(NCHK, sizeof(double));
+	if (!x.sbuf || !x.rbuf || !x.samp || !cv[0] || !cv[1] || !cv[2])
 		calib_fatal("out of memory");
 	/* every page written once: a strided cell reads up to CAP_BYTES
 	 * of sbuf, and pages of calloc's never written read as the one
@@ -682,42 +948,44 @@ void calib_l3_run(struct calib *c, const double *lmo_sizes, int n,
 	calib_touch(x.sbuf, CAP_BYTES + 64);
 	calib_touch(x.rbuf, CAP_BYTES + 64);
 	l->nsamp = x.m;
+	x.warm = same_host(x.pair);
 	calib_pin(c, c->rank);
-	/* measuring cells again stops 90 s (quick: 10 s) into the
-	 * calibration, to keep it within its time on a crowded host */
+	/* measuring cells again and the rounds stop 90 s (quick: 10 s)
+	 * into the calibration, to keep it within its time on a crowded
+	 * host */
 	x.deadline = c->t0_s + (c->quick ? 10 : 90);
 	empty_rt(&x);
-	contiguous(&x, l);
-	calib_gauge_pair(c, g);
-	empty_rt(&x);
 	strided_breaks(&x, l);
-	strided(&x, l);
-	empty_rt(&x);
+	if (x.r0)
+		alloc_values(l);
+	local(&x, l);
+	calib_gauge_pair(c, g);
+	remote(&x, l, cv);
 	if (x.r0) {
 		calib_progress_end(c);
-		printf("log3p: half the empty roundtrip %.3f, %.3f, %.3f us "
-		       "(before, amid, after the sizes), the least taken\n",
-		       x.rt0_us[0], x.rt0_us[1], x.rt0_us[2]);
 		one_way(&x, l);
 		l->half_rt0 = x.half_rt0;
 		derive(l);
 	}
-	check(&x, l);
+	check(&x, l, cv);
 	l->redone = x.redone;
 	if (x.r0)
 		printf("log3p: %d contiguous sizes, %d strided sizes x %d "
 		       "blocks x %d gaps (%d cells over the %u MiB extent "
-		       "cap or %u blocks left to extrapolation), %d samples "
-		       "each, %d "
-		       "cells measured again for their spread, %d strided "
-		       "cells in a second pass; %.1f s\n", l->ns, l->nss,
-		       l->nb, l->ng, l->capped, CAP_BYTES >> 20, CAP_BLOCKS,
-		       l->nsamp,
-		       l->redone, l->repassed, MPI_Wtime() - t0);
+		       "cap or %u blocks left to extrapolation); %d remote "
+		       "cells in %d rounds (%d wanted), %s; %d local values "
+		       "measured again for their spread; %.1f s\n", l->ns,
+		       l->nss, l->nb, l->ng, l->capped, CAP_BYTES >> 20,
+		       CAP_BLOCKS, l->ncells, l->rounds, l->nsamp,
+		       x.warm ? "each sample after a warm-up message" :
+		       "no warm-up (the ranks are on two hosts)", l->redone,
+		       MPI_Wtime() - t0);
 	calib_unpin(c);
 	free(x.sbuf);
 	free(x.rbuf);
 	free(x.samp);
+	for (k = 0; k < 3; k++)
+		free(cv[k]);
 	MPI_Comm_free(&x.pair);
 	calib_idle_barrier();
 }
@@ -759,8 +1027,7 @@ void calib_l3_fill(const struct calib_l3 *l, struct cp_params *p)
 		e.val = v;
 		e.lo = fmin(v, l->t01sd[1][i] - l->t01[2][k]);
 		e.hi = fmax(v, l->t01sd[2][i] - l->t01[1][k]);
-		e.n = cold_cell(l, is, i / l->ng % l->nb, i % l->ng) ?
-		      MIN_SAMP : n;
+		e.n = l->nsd[i];
 		calib_put(&p->l3_l_mw_s[i], &e, false);
 	}
 }
@@ -779,6 +1046,7 @@ void calib_l3_free(struct calib_l3 *l)
 	free(l->ssizes);
 	free(l->blocks);
 	free(l->gaps);
+	free(l->nsd);
 	cp_log3p_free(&l->tab);
 	memset(l, 0, sizeof(*l));
 }

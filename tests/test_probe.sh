@@ -12,17 +12,14 @@
 # in rounds so that one slow spell of a crowded host lifts one of them.
 # From `commprof export`, mu of each configuration against each model's
 # prediction, and:
-#   - log3P's mu_bar over all configurations <= 1.30 under Open MPI,
-#     1.50 under MPICH (the target, 1.15, is printed as met or not, and
-#     asserted with CP_PROBE_TARGETS=1: steady tries of a quiet host
-#     gave 1.114 to 1.287 under Open MPI, so the target is not met yet;
-#     under MPICH 1.20 to 1.41, where the calibrator of the stop before
-#     gave 1.67 to 2.61 in the same A/B runs, its strided sizes missing
-#     MPICH's strided protocol jump at 8-12 KiB; in one such run under
-#     MPICH many sizes up to 11 KB, contiguous ones too (2100 B: 1.42),
-#     were measured 1.3 to 1.5 times above their predictions, which is
-#     not log3P's tables; the bounds still fail a log3P that regressed,
-#     1.7 to 3.6 in tries across a change of the host's speed);
+#   - log3P's mu_bar over all configurations <= 1.25 under Open MPI,
+#     1.30 under MPICH (the target, 1.15, is printed as met or not, and
+#     asserted with CP_PROBE_TARGETS=1: since the calibrator measures
+#     log3P in rounds, amid other messages (commprof-calibrate(1)),
+#     three runs of this test gave 1.157 to 1.175 under Open MPI, where
+#     the calibration of the stop before gave 1.26 to 1.29, and 1.084
+#     and 1.085 under MPICH, where it gave 1.20 to 1.41; the bounds
+#     fail a log3P that regressed to either);
 #   - LMO's mu_bar over the contiguous ones <= 1.50 (the target, 1.30,
 #     likewise printed, and asserted with CP_PROBE_TARGETS=1: under
 #     MPICH three steady tries of one check gave 1.30 to 1.36, Open MPI
@@ -162,7 +159,7 @@ if n3 < len(conf):
 # (what, mu_bar, the target, the bound held without
 # CP_PROBE_TARGETS=1)
 for what, mu, target, loose in (("log3P mu_bar over all", l3, 1.15,
-                                 1.50 if sys.argv[4] == "mpich" else 1.30),
+                                 1.30 if sys.argv[4] == "mpich" else 1.25),
                                 ("LMO mu_bar over the contiguous", lmo,
                                  1.30, 1.50)):
     bound = target if sys.argv[3] == "1" else loose

@@ -5,34 +5,37 @@
  * times of strided ones over sizes, blocks and gaps.
  *
  * A remote time is one-way: rank 0 writes its message (so that the data
- * are in its cache, as freshly computed data are), rank 1 posts its
- * receive and says so with an empty message, rank 0 sends and rank 1
- * replies with an empty message; the time less half an empty roundtrip
- * is the message's (the LMO one-to-one of the LMO paper).  Between
- * ranks of one host a warm-up message of the same size and layout goes
- * first (it pays for what the next one finds ready: the receive
- * buffer's cache lines, the datatype's first use), as in tests/probe.c.
+ * are in its cache, as freshly computed data are), the two ranks meet
+ * with rank 1's receive posted, rank 0 sends, rank 1 replies with an
+ * empty message, and the empty message's one-way time (half its time
+ * so measured) is taken off (the LMO one-to-one of the LMO paper).
+ * Between ranks of one host a warm-up message of the same size and
+ * layout goes first (it pays for what the next one finds ready: the
+ * receive buffer's cache lines, the datatype's first use), as in
+ * tests/probe.c; sample() says the rest.
  *
  * The remote values are measured in rounds (rounds()): each round takes
- * one sample of every cell, the cells in an order of their own per
- * round, so that every message comes amid others, as an application's
- * do.  The log3P paper times the same message over and over; on this
- * project's 2-core host that is a state which applications do not see:
- * strided messages of 47 to 150 KB, sent back to back, took 1.3 to 1.6
- * times as long as the same messages amid others (and as long again
- * once the receiver had written 2 MiB elsewhere, which took them out of
- * it: the receiver's caches are part of that state), and contiguous ones of 7 to 23 KB, each written right
- * before its send, 1.2 to 1.4 times as long as when the ranks had met
- * in between.  A slow spell of the host then lifts some rounds of every
- * cell rather than all samples of a few.
+ * one sample of every value, in an order of its own, so that every
+ * message comes amid others, as an application's do.  The log3P paper
+ * times the same message over and over; on this project's 2-core host
+ * that is a state which applications do not see: strided messages of
+ * 47 to 150 KB, sent back to back, took 1.3 to 1.6 times as long as the
+ * same messages amid others (after the receiver had written 2 MiB
+ * elsewhere, its second message was as fast as amid others: the
+ * receiver's caches are part of that state), and contiguous ones of 7
+ * to 23 KB, each written right before its send, 1.2 to 1.4 times as
+ * long as when the ranks had met in between.  A slow spell of the host
+ * then lifts some rounds of every value rather than all samples of a
+ * few.
  *
  * A value is the 10% quantile of its m samples (the log3P paper takes
  * their minimum: the undisturbed time; under load the quantile still
  * finds a tenth of undisturbed samples while it leans less on one
  * lucky one), its 95% interval that of the quantile by order
- * statistics.  A message longer than 3 ms gets as many samples as fill
- * 0.3 s, at least 10; the rounds stop, after at least 10, when the
- * calibration has run 90 s (--quick: 10 s).
+ * statistics.  A value whose m samples (with their warm-ups) would take
+ * more than 0.3 s gets as many as fill it, at least 10, and one whose
+ * extent passes 64 MiB 10; the rounds stop, after at least 10, when
+ * the calibration has run 90 s (--quick: 10 s).
  */
 #include <math.h>
 #include <mpi.h>
@@ -591,12 +594,17 @@ static void quotas(struct ctx *x, struct cells *cs)
 }
 
 /* Every cell of cs in rounds (the file's head), then on rank 0 its
- * value, lo and hi into dst; returns the rounds run. */
+ * value, lo and hi into dst; returns the rounds run.  The interval
+ * holds, besides the quantile's own, the quantiles of the first and of
+ * the second half of the rounds: how far the host moved within the
+ * phase is part of what a value is known to (the LMO sweep's two
+ * passes likewise). */
 static int rounds(struct ctx *x, struct cells *cs)
 {
-	int *ord = malloc(((size_t)cs->n + 1) * sizeof(int)), r, j, go = 1;
+	int *ord = malloc(((size_t)cs->n + 1) * sizeof(int)), r, j, h;
+	int go = 1;
 	struct cell *c;
-	double t, v[3];
+	double t, v[3], q1 = 0, q2 = 0;
 
 	if (!ord)
 		calib_fatal("out of memory");
@@ -620,7 +628,16 @@ static int rounds(struct ctx *x, struct cells *cs)
 	free(ord);
 	for (j = 0; x->r0 && j < cs->n; j++) {
 		c = &cs->v[j];
+		h = c->n / 2;
+		if (h >= MIN_SAMP) {
+			q1 = calib_quantile(c->samp, h, CALIB_Q);
+			q2 = calib_quantile(c->samp + h, c->n - h, CALIB_Q);
+		}
 		summarize(c->samp, c->n, v);
+		if (h >= MIN_SAMP) {
+			v[1] = fmin(v[1], fmin(q1, q2));
+			v[2] = fmax(v[2], fmax(q1, q2));
+		}
 		c->dst[0][c->i] = v[0];
 		c->dst[1][c->i] = v[1];
 		c->dst[2][c->i] = v[2];
@@ -761,10 +778,9 @@ static void set_sizes(double **v, int *n, double *s, int ns)
 /* Narrow the break between lo and hi bytes (one-way times ylo, yhi on
  * rank 0) by bisection, the half in which the time climbs more keeping
  * it, until the two sides are within BRK_NARROW of lo: the table then
- * interpolates across a jump over that much only (doubles 16 B apart
- * under Open MPI here: 3.5 us at 6144 B, 4.5 at 8192 B and already 4.5
- * at 7000 B, which the two sides had priced at 3.9).  Collective over
- * the pair; rank 0 decides. */
+ * interpolates across a jump (MPICH's above) over that much only, not
+ * over the step between two sizes of the sweep (2 KiB at 8 KiB).
+ * Collective over the pair; rank 0 decides. */
 #define BRK_NARROW	(1.0 / 32)
 
 static void narrow(struct ctx *x, double *lo, double *hi, double *ylo,
@@ -798,7 +814,8 @@ static void narrow(struct ctx *x, double *lo, double *hi, double *ylo,
 static void strided_breaks(struct ctx *x, struct calib_l3 *l)
 {
 	double xs[MAXS], ys[MAXS], w[MAXS], v[3], ss[MAXS];
-	double lo[BRK_MAX], hi[BRK_MAX], ylo[BRK_MAX] = { 0 }, yhi[BRK_MAX] = { 0 };
+	double lo[BRK_MAX], hi[BRK_MAX], ylo[BRK_MAX] = { 0 };
+	double yhi[BRK_MAX] = { 0 };
 	int n = 0, i, k, m = x->m, nss = l->nss, nb = 0;
 	struct cp_breaks b;
 	MPI_Datatype t;

@@ -107,6 +107,10 @@ void calib_unpin(const struct calib *c);
  * fail. */
 void calib_touch(char *buf, size_t len);
 
+/* The ranks of comm on this process's MPI node (shared memory), itself
+ * included.  Collective over comm. */
+int calib_node_ranks(MPI_Comm comm);
+
 /* An estimate into a parameter: a value with its interval, or failed
  * with its cause when it failed, is not finite (+inf allowed with
  * inf_ok) or lies outside its interval; its ambiguity kept.  Not
@@ -282,7 +286,7 @@ struct calib_l3 {
 	double *t01sd[3];	/* [cell]; NAN not measured */
 	int nsamp;		/* samples behind each value */
 	double half_rt0;	/* rank 0: the empty message's one-way time,
-				 * s (half the least of its roundtrips) */
+				 * s (half its roundtrip in the rounds) */
 	int *nsd;		/* [cell]: samples behind each strided value */
 	int redone;		/* local values measured again (spread) */
 	int ncells;		/* remote values measured in rounds */

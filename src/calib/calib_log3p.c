@@ -80,10 +80,11 @@
  * maps its elements to a fraction of the cache's sets and packs up to
  * 4.5 times as slowly (cp_log3p_eval interpolates each class over its
  * own points).  --quick: fewer.  32-B blocks: measured in rounds, a
- * block of 8 to 32 B added 3.5 to 6 ns to a message of 8 to 64 KiB
- * under Open MPI, one of 40 B 8 to 11, of 64 B 16 to 30: 16 and 64 B
- * alone priced 40-B blocks 1.3 times too slow (tests/probe.c's 40-B
- * blocks of 2 to 23 KB: mean mu 1.32; with 32 B 1.13). */
+ * block of 8 to 32 B added 3.3 to 6.1 ns to a message of 5 to 64 KiB
+ * under Open MPI, one of 40 B 7 to 11, of 64 B 13 to 30: 16 and 64 B
+ * alone priced 40-B blocks too slow (tests/probe.c's 40-B blocks of 2
+ * to 23 KB: mean mu 1.19 to 1.32 in four calibrations without 32 B,
+ * 1.12 to 1.15 in five with it). */
 static const double blocks[] = { 1, 8, 16, 32, 64, 256, 1024 };
 static const double gaps[] = { 8, 56, 120, 248, 1016, 1080, 4088, 4152,
 				8184 };
@@ -119,10 +120,10 @@ static int cmp_dbl(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* One repetition; rank 0's time (touching untimed), 0 on rank 1.
- * touch: bytes of the message's data to write first (contiguous). */
+/* One repetition (back to back: the local values, the empty
+ * roundtrip, the strided sweep); rank 0's time, 0 on rank 1. */
 static double once(struct ctx *x, enum kind k, MPI_Datatype t, int count,
-		   size_t bytes, size_t touch)
+		   size_t bytes)
 {
 	double t0;
 
@@ -144,7 +145,6 @@ static double once(struct ctx *x, enum kind k, MPI_Datatype t, int count,
 		MPI_Send(x->rbuf, 0, MPI_BYTE, 0, TAG_L3, x->pair);
 		return 0;
 	}
-	calib_touch(x->sbuf, touch);
 	t0 = MPI_Wtime();
 	MPI_Send(x->sbuf, count, t, 1, TAG_L3, x->pair);
 	MPI_Recv(x->rbuf, 0, MPI_BYTE, 1, TAG_L3, x->pair, MPI_STATUS_IGNORE);
@@ -156,15 +156,15 @@ static double once(struct ctx *x, enum kind k, MPI_Datatype t, int count,
  * the samples, fewer than m for a message so long that m of them would
  * take more than CELL_S (as many as fill it, at least MIN_SAMP). */
 static void reps_for(struct ctx *x, enum kind k, MPI_Datatype t, int count,
-		     size_t bytes, size_t touch, int nm[2])
+		     size_t bytes, int nm[2])
 {
 	double s = 0;
 	int i;
 
 	for (i = 0; i < 2; i++)		/* warm-up */
-		once(x, k, t, count, bytes, touch);
+		once(x, k, t, count, bytes);
 	for (i = 0; i < 3; i++)
-		s += once(x, k, t, count, bytes, touch);
+		s += once(x, k, t, count, bytes);
 	s /= 3;
 	nm[0] = s > 0 ? (int)(x->target_s / s) : 1000;
 	nm[0] = nm[0] < 1 ? 1 : nm[0] > 1000 ? 1000 : nm[0];
@@ -199,16 +199,16 @@ static double summarize(double *v, int n, double out[3])
  * whose samples spread more than SPREAD is measured again, up to TRIES
  * times while the phase is within its time, and the calmest try kept. */
 static void value(struct ctx *x, enum kind k, MPI_Datatype t, int count,
-		  size_t bytes, size_t touch, double out[3])
+		  size_t bytes, double out[3])
 {
 	int nm[2], j, i, again, tries;
 	double s, sp, best = INFINITY, v[3];
 
-	reps_for(x, k, t, count, bytes, touch, nm);
+	reps_for(x, k, t, count, bytes, nm);
 	for (tries = 0; tries < TRIES; tries++) {
 		for (j = 0; j < nm[1]; j++) {
 			for (s = 0, i = 0; i < nm[0]; i++)
-				s += once(x, k, t, count, bytes, touch);
+				s += once(x, k, t, count, bytes);
 			x->samp[j] = s / nm[0];
 		}
 		again = 0;
@@ -308,34 +308,22 @@ static double *vec(int n)
 	return v;
 }
 
-/* The strided values (value, lo, hi) of every cell of l's grid, NAN
- * until measured. */
-static void alloc_strided(struct calib_l3 *l)
+/* Rank 0's values of l's grids; the strided ones NAN until measured. */
+static void alloc_values(struct calib_l3 *l)
 {
 	int k, nc = l->nss * l->nb * l->ng, i;
 
-	free(l->nsd);
 	l->nsd = calloc((size_t)nc + 1, sizeof(int));
 	if (!l->nsd)
 		calib_fatal("out of memory");
 	for (k = 0; k < 3; k++) {
-		free(l->t01sd[k]);
+		l->tmem[k] = vec(l->ns);
+		l->t00[k] = vec(l->ns);
+		l->t01[k] = vec(l->ns);
 		l->t01sd[k] = vec(nc);
 		for (i = 0; i < nc; i++)
 			l->t01sd[k][i] = NAN;
 	}
-}
-
-static void alloc_values(struct calib_l3 *l)
-{
-	int k;
-
-	for (k = 0; k < 3; k++) {
-		l->tmem[k] = vec(l->ns);
-		l->t00[k] = vec(l->ns);
-		l->t01[k] = vec(l->ns);
-	}
-	alloc_strided(l);
 }
 
 /*
@@ -349,7 +337,7 @@ static void empty_rt(struct ctx *x)
 	int m = x->m;
 
 	x->m = m > 50 ? m : 50;
-	value(x, K_REMOTE, MPI_BYTE, 0, 0, 0, v);
+	value(x, K_REMOTE, MPI_BYTE, 0, 0, v);
 	x->m = m;
 	if (x->r0)
 		x->half_rt0 = v[0] / 2;
@@ -404,9 +392,9 @@ static void local(struct ctx *x, struct calib_l3 *l)
 				break;
 			i = pass ? l->ns - 1 - n : n;
 			s = (size_t)l->sizes[i];
-			value(x, K_MEM, MPI_BYTE, 0, s, 0, v);
+			value(x, K_MEM, MPI_BYTE, 0, s, v);
 			keep(x, l->tmem, i, v, !pass);
-			value(x, K_SELF, MPI_BYTE, (int)s, s, 0, v);
+			value(x, K_SELF, MPI_BYTE, (int)s, s, v);
 			keep(x, l->t00, i, v, !pass);
 			calib_progress(x->c, "self", n, l->ns);
 		}
@@ -795,7 +783,7 @@ static void narrow(struct ctx *x, double *lo, double *hi, double *ylo,
 		if (!(mid > *lo && mid < *hi && *hi - *lo > *lo * BRK_NARROW) ||
 		    !strided_type(mid, 8, 8, &t))
 			return;
-		value(x, K_REMOTE, t, 1, 0, 0, v);
+		value(x, K_REMOTE, t, 1, 0, v);
 		MPI_Type_free(&t);
 		if (x->r0)
 			y = v[0] - x->half_rt0;
@@ -827,7 +815,7 @@ static void strided_breaks(struct ctx *x, struct calib_l3 *l)
 		if (l->sizes[i] < 1024 || l->sizes[i] > 256 << 10 ||
 		    !strided_type(l->sizes[i], 8, 8, &t))
 			continue;
-		value(x, K_REMOTE, t, 1, 0, 0, v);
+		value(x, K_REMOTE, t, 1, 0, v);
 		MPI_Type_free(&t);
 		xs[n] = l->sizes[i];
 		ys[n] = v[0] - x->half_rt0;
@@ -920,19 +908,6 @@ static void check(const struct ctx *x, const struct calib_l3 *l,
 	}
 }
 
-/* Do the two ranks of pair share a host (MPI's shared-memory split)? */
-static bool same_host(MPI_Comm pair)
-{
-	MPI_Comm node;
-	int n = 0;
-
-	MPI_Comm_split_type(pair, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
-			    &node);
-	MPI_Comm_size(node, &n);
-	MPI_Comm_free(&node);
-	return n == 2;
-}
-
 void calib_l3_run(struct calib *c, const double *lmo_sizes, int n,
 		  const double *first, const double *below, int nreg,
 		  struct calib_gauge *g, struct calib_l3 *l)
@@ -965,7 +940,7 @@ void calib_l3_run(struct calib *c, const double *lmo_sizes, int n,
 	calib_touch(x.sbuf, CAP_BYTES + 64);
 	calib_touch(x.rbuf, CAP_BYTES + 64);
 	l->nsamp = x.m;
-	x.warm = same_host(x.pair);
+	x.warm = calib_node_ranks(x.pair) == 2;
 	calib_pin(c, c->rank);
 	/* measuring cells again and the rounds stop 90 s (quick: 10 s)
 	 * into the calibration, to keep it within its time on a crowded

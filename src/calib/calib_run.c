@@ -190,3 +190,15 @@ void calib_put_range(struct cp_pval *v, double x, double lo, double hi,
 		e.fail = cause_neg;
 	calib_put(v, &e, false);
 }
+
+int calib_node_ranks(MPI_Comm comm)
+{
+	MPI_Comm node;
+	int n;
+
+	MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+			    &node);
+	MPI_Comm_size(node, &n);
+	MPI_Comm_free(&node);
+	return n;
+}

@@ -155,20 +155,6 @@ static int parse_args(struct calib *c, int argc, char **argv,
 	return 0;
 }
 
-/* The ranks of this process's MPI node (shared memory), itself
- * included.  Collective. */
-static int ranks_on_node(void)
-{
-	MPI_Comm node;
-	int n;
-
-	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
-			    MPI_INFO_NULL, &node);
-	MPI_Comm_size(node, &n);
-	MPI_Comm_free(&node);
-	return n;
-}
-
 /* The ranks that share this process's CPUs, itself included: those
  * running on its kernel (the same boot_id; the hosts that containers or
  * network namespaces make on one machine are one machine to its
@@ -208,7 +194,7 @@ static int ranks_on_kernel(int on_node)
 static void check_oversub(struct calib *c)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	int node = ranks_on_node(), kern = ranks_on_kernel(node);
+	int node = calib_node_ranks(MPI_COMM_WORLD), kern = ranks_on_kernel(node);
 	int mine[3], any[3];
 
 	mine[0] = cpus > 0 && kern > cpus;

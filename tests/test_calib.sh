@@ -111,6 +111,19 @@ grep -q '^assume lmo.n2' c3.params && fail "n2 assumption on 3 ranks"
 # an o and an L (value or failed) for every size and tau; no network
 has c3.params '^taulop\.taus 0 4 1 2 3 6$'
 has c3.params '^taulop\.ranks 0 3$'
+# with more ranks than CPUs, how the experiments wait was chosen from
+# two timings of the same rings, and the choice follows them: yielding
+# where that was at least twice as fast (commprof-calibrate(1), step 8)
+if [ "$ncpu" -lt 3 ]; then
+	awk '/^tau-Lop channel 0: [0-9]+ rings of empty messages/ {
+		n++; spin = $13; yield = $18
+		want = spin >= 2 * yield && yield > 0
+		got = /the experiments wait yielding/
+		printf "# %s\n", $0
+		if (want != got) bad = 1 }
+	END { exit n != 1 || bad }' c3.out ||
+		fail "tau-Lop's way of waiting does not follow its timings"
+fi
 # the sizes: the quick grid and both sides of every LMO regime boundary
 # inside it (commprof-calibrate(1), step 8)
 "$PYTHON3" - c3.params <<'PY' || fail "tau-Lop's sizes"

@@ -76,9 +76,13 @@ void calib_progress_end(struct calib *c);
  * a collective program whose peers would otherwise wait forever. */
 void calib_fatal(const char *what) __attribute__((noreturn));
 
-/* Barrier that sleeps between polls, for ranks idle while others
- * measure (they would steal a core on a crowded host).  Collective over
- * comm. */
+/* Barrier (an MPI_Ibarrier) that sleeps nap_us between polls, for
+ * ranks idle while others measure (they would steal a core on a crowded
+ * host); nap_us 0: inside MPI_Wait, for the ranks that measure, whose
+ * peers nap in the same barrier.  Collective over comm. */
+void calib_nap_barrier(MPI_Comm comm, long nap_us);
+/* The same with CALIB_IDLE_NAP_US. */
+#define CALIB_IDLE_NAP_US	500
 void calib_idle_barrier_on(MPI_Comm comm);
 void calib_idle_barrier(void);
 

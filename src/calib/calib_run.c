@@ -70,19 +70,28 @@ void calib_progress_end(struct calib *c)
 		fprintf(stderr, "\r%79s\r", "");
 }
 
-void calib_idle_barrier_on(MPI_Comm comm)
+void calib_nap_barrier(MPI_Comm comm, long nap_us)
 {
-	struct timespec ts = { 0, 500000 };
+	struct timespec ts = { nap_us / 1000000, nap_us % 1000000 * 1000 };
 	MPI_Request req;
 	int done = 0;
 
 	MPI_Ibarrier(comm, &req);
+	if (nap_us <= 0) {
+		MPI_Wait(&req, MPI_STATUS_IGNORE);
+		return;
+	}
 	for (;;) {
 		MPI_Test(&req, &done, MPI_STATUS_IGNORE);
 		if (done)
 			return;
 		nanosleep(&ts, NULL);
 	}
+}
+
+void calib_idle_barrier_on(MPI_Comm comm)
+{
+	calib_nap_barrier(comm, CALIB_IDLE_NAP_US);
 }
 
 void calib_idle_barrier(void)

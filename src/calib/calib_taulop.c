@@ -19,6 +19,8 @@
  * network channel's on a crowded machine (hosts that share a kernel, as
  * the test bed's) wait asleep instead, and its participants wait
  * yielding the CPU, which the hosts' links need (the bed's delay line).
+ * So do the shared memory channel's on a crowded host where the
+ * library's waiting processes keep their CPU (pick_wait).
  * Every experiment runs three times: as the paper's loop, which gives L;
  * once all the loops are done, with each sender writing its messages
  * first, which gives Lw, the L of point-to-point messages
@@ -82,6 +84,7 @@ static const double sizes_quick[] = { 0, 1024, 8192, 65536, 524288 };
 static const double gaps[] = { 1e-5, 1e-4, 1e-3, 4e-3 };
 #define NGAP		((int)(sizeof(gaps) / sizeof(gaps[0])))
 #define GAP_ITERS	3	/* exchanges per gap and repetition */
+#define GAP_NAP_US	100	/* the sleep of the ranks out of them */
 
 static int cmp_dbl(const void *a, const void *b)
 {
@@ -231,6 +234,23 @@ static void exp_barrier(const struct tl_exp *e)
 		MPI_Barrier(MPI_COMM_WORLD);
 }
 
+/* The barrier before a round that starts together (run_synced): inside
+ * MPI_Barrier, or (e->yield) the round's participants (in) yielding
+ * between polls and the others asleep. */
+static void round_barrier(const struct tl_exp *e, bool in)
+{
+	MPI_Request q;
+
+	if (!e->yield) {
+		MPI_Barrier(MPI_COMM_WORLD);
+	} else if (!in) {
+		calib_idle_barrier();
+	} else {
+		MPI_Ibarrier(MPI_COMM_WORLD, &q);
+		exp_wait(e, 1, &q);
+	}
+}
+
 /* One ping-pong iteration between participants 0 and 1; the caller's
  * MPI_Isend duration into *isend (index 0 only). */
 static void pingpong(const struct tl_exp *e, char *sb, char *rb, int m,
@@ -258,6 +278,29 @@ static void pingpong(const struct tl_exp *e, char *sb, char *rb, int m,
 	}
 }
 
+/* One message of m bytes from participant 0 to 1 (e->me 0 or 1). */
+static void one_way(const struct tl_exp *e, char *sb, char *rb, int m)
+{
+	MPI_Request q;
+
+	if (!e->yield && !e->me) {
+		MPI_Send(sb, m, MPI_BYTE, e->world[1], 4, MPI_COMM_WORLD);
+		return;
+	}
+	if (!e->yield) {
+		MPI_Recv(rb, m, MPI_BYTE, e->world[0], 4, MPI_COMM_WORLD,
+			 MPI_STATUS_IGNORE);
+		return;
+	}
+	if (!e->me)
+		MPI_Isend(sb, m, MPI_BYTE, e->world[1], 4, MPI_COMM_WORLD,
+			  &q);
+	else
+		MPI_Irecv(rb, m, MPI_BYTE, e->world[0], 4, MPI_COMM_WORLD,
+			  &q);
+	exp_wait(e, 1, &q);
+}
+
 /* One ring iteration among the first k participants, d messages each:
  * all receives posted, then all sends, as a linear alltoall does. */
 static void ring(const struct tl_exp *e, int k, int d, char *sb, char *rb,
@@ -279,9 +322,10 @@ static void ring(const struct tl_exp *e, int k, int d, char *sb, char *rb,
 
 /* Most time for the repetitions of one experiment (quick: half): where
  * an iteration is slow, fewer iterations per repetition, at least
- * EXP_ITERS.  Under MPICH with 4 ranks on 2 cores the waiting ranks
- * spin, an iteration took 1 to 4 ms whatever its size, and the Rings 47
- * s of a default calibration of 125 to 136 s; on a core each, the
+ * EXP_ITERS.  Under MPICH with 4 ranks on 2 cores, where the waiting
+ * ranks spun (before pick_wait), an iteration took 1 to 4 ms whatever
+ * its size, and the Rings 47 s of a default calibration of 125 to 136
+ * s; on a core each, the
  * longest experiment (tau = 12 at 1 MiB, Open MPI: 11 repetitions of 3
  * iterations of 0.68 ms) takes about 22 ms.  Slow links are cut too: a
  * MiB at 100 Mbit/s on the test bed takes 84 ms an iteration. */
@@ -400,17 +444,13 @@ static void run_synced(const struct tl_exp *e, int k, int d, int m,
 		for (i = 0; i < n; i++) {
 			if (in)
 				write_msg(msg, len);
-			MPI_Barrier(MPI_COMM_WORLD);
+			round_barrier(e, in);
 			x[2 * i] = x[2 * i + 1] = 0;
 			if (!in)
 				continue;
 			x[2 * i] = cp_clock_s();
-			if (k < 2 && !e->me)
-				MPI_Send(sb, m, MPI_BYTE, e->world[1], 4,
-					 MPI_COMM_WORLD);
-			else if (k < 2)
-				MPI_Recv(rb, m, MPI_BYTE, e->world[0], 4,
-					 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			if (k < 2)
+				one_way(e, sb, rb, m);
 			else
 				ring(e, k, d, sb, rb, m);
 			x[2 * i + 1] = cp_clock_s();
@@ -504,27 +544,6 @@ static double gap_exchange(const struct tl_exp *e, char *sb, char *rb, int m,
 	return MPI_Wtime() - t;
 }
 
-/* A barrier that the ranks out of the experiment (idle) wait for
- * asleep, 100 us at a time, leaving the CPUs to the two that time. */
-static void idle_barrier(bool idle)
-{
-	const struct timespec nap = { 0, 100000 };
-	MPI_Request q;
-	int done = 0;
-
-	MPI_Ibarrier(MPI_COMM_WORLD, &q);
-	if (!idle) {
-		MPI_Wait(&q, MPI_STATUS_IGNORE);
-		return;
-	}
-	for (;;) {
-		MPI_Test(&q, &done, MPI_STATUS_IGNORE);
-		if (done)
-			return;
-		nanosleep(&nap, NULL);
-	}
-}
-
 /* One repetition at size m: the median of GAP_ITERS exchanges at gap 0
  * into med[0], after gaps[g - 1] into med[g]. */
 static void gap_medians(const struct tl_exp *e, char *sb, char *rb, int m,
@@ -566,13 +585,78 @@ static void run_gaps(struct calib *c, struct tl_exp *e, const double *sizes,
 				v[((size_t)is * NGAP + g - 1) * reps + r] =
 					med[g] - med[0];
 		}
-		idle_barrier(!in);
+		/* the other ranks asleep, leaving the CPUs to the two
+		 * that time */
+		calib_nap_barrier(MPI_COMM_WORLD, in ? 0 : GAP_NAP_US);
 		calib_progress(c, "quiet gaps", nstep - ns + is + 1, nstep);
 	}
 	/* only participant 0 wrote: a sum keeps its samples' signs */
 	e->gap = c->rank ? NULL : xcalloc(n, sizeof(double));
 	MPI_Reduce(v, e->gap, (int)n, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
 	free(v);
+}
+
+/* Iterations of the ring of empty messages that pick_wait times each
+ * way, after WAIT_WARM untimed ones. */
+#define WAIT_ITERS	30
+#define WAIT_WARM	3
+#define WAIT_TRIES	3	/* each way, alternating; the fastest counts */
+
+/* The time of WAIT_ITERS iterations of a ring of empty messages on all
+ * of e's processes (participant 0's; 0 elsewhere).  Their sum, not a
+ * median: the kernel's time slices that a spinning process costs the
+ * others fall on few iterations. */
+static double ring_time(const struct tl_exp *e)
+{
+	double t0 = 0;
+	char sb[8], rb[8];
+	int i;
+
+	exp_barrier(e);
+	for (i = -WAIT_WARM; i < WAIT_ITERS && e->me >= 0; i++) {
+		if (!i)
+			t0 = MPI_Wtime();
+		ring(e, e->n, 1, sb, rb, 0);
+	}
+	return e->me == 0 ? MPI_Wtime() - t0 : 0;
+}
+
+/*
+ * How the shared memory channel's processes wait on a crowded host (c):
+ * WAIT_ITERS iterations of a ring of empty messages on all of them,
+ * timed waiting in MPI_Waitall and yielding the CPU between polls
+ * (calib_wait), WAIT_TRIES times each way, so that one slow spell does
+ * not decide.  Where yielding's fastest is at least twice as fast, the
+ * library's waiting processes keep their CPU until the kernel takes it
+ * (MPICH 4 with 3 or 4 ranks on 2 CPUs: 52 to 108 ms spinning, 0.03
+ * to 6.2 ms yielding; the experiments took 85 of a calibration's 150
+ * s), and e's experiments wait yielding, their idle ranks asleep, as
+ * the network channel's do on such a machine.  A library that yields
+ * by itself when oversubscribed keeps MPI_Waitall (Open MPI, 4 ranks:
+ * 27 to 39 us waiting in it, 71 to 110 us yielding).  Collective.
+ */
+static void pick_wait(struct calib *c, struct tl_exp *e)
+{
+	double t[2] = { INFINITY, INFINITY };	/* spinning, yielding */
+	bool use;
+	int i;
+
+	if (!c->crowded)
+		return;
+	for (i = 0; i < 2 * WAIT_TRIES; i++) {
+		e->yield = i % 2 ? c : NULL;
+		t[i % 2] = fmin(t[i % 2], ring_time(e));
+	}
+	MPI_Bcast(t, 2, MPI_DOUBLE, e->world[0], MPI_COMM_WORLD);
+	use = t[1] > 0 && t[0] >= 2 * t[1];
+	e->yield = use ? c : NULL;
+	if (!c->rank)
+		printf("tau-Lop channel 0: %d rings of empty messages on %d "
+		       "processes took %.0f us waiting in MPI_Waitall, %.0f "
+		       "us yielding between polls: the experiments wait %s\n",
+		       WAIT_ITERS, e->n, t[0] * 1e6, t[1] * 1e6,
+		       use ? "yielding, their idle ranks asleep" :
+		       "in MPI_Waitall and MPI_Barrier");
 }
 
 /* Every experiment of e over the sizes; results reach rank 0. */
@@ -958,6 +1042,8 @@ void calib_taulop(struct calib *c, const double *first, const double *below,
 	memset(e, 0, sizeof(e));
 	pick_node(c, &e[0]);
 	pick_hosts(c, &e[1]);
+	if (e[0].n >= 2)
+		pick_wait(c, &e[0]);
 	for (k = 0; k < 2; k++) {
 		plan_taus(&e[k]);
 		if (e[k].n >= 2)

@@ -293,19 +293,42 @@ static void check_taulop_p2p(const struct cp_pred *m)
 		 "tau-Lop: no message to oneself");
 }
 
-/* l_mw of the file at table size a for blocks b with gaps g (between the
- * table's): per-block costs linear in b and in log2 g. */
-static double lmw_at(int a, double b, double g)
+/* Cache lines of a block (analysis/cp_log3p_eval.c). */
+static double lines_of(double b)
+{
+	return b < 64 ? 1 : b / 64 + 1;
+}
+
+/* l_mw of the file's block column i, gap column j at size s: linear
+ * between the table's two sizes, its value held below them, its
+ * per-byte cost above. */
+static double column_at(int i, int j, double s)
+{
+	if (s <= L3S[0])
+		return LMW[0][i][j];
+	if (s >= L3S[1])
+		return LMW[1][i][j] * s / L3S[1];
+	return LMW[0][i][j] + (LMW[1][i][j] - LMW[0][i][j]) *
+	       (s - L3S[0]) / (L3S[1] - L3S[0]);
+}
+
+/* l_mw of the file for s bytes in blocks of b with gaps g (between the
+ * table's): per-block costs linear in b and in log2 g, each block
+ * column read at the size where its blocks touch as many cache lines
+ * as the message's. */
+static double lmw_at(double s, double b, double g)
 {
 	double wb = (b - L3B[0]) / (L3B[1] - L3B[0]);
-	double wg = log2(g / L3G[0]) / log2(L3G[1] / L3G[0]), p = 0;
+	double wg = log2(g / L3G[0]) / log2(L3G[1] / L3G[0]), p = 0, sk;
 	int i, j;
 
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 2; i++) {
+		sk = s / b * lines_of(b) / lines_of(L3B[i]) * L3B[i];
 		for (j = 0; j < 2; j++)
 			p += (i ? wb : 1 - wb) * (j ? wg : 1 - wg) *
-			     LMW[a][i][j] * L3B[i] / L3S[a];
-	return p * L3S[a] / b;
+			     column_at(i, j, sk) * L3B[i] / sk;
+	}
+	return p * s / b;
 }
 
 static void check_p2p(const struct cp_pred *m)
@@ -358,18 +381,22 @@ static void check_p2p(const struct cp_pred *m)
 		 "l_mw largest and middleware dominated (%#x)", o.flags);
 	/* a gap between 8 and 56 (d 32): per-block cost linear in log2 g */
 	o = eval(m, p2p(1, 0, 1000, 32, 8));
-	want = 5e-7 + lmw_at(0, 8, 24) + 1e-6;
+	want = 5e-7 + lmw_at(L3S[0], 8, 24) + 1e-6;
 	ta_check(ta_near(o.t_ns[CP_MODEL_LOG3P], want * 1e9, TOL),
 		 "log3P gap 24 between 8 and 56 in log2: %.3f ns = %.3f",
 		 o.t_ns[CP_MODEL_LOG3P], want * 1e9);
-	/* 40-B blocks (between 8 and 64) with gaps of 20: linear in b */
+	/* 40-B blocks (between 8 and 64) with gaps of 20: linear in b,
+	 * the 8-B column read at their 50 blocks (400 B, below the table:
+	 * its value held, the size flagged), the 64-B column at 25 (1600
+	 * B: two lines a block) */
 	o = eval(m, p2p(1, 0, 2000, 60, 40));
-	want = 7e-7 + lmw_at(1, 40, 20) + 3e-6;
+	want = 7e-7 + lmw_at(L3S[1], 40, 20) + 3e-6;
 	ta_check(ta_near(o.t_ns[CP_MODEL_LOG3P], want * 1e9, TOL) &&
 		 !(o.flags & CP_PF_L3_BLOCK) &&
-		 !(o.flags & (CP_PF_L3_EXTRAP_SIZE | CP_PF_L3_EXTRAP_STRIDE)),
-		 "log3P 40-B blocks, gap 20: %.3f ns = %.3f, unflagged",
-		 o.t_ns[CP_MODEL_LOG3P], want * 1e9);
+		 (o.flags & CP_PF_L3_EXTRAP_SIZE) &&
+		 !(o.flags & CP_PF_L3_EXTRAP_STRIDE),
+		 "log3P 40-B blocks, gap 20: %.3f ns = %.3f, size flagged "
+		 "(%#x)", o.t_ns[CP_MODEL_LOG3P], want * 1e9, o.flags);
 	o = eval(m, p2p(1, 0, 2000, 200, 128));
 	ta_check(!isnan(o.t_ns[CP_MODEL_LOG3P]) &&
 		 (o.flags & CP_PF_L3_EXTRAP_STRIDE),

@@ -592,7 +592,7 @@ static int rounds(struct ctx *x, struct cells *cs)
 	int *ord = malloc(((size_t)cs->n + 1) * sizeof(int)), r, j, h;
 	int go = 1;
 	struct cell *c;
-	double t, v[3], q1 = 0, q2 = 0;
+	double t, v[3], q1, q2;
 
 	if (!ord)
 		calib_fatal("out of memory");
@@ -616,16 +616,15 @@ static int rounds(struct ctx *x, struct cells *cs)
 	free(ord);
 	for (j = 0; x->r0 && j < cs->n; j++) {
 		c = &cs->v[j];
+		/* the halves' quantiles before summarize sorts the samples;
+		 * a half of fewer than MIN_SAMP leaves the interval as is */
 		h = c->n / 2;
-		if (h >= MIN_SAMP) {
-			q1 = calib_quantile(c->samp, h, CALIB_Q);
-			q2 = calib_quantile(c->samp + h, c->n - h, CALIB_Q);
-		}
+		q1 = h < MIN_SAMP ? NAN : calib_quantile(c->samp, h, CALIB_Q);
+		q2 = h < MIN_SAMP ? NAN :
+		     calib_quantile(c->samp + h, c->n - h, CALIB_Q);
 		summarize(c->samp, c->n, v);
-		if (h >= MIN_SAMP) {
-			v[1] = fmin(v[1], fmin(q1, q2));
-			v[2] = fmax(v[2], fmax(q1, q2));
-		}
+		v[1] = fmin(v[1], fmin(q1, q2));
+		v[2] = fmax(v[2], fmax(q1, q2));
 		c->dst[0][c->i] = v[0];
 		c->dst[1][c->i] = v[1];
 		c->dst[2][c->i] = v[2];

@@ -278,26 +278,26 @@ static void pingpong(const struct tl_exp *e, char *sb, char *rb, int m,
 	}
 }
 
-/* One message of m bytes from participant 0 to 1 (e->me 0 or 1). */
+/* One message of m bytes from participant 0 to 1 (e->me 0 or 1):
+ * blocking calls, as the rounds were always timed, or (e->yield) posted
+ * and waited for yielding. */
 static void one_way(const struct tl_exp *e, char *sb, char *rb, int m)
 {
+	int peer = e->world[1 - e->me];
 	MPI_Request q;
 
-	if (!e->yield && !e->me) {
-		MPI_Send(sb, m, MPI_BYTE, e->world[1], 4, MPI_COMM_WORLD);
-		return;
-	}
 	if (!e->yield) {
-		MPI_Recv(rb, m, MPI_BYTE, e->world[0], 4, MPI_COMM_WORLD,
-			 MPI_STATUS_IGNORE);
+		if (!e->me)
+			MPI_Send(sb, m, MPI_BYTE, peer, 4, MPI_COMM_WORLD);
+		else
+			MPI_Recv(rb, m, MPI_BYTE, peer, 4, MPI_COMM_WORLD,
+				 MPI_STATUS_IGNORE);
 		return;
 	}
 	if (!e->me)
-		MPI_Isend(sb, m, MPI_BYTE, e->world[1], 4, MPI_COMM_WORLD,
-			  &q);
+		MPI_Isend(sb, m, MPI_BYTE, peer, 4, MPI_COMM_WORLD, &q);
 	else
-		MPI_Irecv(rb, m, MPI_BYTE, e->world[0], 4, MPI_COMM_WORLD,
-			  &q);
+		MPI_Irecv(rb, m, MPI_BYTE, peer, 4, MPI_COMM_WORLD, &q);
 	exp_wait(e, 1, &q);
 }
 

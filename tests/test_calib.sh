@@ -90,10 +90,11 @@ has c3.params '^(fail )?loggp\.L '
 has c3.params '^(fail )?plogp\.g 0 '
 # PLogP's empty message is log3P's (commprof-calibrate(1), step 7): the
 # calibrator says which time it took, the empty message's one-way time
-# in log3P's rounds (half its roundtrip) or, below it, a one-way time of
-# log3P's to 4 KiB, and L + g(0) is that time (figures printed to 3
-# decimals of a us: a time lowered by less than 0.0005 us prints as the
-# one it was lowered from)
+# in log3P's rounds (on one host its receive's completion less its
+# send's start, between hosts half its roundtrip) or, below it, a
+# one-way time of log3P's to 4 KiB, and L + g(0) is that time (figures
+# printed to 3 decimals of a us: a time lowered by less than 0.0005 us
+# prints as the one it was lowered from)
 awk '/^log3p: the empty message.s one-way time/ { h = $7 }
 /^baselines: the empty message/ { e = $7; low = /lowered/; own = /log3P/ }
 FILENAME ~ /params$/ && $1 == "plogp.L" { l = $2 }

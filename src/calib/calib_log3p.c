@@ -6,27 +6,42 @@
  *
  * A remote time is one-way: rank 0 writes its message (so that the data
  * are in its cache, as freshly computed data are), the two ranks meet
- * with rank 1's receive posted, rank 0 sends, rank 1 replies with an
- * empty message, and the empty message's one-way time (half its time
- * so measured) is taken off (the LMO one-to-one of the LMO paper).
- * Between ranks of one host a warm-up message of the same size and
- * layout goes first (it pays for what the next one finds ready: the
- * receive buffer's cache lines, the datatype's first use), as in
- * tests/probe.c; sample() says the rest.
+ * with rank 1's receive posted, rank 0 sends, rank 1 replies; between
+ * ranks of one host the time is rank 1's receive completion less rank
+ * 0's send start on the host's clock (what commprof's t_transfer is),
+ * between hosts the roundtrip less the empty message's one-way time
+ * (half its roundtrip: the LMO one-to-one of the LMO paper).  Between
+ * ranks of one host a warm-up message of the same size and layout goes
+ * first (it pays for what the next one finds ready: the receive
+ * buffer's cache lines, the datatype's first use), as in tests/probe.c;
+ * sample() says the rest.
  *
  * The remote values are measured in rounds (rounds()): each round takes
- * one sample of every value, in an order of its own, so that every
- * message comes amid others, as an application's do.  The log3P paper
- * times the same message over and over; on this project's 2-core host
- * that is a state which applications do not see: strided messages of
- * 47 to 150 KB, sent back to back, took 1.3 to 1.6 times as long as the
- * same messages amid others (after the receiver had written 2 MiB
- * elsewhere, its second message was as fast as amid others: the
- * receiver's caches are part of that state), and contiguous ones of 7
- * to 23 KB, each written right before its send, 1.2 to 1.4 times as
- * long as when the ranks had met in between.  A slow spell of the host
- * then lifts some rounds of every value rather than all samples of a
- * few.
+ * one sample of every value, so that every message comes amid others,
+ * as an application's do.  The log3P paper times the same message over
+ * and over; on this project's 2-core host that is a state which
+ * applications do not see: strided messages of 47 to 150 KB, sent back
+ * to back, took 1.3 to 1.6 times as long as the same messages amid
+ * others (after the receiver had written 2 MiB elsewhere, its second
+ * message was as fast as amid others: the receiver's caches are part of
+ * that state), and contiguous ones of 7 to 23 KB, each written right
+ * before its send, 1.2 to 1.4 times as long as when the ranks had met
+ * in between.  A slow spell of the host then lifts some rounds of every
+ * value rather than all samples of a few.
+ * A round takes its values by the size of their messages, up in one
+ * round and down in the next, those of one size in an order of the
+ * round's own (round_order()): every message comes amid messages of
+ * sizes like its own, as an exchange's do, the faces of a halo one
+ * after the other.  What comes before moves a message's time: 10992 B
+ * in 16-B blocks 1600 B apart took 4.2 to 4.3 us sent again and again
+ * (each after its warm-up), and their neighbour on the grid, 10240 B,
+ * 3.3 us amid the random order of all sizes, where most messages are
+ * larger; tests/probe.c, which sends a size's layouts one after
+ * another, measured 4.1 us.  Over tests/probe.c log3P's mu_bar (10%
+ * quantiles of 20 messages) came out 1.118 to 1.127 in three
+ * calibrations by size, 1.122 to 1.143 in three by size up only (a
+ * round's small messages then follow the largest), 1.131 to 1.158 in
+ * three in random order.
  *
  * A value is the 10% quantile of its m samples (the log3P paper takes
  * their minimum: the undisturbed time; under load the quantile still
@@ -47,6 +62,7 @@
 #include "analysis/cp_err.h"
 #include "analysis/cp_stats.h"
 #include "src/calib/calib.h"
+#include "src/common/cp_clock.h"
 
 #define TAG_L3		82
 /* Extents above HOT_BYTES leave every cache between repetitions: such
@@ -99,13 +115,19 @@ struct ctx {
 	char *sbuf, *rbuf;	/* CAP_BYTES each */
 	double half_rt0;	/* the empty message's one-way time, s:
 				 * half its roundtrip, back to back
-				 * (empty_rt), then in the rounds */
+				 * (empty_rt), then as the rounds timed
+				 * it */
 	double target_s;	/* repetitions per sample fill this */
 	double deadline;	/* MPI_Wtime after which no cell is measured
 				 * again, and no round begins (after
 				 * MIN_SAMP) */
 	bool warm;		/* ranks 0 and 1 share a host: a warm-up
-				 * message before each timed one */
+				 * message before each timed one, and a
+				 * sample is one-way on the host's clock
+				 * (sample()) */
+	double off;		/* taken off the rounds' samples: the
+				 * empty message's one-way time where they
+				 * are roundtrips, 0 where one-way */
 	int m;			/* samples */
 	double *samp;		/* [m] */
 	int redone;
@@ -343,17 +365,17 @@ static void empty_rt(struct ctx *x)
 		x->half_rt0 = v[0] / 2;
 }
 
-/* Rank 0: the remote values (value, lo, hi) less the empty message's
- * one-way time (half_rt0). */
+/* Rank 0: the remote values (value, lo, hi) one-way: less the empty
+ * message's one-way time where they are roundtrips (x->off). */
 static void one_way(const struct ctx *x, struct calib_l3 *l)
 {
 	int k, i, nc = l->nss * l->nb * l->ng;
 
 	for (k = 0; k < 3; k++) {
 		for (i = 0; i < l->ns; i++)
-			l->t01[k][i] -= x->half_rt0;
+			l->t01[k][i] -= x->off;
 		for (i = 0; i < nc; i++)
-			l->t01sd[k][i] -= x->half_rt0;
+			l->t01sd[k][i] -= x->off;
 	}
 }
 
@@ -486,8 +508,8 @@ static void cells_free(struct cells *cs)
 	memset(cs, 0, sizeof(*cs));
 }
 
-/* ord: 0 .. n-1 in round r's order (Fisher-Yates, xorshift64 seeded by
- * r: the same on both ranks). */
+/* ord: 0 .. n-1 shuffled for round r (Fisher-Yates, xorshift64 seeded
+ * by r: the same on both ranks). */
 static void shuffle(int *ord, int n, int r)
 {
 	unsigned long long z = 0x9E3779B97F4A7C15ull * (unsigned)(r + 1);
@@ -506,6 +528,41 @@ static void shuffle(int *ord, int n, int r)
 	}
 }
 
+/* A cell's place in a round: its message's bytes, then its place in
+ * the round's shuffle. */
+struct slot {
+	double bytes;
+	int shuffled, cell;
+};
+
+static int cmp_slot(const void *a, const void *b)
+{
+	const struct slot *x = a, *y = b;
+
+	if (x->bytes != y->bytes)
+		return x->bytes < y->bytes ? -1 : 1;
+	return (x->shuffled > y->shuffled) - (x->shuffled < y->shuffled);
+}
+
+/* ord: the cells of cs in round r's order (the file's head): by their
+ * messages' bytes, up in even rounds and down in odd ones, those of
+ * one size shuffled by round (sl: scratch, cs->n of them). */
+static void round_order(int *ord, struct slot *sl, const struct cells *cs,
+			int r)
+{
+	int i, n = cs->n;
+
+	shuffle(ord, n, r);
+	for (i = 0; i < n; i++) {
+		sl[i].cell = ord[i];
+		sl[i].shuffled = i;
+		sl[i].bytes = cs->v[ord[i]].nblk * cs->v[ord[i]].b;
+	}
+	qsort(sl, (size_t)n, sizeof(*sl), cmp_slot);
+	for (i = 0; i < n; i++)
+		ord[r % 2 ? n - 1 - i : i] = sl[i].cell;
+}
+
 /* Rank 0 writes c's data, as an application that computed them. */
 static void touch(struct ctx *x, const struct cell *c)
 {
@@ -520,11 +577,19 @@ static void touch(struct ctx *x, const struct cell *c)
  * ranks meet before the timed message: the writes' own cost (their
  * cache lines taken back from the receiver's cache) is the
  * application's, not the message's (written right before the send,
- * contiguous 7 to 90 KB took 1.1 to 1.4 times as long). */
+ * contiguous 7 to 90 KB took 1.1 to 1.4 times as long).
+ * On one host (x->warm) the sample is what commprof's t_transfer is:
+ * rank 1's receive completion less rank 0's send start, both on the
+ * host's monotonic clock (rank 1 sends its time in the reply).  A
+ * roundtrip less half the empty one is not: the reply after a message
+ * took 0.07 to 0.14 us longer than half an empty roundtrip, at 2100 B
+ * to 90 KB, under Open MPI on the development host (4 to 8% of the
+ * one-way time at 2 to 12 KB).  Between hosts it is the roundtrip
+ * (x->off is taken off). */
 static double sample(struct ctx *x, const struct cell *c)
 {
 	MPI_Request rq;
-	double t0;
+	double t0, t1 = 0;
 
 	if (!x->r0) {
 		if (x->warm)
@@ -537,7 +602,8 @@ static double sample(struct ctx *x, const struct cell *c)
 		else
 			MPI_Send(x->rbuf, 0, MPI_BYTE, 0, TAG_L3, x->pair);
 		MPI_Wait(&rq, MPI_STATUS_IGNORE);
-		MPI_Send(x->rbuf, 0, MPI_BYTE, 0, TAG_L3, x->pair);
+		t1 = cp_clock_s();
+		MPI_Send(&t1, 1, MPI_DOUBLE, 0, TAG_L3, x->pair);
 		return 0;
 	}
 	touch(x, c);
@@ -549,10 +615,10 @@ static double sample(struct ctx *x, const struct cell *c)
 		MPI_Recv(x->rbuf, 0, MPI_BYTE, 1, TAG_L3, x->pair,
 			 MPI_STATUS_IGNORE);
 	}
-	t0 = MPI_Wtime();
+	t0 = cp_clock_s();
 	MPI_Send(x->sbuf, c->count, c->t, 1, TAG_L3 + 1, x->pair);
-	MPI_Recv(x->rbuf, 0, MPI_BYTE, 1, TAG_L3, x->pair, MPI_STATUS_IGNORE);
-	return MPI_Wtime() - t0;
+	MPI_Recv(&t1, 1, MPI_DOUBLE, 1, TAG_L3, x->pair, MPI_STATUS_IGNORE);
+	return x->warm ? t1 - t0 : cp_clock_s() - t0;
 }
 
 /* Round 0's samples set the quotas: a cell whose m samples (with their
@@ -590,14 +656,15 @@ static void quotas(struct ctx *x, struct cells *cs)
 static int rounds(struct ctx *x, struct cells *cs)
 {
 	int *ord = malloc(((size_t)cs->n + 1) * sizeof(int)), r, j, h;
+	struct slot *sl = malloc(((size_t)cs->n + 1) * sizeof(*sl));
 	int go = 1;
 	struct cell *c;
 	double t, v[3], q1, q2;
 
-	if (!ord)
+	if (!ord || !sl)
 		calib_fatal("out of memory");
 	for (r = 0; r < x->m && go; r++) {
-		shuffle(ord, cs->n, r);
+		round_order(ord, sl, cs, r);
 		for (j = 0; j < cs->n; j++) {
 			c = &cs->v[ord[j]];
 			if (c->n >= c->quota)
@@ -614,6 +681,7 @@ static int rounds(struct ctx *x, struct cells *cs)
 		calib_progress(x->c, "remote, in rounds", r + 1, x->m);
 	}
 	free(ord);
+	free(sl);
 	for (j = 0; x->r0 && j < cs->n; j++) {
 		c = &cs->v[j];
 		/* the halves' quantiles before summarize sorts the samples;
@@ -718,10 +786,13 @@ static void remote(struct ctx *x, struct calib_l3 *l, double **cv)
 	l->rounds = rounds(x, &cs);
 	if (x->r0) {
 		calib_progress_end(x->c);
-		printf("log3p: the empty message's one-way time %.3f us (half "
-		       "its roundtrip in the rounds; back to back %.3f us)\n",
-		       e0[0] / 2 * 1e6, x->half_rt0 * 1e6);
-		x->half_rt0 = e0[0] / 2;
+		printf("log3p: the empty message's one-way time %.3f us (%s "
+		       "in the rounds; half its roundtrip back to back %.3f "
+		       "us)\n", (x->warm ? e0[0] : e0[0] / 2) * 1e6,
+		       x->warm ? "its receive's completion less its send's "
+		       "start" : "half its roundtrip", x->half_rt0 * 1e6);
+		x->half_rt0 = x->warm ? e0[0] : e0[0] / 2;
+		x->off = x->warm ? 0 : x->half_rt0;
 	}
 	l->ncells = cs.n;
 	for (i = 0; x->r0 && i < cs.n; i++)
@@ -897,7 +968,7 @@ static void check(const struct ctx *x, const struct calib_l3 *l,
 	       "(us):\n%-20s %9s %10s %10s %7s\n", "layout", "bytes",
 	       "predicted", "measured", "mu");
 	for (i = 0; i < (int)NCHK; i++) {
-		v = cv[0][i] - x->half_rt0;
+		v = cv[0][i] - x->off;
 		cp_log3p_eval(&l->tab, chk[i].n * chk[i].b, chk[i].d,
 			      chk[i].b, &p);
 		if (cp_stats_mu(v, p.t_s, &mu))

@@ -29,7 +29,7 @@
 #     fastest of 4); since log3P's remote times are one-way on the
 #     host's clock and its rounds go by size, 1.135 and 1.162 in two
 #     under Open MPI, 1.088 in one under MPICH; the bounds fail a log3P
-#     that regressed to any of these);
+#     that regressed to the calibration before the rounds);
 #   - LMO's mu_bar over the contiguous ones <= 1.50 (the target, 1.30,
 #     likewise printed, and asserted with CP_PROBE_TARGETS=1: under
 #     MPICH three steady tries of one check gave 1.30 to 1.36, Open MPI

@@ -27,14 +27,16 @@
 #     reads its block columns at equal cache lines, 1.154 to 1.181 in
 #     three under Open MPI and 1.089 in one under MPICH (those as the
 #     fastest of 4); since log3P's remote times are one-way on the
-#     host's clock and its rounds go by size, 1.135 and 1.162 in two
-#     under Open MPI, 1.088 in one under MPICH; the bounds fail a log3P
-#     that regressed to the calibration before the rounds);
+#     host's clock and its rounds go by size, 1.135 to 1.162 in seven
+#     under Open MPI (three at most 1.15), 1.088 and 1.104 in two under
+#     MPICH; the bounds fail a log3P that regressed to the calibration
+#     before the rounds);
 #   - LMO's mu_bar over the contiguous ones <= 1.50 (the target, 1.30,
 #     likewise printed, and asserted with CP_PROBE_TARGETS=1: under
 #     MPICH three steady tries of one check gave 1.30 to 1.36, Open MPI
 #     1.05 to 1.09, as the fastest of 4; with the 10% quantile of 20,
-#     1.136 and 1.221 under Open MPI, 1.279 under MPICH);
+#     1.136 to 1.221 in six under Open MPI, 1.279 and 1.151 under
+#     MPICH);
 # and `commprof report` lists, in its strided section, sends of 16-B and
 # of 40-B blocks (those whose l_mw is log3P's largest term) and no
 # contiguous one.  mu_bar per model and per layout is printed, and for

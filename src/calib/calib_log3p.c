@@ -125,9 +125,6 @@ struct ctx {
 				 * message before each timed one, and a
 				 * sample is one-way on the host's clock
 				 * (sample()) */
-	double off;		/* taken off the rounds' samples: the
-				 * empty message's one-way time where they
-				 * are roundtrips, 0 where one-way */
 	int m;			/* samples */
 	double *samp;		/* [m] */
 	int redone;
@@ -365,17 +362,24 @@ static void empty_rt(struct ctx *x)
 		x->half_rt0 = v[0] / 2;
 }
 
-/* Rank 0: the remote values (value, lo, hi) one-way: less the empty
- * message's one-way time where they are roundtrips (x->off). */
+/* What is taken off a sample of the rounds to make it one-way: the
+ * empty message's one-way time where samples are roundtrips (between
+ * hosts), nothing where they are one-way already (sample()). */
+static double taken_off(const struct ctx *x)
+{
+	return x->warm ? 0 : x->half_rt0;
+}
+
+/* Rank 0: the remote values (value, lo, hi) one-way. */
 static void one_way(const struct ctx *x, struct calib_l3 *l)
 {
 	int k, i, nc = l->nss * l->nb * l->ng;
 
 	for (k = 0; k < 3; k++) {
 		for (i = 0; i < l->ns; i++)
-			l->t01[k][i] -= x->off;
+			l->t01[k][i] -= taken_off(x);
 		for (i = 0; i < nc; i++)
-			l->t01sd[k][i] -= x->off;
+			l->t01sd[k][i] -= taken_off(x);
 	}
 }
 
@@ -585,7 +589,7 @@ static void touch(struct ctx *x, const struct cell *c)
  * took 0.07 to 0.14 us longer than half an empty roundtrip, at 2100 B
  * to 90 KB, under Open MPI on the development host (4 to 8% of the
  * one-way time at 2 to 12 KB).  Between hosts it is the roundtrip
- * (x->off is taken off). */
+ * (taken_off()). */
 static double sample(struct ctx *x, const struct cell *c)
 {
 	MPI_Request rq;
@@ -792,7 +796,6 @@ static void remote(struct ctx *x, struct calib_l3 *l, double **cv)
 		       x->warm ? "its receive's completion less its send's "
 		       "start" : "half its roundtrip", x->half_rt0 * 1e6);
 		x->half_rt0 = x->warm ? e0[0] : e0[0] / 2;
-		x->off = x->warm ? 0 : x->half_rt0;
 	}
 	l->ncells = cs.n;
 	for (i = 0; x->r0 && i < cs.n; i++)
@@ -968,7 +971,7 @@ static void check(const struct ctx *x, const struct calib_l3 *l,
 	       "(us):\n%-20s %9s %10s %10s %7s\n", "layout", "bytes",
 	       "predicted", "measured", "mu");
 	for (i = 0; i < (int)NCHK; i++) {
-		v = cv[0][i] - x->off;
+		v = cv[0][i] - taken_off(x);
 		cp_log3p_eval(&l->tab, chk[i].n * chk[i].b, chk[i].d,
 			      chk[i].b, &p);
 		if (cp_stats_mu(v, p.t_s, &mu))

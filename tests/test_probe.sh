@@ -112,7 +112,7 @@ try() {
 	"$COMMPROF" report out --format json -o r.json ||
 		fail "commprof report"
 	"$PYTHON3" - e.json r.json "${CP_PROBE_TARGETS:-0}" "$CP_MPI" <<'PY'
-import json, sys
+import json, statistics, sys
 
 rows = json.load(open(sys.argv[1]))
 rep = json.load(open(sys.argv[2]))
@@ -134,14 +134,6 @@ def mu(a, b):
     return max(a, b) / min(a, b)
 
 
-def quantile(v, q):
-    """the q quantile of v, interpolated as GSL's (the calibrator's)"""
-    v = sorted(v)
-    h = (len(v) - 1) * q
-    i = int(h)
-    return v[i] if i + 1 >= len(v) else v[i] + (h - i) * (v[i + 1] - v[i])
-
-
 def mu_conf(rs, m, stat):
     """mu of one configuration: stat of its messages' times against the
     model"""
@@ -152,7 +144,8 @@ def mu_conf(rs, m, stat):
 
 
 def q10(v):
-    return quantile(v, 0.1)
+    """the 10% quantile, interpolated as GSL's (the calibrator's)"""
+    return statistics.quantiles(v, n=10, method="inclusive")[0]
 
 
 def mu_bar(f, m, stat=q10):

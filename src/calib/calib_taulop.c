@@ -326,8 +326,9 @@ static void ring(const struct tl_exp *e, int k, int d, char *sb, char *rb,
  * ranks spun (before pick_wait), an iteration took 1 to 4 ms whatever
  * its size, and the Rings 47 s of a default calibration of 125 to 136
  * s; on a core each, the longest experiment (tau = 12 at 1 MiB, Open
- * MPI: 11 repetitions of 3 iterations of 0.68 ms) takes about 22 ms.  Slow links are cut too: a
- * MiB at 100 Mbit/s on the test bed takes 84 ms an iteration. */
+ * MPI: 11 repetitions of 3 iterations of 0.68 ms) takes about 22 ms.
+ * Slow links are cut too: a MiB at 100 Mbit/s on the test bed takes 84
+ * ms an iteration. */
 #define EXP_S		0.1
 #define EXP_ITERS	2
 
@@ -418,13 +419,13 @@ static void run_written(const struct tl_exp *e, int k, int d, int m,
  * message from participant 0 to 1) again as rounds that start together,
  * as a collective's rounds do after a barrier: each iteration after a
  * barrier of all ranks (round_barrier), each sender writing its
- * messages first, timed
- * from the last participant's start to the last one's end on the host's
- * clock (the shared memory channel's participants share a host), as the
- * library times a collective.  After a repetition of EXP_ITERS to warm
- * up, whose time bounds the iterations as in run_exp (a barrier of 4
- * ranks on 2 CPUs took milliseconds under MPICH), the median of a
- * repetition's iterations into t[r] on world rank 0 (t NULL elsewhere).
+ * messages first, timed from the last participant's start to the last
+ * one's end on the host's clock (the shared memory channel's
+ * participants share a host), as the library times a collective.
+ * After a repetition of EXP_ITERS to warm up, whose time bounds the
+ * iterations as in run_exp (a barrier of 4 ranks on 2 CPUs took
+ * milliseconds under MPICH), the median of a repetition's iterations
+ * into t[r] on world rank 0 (t NULL elsewhere).
  * Collective.
  */
 static void run_synced(const struct tl_exp *e, int k, int d, int m,

@@ -100,9 +100,10 @@ cpu_note() {
 
 # calibrate: across the bed, defaults only.  Its time grows as the
 # slowest links slow down: 182 s on links.table, 276 to 286 s in ten
-# runs on links4.table (100 Mbit/s between ranks 0 and 1), of which
-# tau-Lop's network experiments took 149 s in one (rings of up to 1
-# MiB, 12 transfers at once), so 600 s allows a slower table.
+# runs on links4.table (100 Mbit/s between ranks 0 and 1); in a run by
+# hand on that table tau-Lop's network experiments took 149 s of 278
+# (rings of up to 1 MiB, 12 transfers at once).  600 s leaves room for
+# a slower table.
 calibrate() {
 	t0=$(date +%s)
 	cpu_watch
